@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "somniq",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "somniq", targets: ["somniq"]),
+        .library(name: "SomniqCore", targets: ["SomniqCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f",
+                       providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
+                       providers: [.apt(["libsamplerate0-dev"])]),
+
+        // Pure, deterministic signal processing, classification and alert logic.
+        .target(name: "SomniqCore", dependencies: [
+            .product(name: "RealModule", package: "swift-numerics"),
+        ]),
+
+        // The world around the core: files, devices, FFTW, the event log.
+        .target(name: "SomniqIO", dependencies: [
+            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSampleRate",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .executableTarget(name: "somniq", dependencies: [
+            "SomniqIO", "SomniqCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore"],
+                    resources: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

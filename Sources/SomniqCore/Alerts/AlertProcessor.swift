@@ -1,0 +1,95 @@
+/// Runs one `AlertStateMachine` per class under a profile and turns their actions
+/// into events with ids and decision traces. Pure: frames in, outputs out.
+public struct AlertProcessor: Sendable {
+    public private(set) var profile: Profile
+    private var machines: [AlertStateMachine]
+    private var open: [OpenEvent?]
+    private var nextID = 1
+    private var frame = 0
+
+    private struct OpenEvent: Sendable {
+        var id: String
+        var onset: Double
+        var peakDbfs: Double
+        var scoreSum: Double
+        var frames: Int
+    }
+
+    /// Level and floor of the frame, for traces.
+    public struct Levels: Sendable {
+        public var levelDbfs: Double
+        public var floorDbfs: Double
+        public init(levelDbfs: Double, floorDbfs: Double) {
+            self.levelDbfs = levelDbfs
+            self.floorDbfs = floorDbfs
+        }
+    }
+
+    public init(profile: Profile) {
+        self.profile = profile
+        machines = SoundClass.allCases.map { AlertStateMachine(rule: profile.rule(for: $0)) }
+        open = Array(repeating: nil, count: SoundClass.allCases.count)
+    }
+
+    /// Frames processed so far; the next frame has this index.
+    public var framesProcessed: Int { frame }
+
+    /// Puts a new profile in force; open events stay open and are judged by the new rules.
+    public mutating func reload(_ newProfile: Profile) {
+        profile = newProfile
+        for c in SoundClass.allCases { machines[c.index].update(rule: newProfile.rule(for: c)) }
+    }
+
+    /// Feeds one frame of raw scores; calls `emit` for every event that starts or ends.
+    public mutating func step(_ scores: ClassScores, levels: Levels, emit: (AlertOutput) -> Void) {
+        defer { frame += 1 }
+        for c in SoundClass.allCases {
+            let i = c.index
+            let raw = Double(scores[c])
+            let action = machines[i].step(raw, frame: frame)
+            if var event = open[i] {
+                event.peakDbfs = max(event.peakDbfs, levels.levelDbfs)
+                event.scoreSum += raw
+                event.frames += 1
+                open[i] = event
+            }
+            switch action {
+            case let .open(onset, suppressed)?:
+                let rule = machines[i].rule
+                let id = "e\(nextID)"
+                nextID += 1
+                open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs, scoreSum: raw, frames: 1)
+                emit(.start(EventStart(
+                    id: id, soundClass: c, tier: rule.tier, onset: onset, alert: !suppressed,
+                    suppressed: suppressed ? "cooldown" : nil,
+                    trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
+                                         peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
+                                         floorDbfs: levels.floorDbfs, profileName: profile.name,
+                                         profileSHA256: profile.sha256))))
+            case let .close(offset, truncated)?:
+                if let event = open[i] {
+                    open[i] = nil
+                    emit(.end(end(event, c, offset: offset, truncated: truncated)))
+                }
+            case nil:
+                break
+            }
+        }
+    }
+
+    /// Closes every open event at the end of the stream, marked truncated.
+    public mutating func finish(emit: (AlertOutput) -> Void) {
+        for c in SoundClass.allCases {
+            let i = c.index
+            if case let .close(offset, _)? = machines[i].finish(frame: frame), let event = open[i] {
+                open[i] = nil
+                emit(.end(end(event, c, offset: offset, truncated: true)))
+            }
+        }
+    }
+
+    private func end(_ e: OpenEvent, _ c: SoundClass, offset: Double, truncated: Bool) -> EventEnd {
+        EventEnd(id: e.id, soundClass: c, onset: e.onset, offset: offset, peakDbfs: e.peakDbfs,
+                 confidence: e.frames > 0 ? min(1, e.scoreSum / Double(e.frames)) : 0, truncated: truncated)
+    }
+}

@@ -1,0 +1,43 @@
+/// Why a decision was taken, carried by every event (SPEC §4).
+public struct DecisionTrace: Equatable, Sendable {
+    public var rule: AlertRule
+    public var peakSmoothed: Double
+    public var peakRaw: Double
+    public var levelDbfs: Double
+    public var floorDbfs: Double
+    public var profileName: String
+    public var profileSHA256: String
+}
+
+/// An event confirmed by the alert processor (written as `event_start`).
+public struct EventStart: Equatable, Sendable {
+    public var id: String
+    public var soundClass: SoundClass
+    public var tier: Tier
+    public var onset: Double
+    /// False when the event was suppressed; it is logged all the same.
+    public var alert: Bool
+    /// `"cooldown"` when an alert was held back by the class's cooldown.
+    public var suppressed: String?
+    public var trace: DecisionTrace
+}
+
+/// The end of an event (written as `event_end`).
+public struct EventEnd: Equatable, Sendable {
+    public var id: String
+    public var soundClass: SoundClass
+    public var onset: Double
+    public var offset: Double
+    /// Loudest window level while the event was open.
+    public var peakDbfs: Double
+    /// Mean raw score of the class from confirmation to the end.
+    public var confidence: Double
+    /// True when the stream ended (or the daemon stopped) with the event still open.
+    public var truncated: Bool
+}
+
+/// What the alert processor asks the sinks to record.
+public enum AlertOutput: Equatable, Sendable {
+    case start(EventStart)
+    case end(EventEnd)
+}

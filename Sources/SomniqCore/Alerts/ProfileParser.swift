@@ -1,0 +1,182 @@
+extension Profile {
+    /// Parses and validates a profile's JSON text. `file` names it in errors.
+    ///
+    /// Unknown keys, wrong types, values outside [0, 1], negative times, unknown class
+    /// or tier names and `off` above `on` (for any class's effective rule) are errors.
+    public init(json text: String, file: String) throws(ProfileError) {
+        let root: JSONValue
+        do { root = try JSONValue(parsing: text) } catch {
+            throw ProfileError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
+        }
+        let p = ProfileReader(file: file)
+        guard case let .object(members) = root else {
+            throw p.fail("", "the profile must be a JSON object, not \(root.typeName)")
+        }
+        try p.allowOnly(["name", "description", "base", "tiers", "classes"], in: members, at: "")
+
+        guard let nameValue = root["name"] else { throw p.fail("name", "is missing") }
+        let name = try p.string(nameValue, at: "name")
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw p.fail("name", "\"\(name)\" must be letters, digits, '_' or '-'")
+        }
+        let description = try root["description"].map { v throws(ProfileError) in try p.string(v, at: "description") } ?? ""
+
+        guard let baseValue = root["base"] else { throw p.fail("base", "is missing") }
+        let base = try p.fields(baseValue, at: "base", allowTier: false)
+        for (key, value) in [("on", base.on as Any?), ("off", base.off), ("debounce_s", base.debounce),
+                             ("cooldown_s", base.cooldown), ("smoothing", base.smoothing),
+                             ("min_confidence", base.minConfidence), ("enabled", base.enabled)] where value == nil {
+            throw p.fail("base.\(key)", "is missing (the base must set every field)")
+        }
+
+        var tiers: [Tier: RuleFields] = [:]
+        if let t = root["tiers"] {
+            guard case let .object(entries) = t else { throw p.fail("tiers", "must be an object, not \(t.typeName)") }
+            for (key, value) in entries {
+                guard let tier = Tier(rawValue: key) else {
+                    throw p.fail("tiers.\(key)", "unknown tier (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                tiers[tier] = try p.fields(value, at: "tiers.\(key)", allowTier: false)
+            }
+        }
+
+        var classes: [SoundClass: RuleFields] = [:]
+        if let c = root["classes"] {
+            guard case let .object(entries) = c else { throw p.fail("classes", "must be an object, not \(c.typeName)") }
+            for (key, value) in entries {
+                guard let sc = SoundClass(rawValue: key) else {
+                    throw p.fail("classes.\(key)", "unknown class (see `somniq profiles show balanced` for the list)")
+                }
+                classes[sc] = try p.fields(value, at: "classes.\(key)", allowTier: true)
+            }
+        }
+
+        self.init(name: name, description: description, sha256: SHA256.hex(Array(text.utf8)),
+                  base: base, tiers: tiers, classes: classes)
+        try checkOrder(file: file)
+    }
+
+    /// `off ≤ on` (and `off ≤ threshold` for window means) in every effective rule,
+    /// reported at the most specific key that broke it.
+    private func checkOrder(file: String) throws(ProfileError) {
+        for c in SoundClass.allCases {
+            let (rule, adjusted) = resolve(c)
+            func path(_ field: String) -> String {
+                guard let source = adjusted.first(where: { $0.field == field })?.source else { return "base.\(field)" }
+                if case .classOverride = source { return "classes.\(c.rawValue).\(field)" }
+                return "\(source.keyPath).\(field)"
+            }
+            func specificity(_ field: String) -> Int {
+                switch adjusted.first(where: { $0.field == field })?.source {
+                case .classOverride?: 2
+                case .tier?: 1
+                default: 0
+                }
+            }
+            if rule.off > rule.on {
+                if specificity("on") > specificity("off") {
+                    throw ProfileError(file: file, keyPath: path("on"), problem: "\(fmt(rule.on)) is below off (\(fmt(rule.off)))")
+                }
+                throw ProfileError(file: file, keyPath: path("off"), problem: "\(fmt(rule.off)) is above on (\(fmt(rule.on)))")
+            }
+            if case let .windowMean(_, threshold) = rule.smoothing, rule.off > threshold {
+                throw ProfileError(file: file, keyPath: path("smoothing") + ".threshold",
+                                   problem: "\(fmt(threshold)) is below off (\(fmt(rule.off)))")
+            }
+        }
+    }
+}
+
+private func fmt(_ x: Double) -> String { JSONValue.format(x) }
+
+private struct ProfileReader {
+    let file: String
+
+    func fail(_ keyPath: String, _ problem: String) -> ProfileError {
+        ProfileError(file: file, keyPath: keyPath, problem: problem)
+    }
+
+    func allowOnly(_ keys: [String], in members: [(String, JSONValue)], at path: String) throws(ProfileError) {
+        for (key, _) in members where !keys.contains(key) {
+            throw fail(path.isEmpty ? key : "\(path).\(key)",
+                       "unknown key (expected one of: \(keys.joined(separator: ", ")))")
+        }
+    }
+
+    func string(_ v: JSONValue, at path: String) throws(ProfileError) -> String {
+        guard case let .string(s) = v else { throw fail(path, "must be a string, not \(v.typeName)") }
+        return s
+    }
+
+    func number(_ v: JSONValue, at path: String) throws(ProfileError) -> Double {
+        guard case let .number(n) = v else { throw fail(path, "must be a number, not \(v.typeName)") }
+        return n
+    }
+
+    func unit(_ v: JSONValue, at path: String) throws(ProfileError) -> Double {
+        let n = try number(v, at: path)
+        guard (0...1).contains(n) else { throw fail(path, "\(fmt(n)) is outside [0, 1]") }
+        return n
+    }
+
+    func seconds(_ v: JSONValue, at path: String, positive: Bool = false) throws(ProfileError) -> Double {
+        let n = try number(v, at: path)
+        guard n >= 0 else { throw fail(path, "\(fmt(n)) is negative (a time in seconds must be ≥ 0)") }
+        guard !positive || n > 0 else { throw fail(path, "must be greater than 0 seconds") }
+        guard n <= 86_400 else { throw fail(path, "\(fmt(n)) s is longer than a day") }
+        return n
+    }
+
+    func fields(_ v: JSONValue, at path: String, allowTier: Bool) throws(ProfileError) -> RuleFields {
+        guard case let .object(members) = v else { throw fail(path, "must be an object, not \(v.typeName)") }
+        var keys = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
+        if allowTier { keys.insert("tier", at: 0) }
+        try allowOnly(keys, in: members, at: path)
+        var f = RuleFields()
+        for (key, value) in members {
+            let at = "\(path).\(key)"
+            switch key {
+            case "tier":
+                let name = try string(value, at: at)
+                guard let t = Tier(rawValue: name) else {
+                    throw fail(at, "unknown tier \"\(name)\" (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                f.tier = t
+            case "on": f.on = try unit(value, at: at)
+            case "off": f.off = try unit(value, at: at)
+            case "min_confidence": f.minConfidence = try unit(value, at: at)
+            case "debounce_s": f.debounce = try seconds(value, at: at)
+            case "cooldown_s": f.cooldown = try seconds(value, at: at)
+            case "enabled":
+                guard case let .bool(b) = value else { throw fail(at, "must be true or false, not \(value.typeName)") }
+                f.enabled = b
+            case "smoothing": f.smoothing = try smoothing(value, at: at)
+            default: break
+            }
+        }
+        return f
+    }
+
+    func smoothing(_ v: JSONValue, at path: String) throws(ProfileError) -> Smoothing {
+        guard case let .object(members) = v else { throw fail(path, "must be an object, not \(v.typeName)") }
+        guard let m = v["method"] else { throw fail("\(path).method", "is missing (\"ema\", \"window_mean\" or \"none\")") }
+        let method = try string(m, at: "\(path).method")
+        switch method {
+        case "none":
+            try allowOnly(["method"], in: members, at: path)
+            return .none
+        case "ema":
+            try allowOnly(["method", "tau_s"], in: members, at: path)
+            guard let tau = v["tau_s"] else { throw fail("\(path).tau_s", "is missing") }
+            return .ema(tau: try seconds(tau, at: "\(path).tau_s", positive: true))
+        case "window_mean":
+            try allowOnly(["method", "window_s", "threshold"], in: members, at: path)
+            guard let w = v["window_s"] else { throw fail("\(path).window_s", "is missing") }
+            guard let t = v["threshold"] else { throw fail("\(path).threshold", "is missing") }
+            return .windowMean(window: try seconds(w, at: "\(path).window_s", positive: true),
+                               threshold: try unit(t, at: "\(path).threshold"))
+        default:
+            throw fail("\(path).method", "unknown method \"\(method)\" (expected \"ema\", \"window_mean\" or \"none\")")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// One analysis window: `length` samples starting `startFrame` samples into the stream.
+/// The samples are valid only inside the closure that receives the window.
+public struct AudioWindow {
+    /// 0, 1, 2, … in stream order; window `index` starts at `index * hop`.
+    public let index: Int
+    public let startFrame: Int64
+    public let samples: UnsafeBufferPointer<Float>
+
+    /// Stream time of the window's first sample, in seconds.
+    public var startSeconds: Double { StreamClock.seconds(startFrame) }
+}
+
+/// Cuts a stream of samples, pushed in blocks of any size, into overlapping windows.
+///
+/// Window `k` covers samples `[k·hop, k·hop + length)`. Blocks are copied into one
+/// buffer allocated at init; nothing is allocated per block or per window.
+public struct Windower: Sendable {
+    public let length: Int
+    public let hop: Int
+    private var buffer: [Float]
+    private var filled = 0            // valid samples at the start of `buffer`
+    private var nextIndex = 0
+
+    public enum ParameterError: Error, Equatable, CustomStringConvertible {
+        case nonPositive(length: Int, hop: Int)
+        case hopLongerThanWindow(length: Int, hop: Int)
+        public var description: String {
+            switch self {
+            case let .nonPositive(l, h): "window length (\(l)) and hop (\(h)) must be positive"
+            case let .hopLongerThanWindow(l, h): "hop (\(h)) must not exceed the window length (\(l))"
+            }
+        }
+    }
+
+    public init(length: Int = StreamClock.windowLength, hop: Int = StreamClock.hop) throws(ParameterError) {
+        guard length > 0, hop > 0 else { throw .nonPositive(length: length, hop: hop) }
+        guard hop <= length else { throw .hopLongerThanWindow(length: length, hop: hop) }
+        self.length = length
+        self.hop = hop
+        self.buffer = [Float](repeating: 0, count: length)
+    }
+
+    /// Windows emitted so far.
+    public var windowsEmitted: Int { nextIndex }
+
+    /// Appends `samples` and emits every window that is now complete.
+    public mutating func push(_ samples: UnsafeBufferPointer<Float>, into emit: (AudioWindow) -> Void) {
+        var offset = 0
+        while offset < samples.count {
+            let take = min(length - filled, samples.count - offset)
+            buffer.withUnsafeMutableBufferPointer { dst in
+                for j in 0..<take { dst[filled + j] = samples[offset + j] }
+            }
+            filled += take
+            offset += take
+            if filled == length { emitAndShift(emit) }
+        }
+    }
+
+    /// Pads the stream with silence until the window holding the last real sample
+    /// is complete, and emits it. Call once, at the end of a finite stream.
+    public mutating func flush(into emit: (AudioWindow) -> Void) {
+        // Samples in `buffer` past the shared overlap are new: they belong to no window yet.
+        guard filled > length - hop || (nextIndex == 0 && filled > 0) else { return }
+        buffer.withUnsafeMutableBufferPointer { dst in
+            for j in filled..<length { dst[j] = 0 }
+        }
+        filled = length
+        emitAndShift(emit)
+    }
+
+    private mutating func emitAndShift(_ emit: (AudioWindow) -> Void) {
+        let index = nextIndex
+        buffer.withUnsafeBufferPointer { src in
+            emit(AudioWindow(index: index, startFrame: Int64(index) * Int64(hop), samples: src))
+        }
+        nextIndex += 1
+        buffer.withUnsafeMutableBufferPointer { b in
+            for j in 0..<(length - hop) { b[j] = b[j + hop] }
+        }
+        filled = length - hop
+    }
+}

@@ -1,0 +1,27 @@
+/// Holds the smoke-alarm score through the silences of the alarm's cadence.
+///
+/// The temporal-three pattern (ISO 8201, NFPA 72 §18.4.2: three 0.5 s tones 0.5 s
+/// apart, then 1.5 s of silence) and the CO temporal-four pattern leave whole
+/// windows without a tone. A window with a tone near the same frequency within the
+/// last 2.5 s keeps the alarm alive, so one alarm is one event, not one per beep.
+struct AlarmCadence: Sendable {
+    private var lastScore: Float = 0
+    private var lastHz: Float = 0
+    private var sinceTone = Int.max / 2
+
+    /// Windows (0.5 s each) a tone is remembered: covers the 1.5 s gap of T3.
+    static let holdWindows = 5
+
+    mutating func update(instant: Float, toneHz: Float) -> Float {
+        if instant > 0.3 {
+            let sameTone = lastHz > 0 && abs(toneHz - lastHz) <= 0.05 * lastHz
+            lastScore = sameTone ? max(instant, 0.9 * lastScore + 0.1 * instant) : instant
+            lastHz = toneHz
+            sinceTone = 0
+            return max(instant, lastScore)
+        }
+        sinceTone += 1
+        guard sinceTone <= Self.holdWindows else { lastScore = 0; lastHz = 0; return instant }
+        return max(instant, lastScore)
+    }
+}

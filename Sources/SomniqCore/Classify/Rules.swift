@@ -1,0 +1,93 @@
+/// The instantaneous rules: one score per class from one window's features.
+/// Each rule names the acoustic cue it relies on.
+struct Rules {
+    let smokeAlarm, phoneRing, glassBreak, scream, gasp, cough, dogBark, door: Float
+    let babyCry, speech, laughter, breathing, snore, thunder, music: Float
+    /// How much the window is a short, sharp burst (strong onset, < 0.6 s).
+    let impulsive: Float
+
+    init(_ f: WindowFeatures) {
+        let x = f.excessShare
+        let lowShare = x[0] + x[1]                      // < 300 Hz
+        let voiceShare = x[1] + x[2] + x[3]             // 150–1200 Hz: male/female f0 and F1
+        let cryShare = x[2] + x[3] + x[4]               // 300–2400 Hz
+        let screamShare = x[3] + x[4]                   // 600–2400 Hz
+        let highShare = x[5] + x[6] + x[7]              // > 2.4 kHz
+        let audible = ramp(f.peakSnrDb, 8, 14)          // stands clearly out of the floor
+        let loud = ramp(f.peakSnrDb, 14, 22)
+        let toneLine = ramp(f.tonalFraction, 0.3, 0.6) * ramp(f.tonalStability, 0.6, 0.9)
+
+        // Smoke/CO alarms: a steady piezo line near 3 kHz (UL 217 / EN 14604 sounders,
+        // 2.8–3.7 kHz) or the 520 Hz square wave of low-frequency alarms (NFPA 72 18.4.6.3),
+        // carrying most of the energy above the floor. Cadence is judged by `AlarmCadence`.
+        let alarmBand = max(band(f.tonalHz, 2800, 3700, soft: 200), band(f.tonalHz, 480, 560, soft: 30))
+        let alarmShare = max(x[5], x[2])
+        smokeAlarm = audible * toneLine * alarmBand * ramp(alarmShare, 0.4, 0.7)
+
+        // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
+        // warbles 1–4.5 kHz, bell partials), usually with sharp onsets.
+        phoneRing = audible * toneLine * (1 - alarmBand) * ramp(f.tonalHz, 800, 1200)
+            * ramp(f.longestRunSeconds, 0.97, 0.6)
+
+        // Short, sharp sounds: a strong onset and a burst shorter than ~0.6 s.
+        impulsive = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.6, soft: 0.3)
+
+        // Breaking glass: an impulsive, broadband crash with most energy above 2.4 kHz
+        // and a high zero-crossing rate (shards ring at 3–8 kHz).
+        glassBreak = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
+            * (1 - toneLine)
+
+        // Cough: an explosive burst (onset) whose energy sits at 150–1200 Hz, noisy
+        // to weakly voiced, with f0 (if any) below 330 Hz (Korpáš et al. 1996).
+        cough = impulsive * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 360, 300) * ramp(f.tonalStability, 0.7, 0.4)
+            * ramp(f.harmonicity, 0.78, 0.7)
+
+        // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
+        // (Yin & McCowan 2004).
+        dogBark = impulsive * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
+            * ramp(x[2] + x[3], 0.6, 0.8)
+
+        // Door slam or knock: an impact, no pitch (low harmonicity).
+        door = impulsive * ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
+
+        // Infant cry: sustained, strongly harmonic phonation with f0 300–700 Hz and energy
+        // in the cry formants (Zeskind & Lester 2001; LaGasse et al. 2005).
+        babyCry = audible * ramp(f.voicedFraction, 0.6, 0.85) * ramp(f.harmonicity, 0.6, 0.8)
+            * band(f.f0Hz, 320, 700, soft: 40) * ramp(f.longestRunSeconds, 0.2, 0.4) * ramp(cryShare, 0.5, 0.7)
+
+        // Scream: loud, high-pitched, energy concentrated at 600–2400 Hz (Hansen et al. 2017).
+        scream = ramp(f.peakSnrDb, 18, 24) * ramp(screamShare, 0.6, 0.85) * ramp(f.voicedFraction, 0.4, 0.6)
+            * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 800, 1000)
+
+        // Gasp: a loud, breathy (aperiodic) inhalation burst, 0.2–1 s.
+        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
+            * band(f.longestRunSeconds, 0.2, 0.9, soft: 0.2) * ramp(f.onsetDb, 14, 8)
+
+        // Speech: voiced segments with f0 85–260 Hz, energy in 150–1200 Hz, broken by
+        // pauses and consonants (syllable rate 2–8 Hz; Houtgast & Steeneken 1985).
+        speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 260, soft: 40)
+            * ramp(voiceShare, 0.5, 0.7) * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5))
+            * ramp(f.harmonicity, 0.68, 0.76)
+
+        // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
+        // f0 200–500 Hz (Bachorowski et al. 2001).
+        laughter = audible * ramp(Float(f.bursts), 2, 4) * ramp(f.voicedFraction, 0.4, 0.7)
+            * band(f.f0Hz, 200, 500, soft: 50) * ramp(x[3] + x[4], 0.4, 0.7)
+
+        // Breathing: soft, aperiodic noise at 0.6–6 kHz with a slow envelope.
+        breathing = band(f.peakSnrDb, 6, 26, soft: 4) * ramp(f.harmonicity, 0.6, 0.4)
+            * ramp(x[3] + x[4] + x[5] + x[6], 0.5, 0.8) * ramp(f.longestRunSeconds, 0.3, 0.6) * ramp(f.onsetDb, 10, 6)
+
+        // Snore: a low-frequency (< 300 Hz) burst of about 0.3–2.5 s from the vibrating soft
+        // palate, standing well out of the floor (Pevernagie et al. 2010).
+        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 10, 16) * ramp(lowShare, 0.5, 0.75)
+            * ramp(f.centroidHz, 1000, 600)
+
+        // Thunder: loud, continuous low-frequency rumble (< 300 Hz) filling the window.
+        thunder = ramp(f.peakSnrDb, 10, 16) * ramp(lowShare, 0.55, 0.8) * ramp(f.activeFraction, 0.7, 0.9)
+
+        // Music: continuous, tonal or harmonic sound with no pauses.
+        music = audible * ramp(f.activeFraction, 0.75, 0.95) * ramp(f.harmonicity, 0.5, 0.7)
+            * ramp(f.tonalFraction, 0.3, 0.6) * ramp(lowShare, 0.8, 0.6)
+    }
+}

@@ -1,0 +1,70 @@
+/// Follows snores across windows.
+///
+/// Snores come one per breath, every 2–8 s (12–30 breaths a minute in sleep). After
+/// a snore burst the snoring score is held for up to one breath period, and a train
+/// of regularly spaced bursts is held for 1.5 periods, so a night of snoring is one
+/// event with its gaps, not one per breath.
+///
+/// `breathing_pause` (derived): a regular train of at least three snores stops for
+/// ≥ 10 s and resumes with a gasp or a snore louder than the train's. This is a
+/// pattern worth a look, not a diagnosis.
+struct SnoreTrain: Sendable {
+    private var inBurst = false
+    private var bursts: [Int] = []          // start windows of recent bursts (at most 8)
+    private var burstPeak: Float = 0
+    private var trainPeak: Float = 0
+    private var lastBurstEnd = Int.min / 2
+
+    /// Windows per second.
+    private static let rate = 2
+
+    mutating func update(instant: Float, gasp: Float, frame: Int) -> (snoring: Float, pause: Float) {
+        var pause: Float = 0
+        let starting = instant >= 0.5 && !inBurst
+        if starting || (gasp >= 0.6 && !inBurst) {
+            // A new burst (or a gasp): was it the end of a pause in a regular train?
+            if let last = bursts.last, bursts.count >= 3, regular,
+               frame - lastBurstEnd >= 10 * Self.rate,
+               frame - last <= 60 * Self.rate,
+               gasp >= 0.6 || instant > 0.95 * trainPeak {
+                pause = 1
+            }
+        }
+        if starting {
+            inBurst = true
+            burstPeak = instant
+            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(); trainPeak = 0 }
+            bursts.append(frame)
+            if bursts.count > 8 { bursts.removeFirst() }
+        } else if inBurst {
+            burstPeak = max(burstPeak, instant)
+            if instant < 0.3 {
+                inBurst = false
+                lastBurstEnd = frame
+                trainPeak = max(0.9 * trainPeak, burstPeak)
+            }
+        }
+
+        if inBurst { return (instant, pause) }
+        let gap = frame - lastBurstEnd
+        let hold = regular ? Int(1.5 * Double(period)) : 4 * Self.rate
+        guard gap <= min(hold, 9 * Self.rate) else { return (instant, pause) }
+        let held: Float = regular ? 0.85 : 0.7
+        return (max(instant, held), pause)
+    }
+
+    /// Median interval between recent bursts, in windows.
+    private var period: Int {
+        guard bursts.count >= 2 else { return 0 }
+        let gaps = zip(bursts.dropFirst(), bursts).map { $0 - $1 }.sorted()
+        return gaps[gaps.count / 2]
+    }
+
+    /// At least two intervals, all 2–8 s and within 35 % of the median.
+    private var regular: Bool {
+        guard bursts.count >= 3 else { return false }
+        let p = period
+        guard p >= 2 * Self.rate, p <= 8 * Self.rate else { return false }
+        return zip(bursts.dropFirst(), bursts).allSatisfy { abs(Double($0 - $1 - p)) <= 0.35 * Double(p) }
+    }
+}

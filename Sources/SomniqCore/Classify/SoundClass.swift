@@ -1,0 +1,59 @@
+/// How much a class matters to the person who is woken by it (SPEC §2).
+public enum Tier: String, CaseIterable, Sendable, Comparable {
+    case critical, high, medium, low
+
+    public static func < (a: Tier, b: Tier) -> Bool { a.rank < b.rank }
+    private var rank: Int {
+        switch self { case .critical: 0; case .high: 1; case .medium: 2; case .low: 3 }
+    }
+}
+
+/// The sounds somniq recognises. Raw values are the stable identifiers used in
+/// profiles, logs and label files.
+public enum SoundClass: String, CaseIterable, Sendable, Comparable {
+    case smokeAlarm = "smoke_alarm"
+    case glassBreak = "glass_break"
+    case scream
+    case gasp
+    case snoring
+    case cough
+    case babyCry = "baby_cry"
+    case dogBark = "dog_bark"
+    case thunder
+    case speech
+    case laughter
+    case door
+    case phoneRing = "phone_ring"
+    case music
+    case breathing
+    /// Derived: a regular snore train stops for ≥ 10 s and ends with a gasp or a louder snore.
+    case breathingPause = "breathing_pause"
+
+    /// The tier a class has unless a profile moves it.
+    public var defaultTier: Tier {
+        switch self {
+        case .smokeAlarm, .glassBreak, .scream, .gasp: .critical
+        case .snoring, .cough, .babyCry, .dogBark, .thunder, .breathingPause: .high
+        case .speech, .laughter, .door, .phoneRing: .medium
+        case .music, .breathing: .low
+        }
+    }
+
+    /// Position in `allCases`, used to index per-class arrays without hashing.
+    public var index: Int { SoundClass.indexTable[self]! }
+    private static let indexTable: [SoundClass: Int] =
+        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    public static func < (a: SoundClass, b: SoundClass) -> Bool { a.index < b.index }
+}
+
+/// One score in [0, 1] per class, indexed by `SoundClass.index`.
+public struct ClassScores: Sendable, Equatable {
+    public var values: [Float]
+    public init() { values = [Float](repeating: 0, count: SoundClass.allCases.count) }
+    public subscript(c: SoundClass) -> Float {
+        get { values[c.index] }
+        set { values[c.index] = min(1, max(0, newValue)) }
+    }
+    public mutating func reset() { for i in values.indices { values[i] = 0 } }
+}

@@ -1,0 +1,306 @@
+import RealModule
+
+/// Turns consecutive 1.0 s windows into `WindowFeatures`.
+///
+/// Inside each window, 62 short frames (512 samples, Hann, hop 250) are analysed; the
+/// 30 frames a window shares with the previous one are reused, so each sample is
+/// transformed about twice. All buffers are allocated at init: `process` allocates
+/// nothing. History (the background floor, the previous spectrum) is kept across
+/// windows, so windows must be given in stream order.
+public final class FeatureExtractor {
+    public enum ParameterError: Error, Equatable, CustomStringConvertible {
+        case transformTooShort(size: Int, needed: Int)
+        public var description: String {
+            switch self {
+            case let .transformTooShort(size, needed):
+                "the FFT length (\(size)) must be at least \(needed) for a linear autocorrelation of \(SubFrame.length)-sample frames"
+            }
+        }
+    }
+
+    public private(set) var floor = BackgroundFloor()
+    private let transform: SpectrumTransform
+    private let binHz: Float
+    private let bins: Int
+    private let powerScale: Float
+    private let hann: [Float]
+    private let pitch: PitchEstimator
+    private let tonalBins: Range<Int>
+    private let cosTable: [Float], sinTable: [Float]
+
+    private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
+    private var frameBuffer: [Float]
+    private var power: [Float]
+    private var logPower: [Float]
+    private var previousLogPower: [Float]
+    private var acf: [Float]
+    private var scratch = [Float](repeating: 0, count: 64)
+    private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
+    private var nextIndex = 0
+
+    public init(transform: SpectrumTransform) throws(ParameterError) {
+        let needed = 2 * SubFrame.length
+        guard transform.size >= needed else { throw .transformTooShort(size: transform.size, needed: needed) }
+        self.transform = transform
+        bins = transform.size / 2 + 1
+        binHz = Float(StreamClock.sampleRate) / Float(transform.size)
+        let n = SubFrame.length
+        hann = (0..<n).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(n)) }
+        // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
+        powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
+        frameBuffer = [Float](repeating: 0, count: transform.size)
+        power = [Float](repeating: 0, count: bins)
+        logPower = [Float](repeating: Decibels.silence, count: bins)
+        previousLogPower = [Float](repeating: Decibels.silence, count: bins)
+        acf = [Float](repeating: 0, count: bins)
+
+        // Autocorrelation of the window itself, to undo its taper (Boersma 1993).
+        var windowACF = [Float](repeating: 0, count: bins)
+        var windowPower = [Float](repeating: 0, count: bins)
+        let taper = hann
+        taper.withUnsafeBufferPointer { h in
+            windowPower.withUnsafeMutableBufferPointer { transform.powerSpectrum(of: h, into: $0) }
+        }
+        windowPower.withUnsafeBufferPointer { p in
+            windowACF.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
+        }
+        let w0 = windowACF[0]
+        pitch = PitchEstimator(windowACF: windowACF.map { $0 / w0 })
+
+        let low = Int((300 / binHz).rounded(.up)), high = min(bins - 2, Int(7500 / binHz))
+        tonalBins = low..<high
+
+        // DFT basis for the level envelope (frames at 64 Hz), k = 1 … 30.
+        let m = SubFrame.perWindow
+        var c = [Float](), s = [Float]()
+        for k in 1...30 {
+            for j in 0..<m {
+                let phase = 2 * Float.pi * Float(k * j) / Float(m)
+                c.append(Float.cos(phase)); s.append(Float.sin(phase))
+            }
+        }
+        cosTable = c
+        sinTable = s
+    }
+
+    /// Analyses the next window. Windows must arrive in order (index 0, 1, 2, …);
+    /// after a gap the short-frame history is rebuilt from the window alone.
+    public func process(_ window: AudioWindow) -> WindowFeatures {
+        precondition(window.samples.count == StreamClock.windowLength, "a window holds \(StreamClock.windowLength) samples")
+        let firstNew: Int
+        if window.index == nextIndex, nextIndex > 0 {
+            for i in 0..<SubFrame.shared { frames[i] = frames[i + SubFrame.perWindow - SubFrame.shared] }
+            firstNew = SubFrame.shared
+        } else {
+            firstNew = 0
+        }
+        nextIndex = window.index + 1
+        let floorDb = floor.initialised ? floor.totalDb : Decibels.silence
+        for i in firstNew..<SubFrame.perWindow {
+            analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb)
+        }
+        let candidate = lowPercentileBands()
+        if !floor.initialised { floor.update(candidateDb: candidate) }
+        var f = aggregate(window)
+        f.index = window.index
+        f.startSeconds = window.startSeconds
+        floor.update(candidateDb: candidate)
+        return f
+    }
+
+    // MARK: - Short frames
+
+    private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float) {
+        var f = SubFrame()
+        let n = SubFrame.length
+        var sumSquares: Float = 0
+        var crossings = 0
+        frameBuffer.withUnsafeMutableBufferPointer { buf in
+            for j in 0..<n {
+                let x = samples[start + j]
+                sumSquares += x * x
+                buf[j] = x * hann[j]
+                if j > 0, (x >= 0) != (samples[start + j - 1] >= 0) { crossings += 1 }
+            }
+        }
+        f.energyDb = Decibels.power(sumSquares / Float(n))
+        f.zcr = Float(crossings) / Float(n - 1)
+
+        frameBuffer.withUnsafeBufferPointer { buf in
+            power.withUnsafeMutableBufferPointer { p in
+                transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
+                for k in 0..<bins { p[k] *= powerScale }
+            }
+        }
+        swap(&logPower, &previousLogPower)
+        power.withUnsafeBufferPointer { p in
+            logPower.withUnsafeMutableBufferPointer { lp in
+                for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + 1e-12) }
+            }
+            f.bands = SpectralShape.bands(p, binHz: binHz)
+            f.centroidHz = SpectralShape.centroid(p, binHz: binHz)
+            f.rolloffHz = SpectralShape.rolloff(p, binHz: binHz)
+            f.flatness = flatness(from: 1..<bins)
+            f.flux = fluxFromLogs()
+            scratch.withUnsafeMutableBufferPointer { s in
+                let peak = TonalPeak.strongest(p, bins: tonalBins, binHz: binHz, scratch: s)
+                f.tonalHz = peak.hz
+                f.tonalProminenceDb = peak.prominenceDb
+            }
+            // Pitch only where there is something to hear: the autocorrelation costs an
+            // inverse transform, and background frames have no pitch worth reporting.
+            if f.energyDb > floorDb + 3 {
+                acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
+                acf.withUnsafeBufferPointer { a in
+                    let (hz, h) = pitch.estimate(a)
+                    f.f0Hz = hz
+                    f.harmonicity = h
+                }
+            }
+        }
+        frames[slot] = f
+    }
+
+    private func flatness(from range: Range<Int>) -> Float {
+        // Geometric mean from the log spectrum already computed (dB → natural log).
+        var logSum: Float = 0, sum: Float = 0
+        for k in range {
+            logSum += logPower[k]
+            sum += power[k] + 1e-12
+        }
+        let count = Float(range.count)
+        guard sum > 1e-10 * count else { return 0 }
+        let geometric = Decibels.toPower(logSum / count)
+        return min(1, geometric / (sum / count))
+    }
+
+    private func fluxFromLogs() -> Float {
+        var acc: Float = 0
+        for k in 1..<bins {
+            let d = logPower[k] - previousLogPower[k]
+            if d > 0 { acc += d }
+        }
+        return acc / Float(bins - 1)
+    }
+
+    // MARK: - Window
+
+    /// 20th percentile of each band's frame powers, in dB: the window's floor candidate.
+    private func lowPercentileBands() -> BandVector {
+        var out = BandVector()
+        let m = SubFrame.perWindow
+        scratch.withUnsafeMutableBufferPointer { s in
+            for b in 0..<Bands.count {
+                for i in 0..<m { s[i] = frames[i].bands[b] }
+                out[b] = Decibels.power(TonalPeak.select(s, count: m, k: m / 5))
+            }
+        }
+        return out
+    }
+
+    private func aggregate(_ window: AudioWindow) -> WindowFeatures {
+        var f = WindowFeatures()
+        let m = SubFrame.perWindow
+        var sumSquares: Float = 0
+        var clipped = 0
+        for x in window.samples {
+            sumSquares += x * x
+            if abs(x) >= 0.999 { clipped += 1 }
+        }
+        f.levelDbfs = Decibels.power(sumSquares / Float(window.samples.count))
+        f.clippedSamples = clipped
+        f.floorDbfs = floor.totalDb
+        f.bandFloorDb = floor.bandsDb
+        let activeThreshold = f.floorDbfs + 6
+        var floorPower = BandVector()
+        for b in 0..<Bands.count { floorPower[b] = Decibels.toPower(floor.bandsDb[b]) }
+
+        var active = 0, run = 0, longest = 0, bursts = 0
+        var bandSum = BandVector(), excessSum = BandVector(), allBandSum = BandVector()
+        var centroid: Float = 0, rolloff: Float = 0, flat: Float = 0, flux: Float = 0, zcr: Float = 0, harm: Float = 0
+        var voiced = 0, tonal = 0
+        var peak = Decibels.silence, onset: Float = 0
+        for i in 0..<m {
+            let fr = frames[i]
+            envelope[i] = fr.energyDb
+            peak = max(peak, fr.energyDb)
+            allBandSum += fr.bands
+            if i >= 3 {
+                let before = (frames[i - 1].energyDb + frames[i - 2].energyDb + frames[i - 3].energyDb) / 3
+                onset = max(onset, fr.energyDb - max(before, f.floorDbfs))
+            }
+            guard fr.energyDb > activeThreshold else { run = 0; continue }
+            active += 1
+            run += 1
+            if run == 1 { bursts += 1 }
+            longest = max(longest, run)
+            bandSum += fr.bands
+            excessSum += (fr.bands - floorPower).replacing(with: 0, where: fr.bands .< floorPower)
+            centroid += fr.centroidHz; rolloff += fr.rolloffHz; flat += fr.flatness
+            flux += fr.flux; zcr += fr.zcr; harm += fr.harmonicity
+            if fr.harmonicity >= 0.5 { scratch[voiced] = fr.f0Hz; voiced += 1 }
+        }
+        f.peakDbfs = peak
+        f.onsetDb = onset
+        f.activeFraction = Float(active) / Float(m)
+        f.longestRunSeconds = Float(longest) / SubFrame.rate
+        f.bursts = bursts
+        let meanBands = active > 0 ? bandSum / Float(active) : allBandSum / Float(m)
+        for b in 0..<Bands.count { f.excessDb[b] = max(0, Decibels.power(meanBands[b]) - floor.bandsDb[b]) }
+        let excessTotal = excessSum.sum()
+        if excessTotal > 0 { f.excessShare = excessSum / excessTotal }
+        if active > 0 {
+            let n = Float(active)
+            f.centroidHz = centroid / n; f.rolloffHz = rolloff / n; f.flatness = flat / n
+            f.flux = flux / n; f.zcr = zcr / n; f.harmonicity = harm / n
+            f.voicedFraction = Float(voiced) / n
+        }
+        if voiced > 0 {
+            scratch.withUnsafeMutableBufferPointer { s in
+                f.f0Hz = TonalPeak.select(s, count: voiced, k: voiced / 2)
+                let q1 = TonalPeak.select(s, count: voiced, k: voiced / 4)
+                let q3 = TonalPeak.select(s, count: voiced, k: (3 * voiced) / 4)
+                f.f0SpreadHz = q3 - q1
+            }
+        }
+        // Tonal lines: frames whose strongest peak stands ≥ 15 dB out, and stand above the floor.
+        for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
+            scratch[tonal] = frames[i].tonalHz
+            tonal += 1
+        }
+        if active > 0 { f.tonalFraction = Float(tonal) / Float(active) }
+        if tonal > 0 {
+            let median = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: tonal, k: tonal / 2) }
+            f.tonalHz = median
+            var near = 0
+            for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
+                if abs(frames[i].tonalHz - median) <= 0.03 * median { near += 1 }
+            }
+            f.tonalStability = Float(near) / Float(tonal)
+        }
+        f.modulation = envelopeModulation()
+        return f
+    }
+
+    /// Share of the envelope's AC power at 2–8 Hz (DFT bins 2…8 of 62 frames at 64 Hz).
+    private func envelopeModulation() -> Float {
+        let m = SubFrame.perWindow
+        var mean: Float = 0
+        for i in 0..<m { mean += envelope[i] }
+        mean /= Float(m)
+        var total: Float = 0, band: Float = 0
+        for k in 1...30 {
+            var re: Float = 0, im: Float = 0
+            let base = (k - 1) * m
+            for j in 0..<m {
+                let x = envelope[j] - mean
+                re += x * cosTable[base + j]
+                im += x * sinTable[base + j]
+            }
+            let p = re * re + im * im
+            total += p
+            if (2...8).contains(k) { band += p }
+        }
+        return total > 1e-6 ? band / total : 0
+    }
+}

@@ -1,0 +1,62 @@
+/// Fundamental frequency and harmonicity from the autocorrelation of one frame,
+/// after Boersma (1993), "Accurate short-term analysis of the fundamental frequency
+/// and the harmonics-to-noise ratio of a sampled sound": the frame's normalised
+/// autocorrelation is divided by that of the analysis window, and the highest peak
+/// in the lag range gives the period; its height is the harmonicity.
+public struct PitchEstimator: Sendable {
+    public let minHz: Float, maxHz: Float
+    private let windowACF: [Float]          // normalised autocorrelation of the window
+    private let sampleRate: Float
+
+    /// `windowACF`: normalised autocorrelation of the analysis window, lags 0 … N/2.
+    public init(windowACF: [Float], sampleRate: Float = Float(StreamClock.sampleRate),
+                minHz: Float = 70, maxHz: Float = 1000) {
+        self.windowACF = windowACF
+        self.sampleRate = sampleRate
+        self.minHz = minHz
+        self.maxHz = maxHz
+    }
+
+    /// (f0 in Hz, harmonicity in [0, 1]) from a frame's autocorrelation r[0…];
+    /// (0, 0) for silence or when no lag stands out.
+    public func estimate(_ acf: UnsafeBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
+        let r0 = acf[0]
+        guard r0 > 1e-10 else { return (0, 0) }
+        let minLag = max(2, Int(sampleRate / maxHz))
+        let maxLag = min(acf.count - 2, windowACF.count - 2, Int(sampleRate / minHz))
+        guard maxLag > minLag else { return (0, 0) }
+        // The highest peak sets the bar; the shortest lag whose peak comes within 5 % of
+        // it is the period (whole multiples of the period score as high: octave errors).
+        var best: Float = 0
+        forEachPeak(acf, r0, minLag, maxLag) { _, v in best = max(best, v) }
+        guard best > 0 else { return (0, 0) }
+        var bestLag = 0
+        forEachPeak(acf, r0, minLag, maxLag) { lag, v in
+            if bestLag == 0, v >= 0.95 * best { bestLag = lag }
+        }
+        guard bestLag > 0 else { return (0, 0) }
+        // Parabolic interpolation of the peak for sub-sample lag precision.
+        let a = normalised(acf, bestLag - 1, r0), b = normalised(acf, bestLag, r0), c = normalised(acf, bestLag + 1, r0)
+        let denom = a - 2 * b + c
+        let shift = abs(denom) > 1e-9 ? 0.5 * (a - c) / denom : 0
+        let lag = Float(bestLag) + max(-0.5, min(0.5, shift))
+        return (sampleRate / lag, min(1, b))
+    }
+
+    private func forEachPeak(_ acf: UnsafeBufferPointer<Float>, _ r0: Float, _ minLag: Int, _ maxLag: Int,
+                             _ body: (Int, Float) -> Void) {
+        var previous = normalised(acf, minLag - 1, r0)
+        var current = normalised(acf, minLag, r0)
+        for lag in minLag...maxLag {
+            let next = normalised(acf, lag + 1, r0)
+            if current > previous, current >= next, current > 0 { body(lag, current) }
+            previous = current
+            current = next
+        }
+    }
+
+    @inline(__always) private func normalised(_ acf: UnsafeBufferPointer<Float>, _ lag: Int, _ r0: Float) -> Float {
+        let w = windowACF[lag]
+        return w > 1e-6 ? acf[lag] / (r0 * w) : 0
+    }
+}

@@ -1,0 +1,62 @@
+import RealModule
+
+/// Frame-level spectral descriptors of one power spectrum (Peeters 2004, "A large set
+/// of audio features for sound description", CUIDADO project).
+public enum SpectralShape {
+    /// Spectral centroid in Hz: the power-weighted mean frequency.
+    public static func centroid(_ power: UnsafeBufferPointer<Float>, binHz: Float) -> Float {
+        var num: Float = 0, den: Float = 0
+        for k in 1..<power.count { num += Float(k) * power[k]; den += power[k] }
+        return den > 1e-12 ? num / den * binHz : 0
+    }
+
+    /// Roll-off in Hz: the frequency below which `fraction` of the power lies.
+    public static func rolloff(_ power: UnsafeBufferPointer<Float>, binHz: Float, fraction: Float = 0.85) -> Float {
+        var total: Float = 0
+        for k in 1..<power.count { total += power[k] }
+        guard total > 1e-12 else { return 0 }
+        var acc: Float = 0
+        for k in 1..<power.count {
+            acc += power[k]
+            if acc >= fraction * total { return Float(k) * binHz }
+        }
+        return Float(power.count - 1) * binHz
+    }
+
+    /// Spectral flatness (Wiener entropy) over bins `range`: geometric over arithmetic
+    /// mean of the power. Near 1 for white noise, near 0 for a pure tone; 0 for silence.
+    public static func flatness(_ power: UnsafeBufferPointer<Float>, range: Range<Int>) -> Float {
+        var logSum: Float = 0, sum: Float = 0
+        for k in range {
+            let p = power[k] + 1e-12
+            logSum += Float.log(p)
+            sum += p
+        }
+        let n = Float(range.count)
+        guard sum > 1e-12 * n * 2 else { return 0 }
+        return Float.exp(logSum / n) / (sum / n)
+    }
+
+    /// Spectral flux: the half-wave rectified change of log power between two frames,
+    /// averaged over bins (onsets raise it; decays do not).
+    public static func flux(_ power: UnsafeBufferPointer<Float>, previous: UnsafeBufferPointer<Float>) -> Float {
+        var acc: Float = 0
+        for k in 1..<power.count {
+            let d = Decibels.power(power[k] + 1e-10) - Decibels.power(previous[k] + 1e-10)
+            if d > 0 { acc += d }
+        }
+        return acc / Float(power.count - 1)
+    }
+
+    /// Band energies: the sum of power in each of `Bands`.
+    public static func bands(_ power: UnsafeBufferPointer<Float>, binHz: Float) -> BandVector {
+        var out = BandVector()
+        var b = 0
+        for k in 1..<power.count {
+            let f = Float(k) * binHz
+            while b < Bands.count - 1, f >= Bands.edgesHz[b + 1] { b += 1 }
+            out[b] += power[k]
+        }
+        return out
+    }
+}

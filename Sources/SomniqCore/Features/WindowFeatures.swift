@@ -1,0 +1,52 @@
+/// Everything the classifier knows about one 1.0 s window. Levels in dBFS; every
+/// other quantity is a ratio, a frequency, or relative to the background floor.
+public struct WindowFeatures: Sendable {
+    public var index = 0
+    public var startSeconds = 0.0
+    /// RMS level of the window.
+    public var levelDbfs: Float = Decibels.silence
+    /// Loudest short frame.
+    public var peakDbfs: Float = Decibels.silence
+    /// Background floor (all bands), as tracked before this window.
+    public var floorDbfs: Float = Decibels.silence
+    /// Per band: floor, and how far the active frames stand above it (dB, ≥ 0).
+    public var bandFloorDb = BandVector()
+    public var excessDb = BandVector()
+    /// Share of the above-floor power in each band (sums to 1, or all 0 when nothing stands out).
+    public var excessShare = BandVector()
+    /// Fraction of short frames more than 6 dB above the floor.
+    public var activeFraction: Float = 0
+    /// Longest run of active frames, in seconds, and the number of separate runs.
+    public var longestRunSeconds: Float = 0
+    public var bursts = 0
+    /// Means over active frames.
+    public var centroidHz: Float = 0
+    public var rolloffHz: Float = 0
+    public var flatness: Float = 0
+    public var flux: Float = 0
+    public var zcr: Float = 0
+    public var harmonicity: Float = 0
+    /// Strongest rise of the short-frame level over the 47 ms before it, dB.
+    public var onsetDb: Float = 0
+    /// Fraction of active frames with a clear pitch (harmonicity ≥ 0.5), their median f0
+    /// and the spread (interquartile range) of f0.
+    public var voicedFraction: Float = 0
+    public var f0Hz: Float = 0
+    public var f0SpreadHz: Float = 0
+    /// Fraction of active frames with a spectral line ≥ 15 dB above its neighbourhood,
+    /// the median line frequency and the fraction of those lines within 3 % of it.
+    public var tonalFraction: Float = 0
+    public var tonalHz: Float = 0
+    public var tonalStability: Float = 0
+    /// Share of the level envelope's variance at 2–8 Hz (syllables, laughter, cadence).
+    public var modulation: Float = 0
+    /// Samples at or beyond ±0.999 full scale.
+    public var clippedSamples = 0
+
+    public init() {}
+
+    /// How far the window stands above the floor, dB.
+    public var snrDb: Float { levelDbfs - floorDbfs }
+    /// How far its loudest frame stands above the floor, dB.
+    public var peakSnrDb: Float { peakDbfs - floorDbfs }
+}

@@ -1,0 +1,92 @@
+/// The records of the JSON Lines event log (SPEC §5), built as ordered JSON so the
+/// same session always gives the same bytes. Every record has `"v": 1` and a `kind`.
+public enum Records {
+    public static let version = 1
+
+    /// Where the audio came from.
+    public enum Source: Sendable {
+        case file(path: String, sampleRate: Int, channels: Int, format: String)
+        case device(name: String)
+    }
+
+    public static func sessionStart(source: Source, profile: Profile, somniqVersion: String,
+                                    startedAt: String? = nil) -> JSONValue {
+        var m: [(String, JSONValue)] = [("v", .number(Double(version))), ("kind", .string("session_start"))]
+        switch source {
+        case let .file(path, rate, channels, format):
+            m.append(("source", .object([("type", .string("file")), ("path", .string(path)),
+                                         ("input_rate", .number(Double(rate))), ("input_channels", .number(Double(channels))),
+                                         ("input_format", .string(format))])))
+        case let .device(name):
+            m.append(("source", .object([("type", .string("device")), ("device", .string(name))])))
+        }
+        m.append(("profile", .string(profile.name)))
+        m.append(("profile_sha256", .string(profile.sha256)))
+        m.append(("version", .string(somniqVersion)))
+        m.append(("sample_rate", .number(Double(StreamClock.sampleRate))))
+        m.append(("frame_rate", .number(StreamClock.frameRate)))
+        if let startedAt { m.append(("start_time", .string(startedAt))) }
+        return .object(m)
+    }
+
+    public static func sessionEnd(streamSeconds: Double, events: Int, alerts: Int, reason: String,
+                                  endedAt: String? = nil) -> JSONValue {
+        var m: [(String, JSONValue)] = [
+            ("v", .number(Double(version))), ("kind", .string("session_end")),
+            ("stream_s", .rounded(streamSeconds)), ("events", .number(Double(events))),
+            ("alerts", .number(Double(alerts))), ("reason", .string(reason)),
+        ]
+        if let endedAt { m.append(("end_time", .string(endedAt))) }
+        return .object(m)
+    }
+
+    /// `time`: maps a stream time to an ISO 8601 UTC wall-clock time (live sessions only).
+    public static func eventStart(_ e: EventStart, time: ((Double) -> String)? = nil) -> JSONValue {
+        var m: [(String, JSONValue)] = [
+            ("v", .number(Double(version))), ("kind", .string("event_start")),
+            ("id", .string(e.id)), ("class", .string(e.soundClass.rawValue)), ("tier", .string(e.tier.rawValue)),
+            ("onset_s", .rounded(e.onset)),
+        ]
+        if let time { m.append(("onset_time", .string(time(e.onset)))) }
+        m.append(("alert", .bool(e.alert)))
+        m.append(("suppressed", e.suppressed.map(JSONValue.string) ?? .null))
+        let t = e.trace
+        m.append(("trace", .object([
+            ("rule", t.rule.json),
+            ("peak_smoothed", .rounded(t.peakSmoothed)),
+            ("peak_raw", .rounded(t.peakRaw)),
+            ("level_dbfs", .rounded(t.levelDbfs, 1)),
+            ("floor_dbfs", .rounded(t.floorDbfs, 1)),
+            ("profile", .string(t.profileName)),
+            ("profile_sha256", .string(t.profileSHA256)),
+        ])))
+        return .object(m)
+    }
+
+    public static func eventEnd(_ e: EventEnd, time: ((Double) -> String)? = nil) -> JSONValue {
+        var m: [(String, JSONValue)] = [
+            ("v", .number(Double(version))), ("kind", .string("event_end")),
+            ("id", .string(e.id)), ("class", .string(e.soundClass.rawValue)),
+            ("onset_s", .rounded(e.onset)), ("offset_s", .rounded(e.offset)),
+        ]
+        if let time { m.append(("offset_time", .string(time(e.offset)))) }
+        m.append(("peak_dbfs", .rounded(e.peakDbfs, 1)))
+        m.append(("confidence", .rounded(e.confidence)))
+        m.append(("truncated", .bool(e.truncated)))
+        return .object(m)
+    }
+
+    /// A system condition: `listening`, `device_lost`, `input_silent`, `clipping`,
+    /// `overrun`, `profile_reloaded`, `profile_rejected`, `log_write_failed`, …
+    public static func status(_ status: String, streamSeconds: Double, alert: Bool = false,
+                              details: [(String, JSONValue)] = [], time: String? = nil) -> JSONValue {
+        var m: [(String, JSONValue)] = [
+            ("v", .number(Double(version))), ("kind", .string("status")),
+            ("status", .string(status)), ("stream_s", .rounded(streamSeconds)),
+        ]
+        if let time { m.append(("time", .string(time))) }
+        if alert { m.append(("alert", .bool(true))); m.append(("tier", .string(Tier.critical.rawValue))) }
+        m.append(contentsOf: details)
+        return .object(m)
+    }
+}

@@ -1,0 +1,47 @@
+/// The whole pure pipeline: samples → windows → features → classifier → alert
+/// processor. Live capture and file replay both push their 16 kHz mono samples
+/// here, so the same samples give the same events.
+public final class Pipeline {
+    private var windower: Windower
+    private let extractor: FeatureExtractor
+    private var classifier = Classifier()
+    private var alerts: AlertProcessor
+    private var scores = ClassScores()
+    /// Samples pushed so far: the stream's clock.
+    public private(set) var streamFrames: Int64 = 0
+
+    /// Called for every window with its features and raw scores (for diagnostics).
+    public var onWindow: ((WindowFeatures, ClassScores) -> Void)?
+
+    public init(transform: SpectrumTransform, profile: Profile) throws(FeatureExtractor.ParameterError) {
+        windower = try! Windower()
+        extractor = try FeatureExtractor(transform: transform)
+        alerts = AlertProcessor(profile: profile)
+    }
+
+    public var profile: Profile { alerts.profile }
+
+    /// Puts a new profile in force from the next frame on.
+    public func reload(_ profile: Profile) { alerts.reload(profile) }
+
+    /// Pushes 16 kHz mono samples; `emit` receives every event start and end.
+    public func push(_ samples: UnsafeBufferPointer<Float>, emit: (AlertOutput) -> Void) {
+        streamFrames += Int64(samples.count)
+        windower.push(samples) { window in handle(window, emit: emit) }
+    }
+
+    /// Ends the stream: the last partial window is analysed (padded with silence)
+    /// and every open event is closed, marked truncated.
+    public func finish(emit: (AlertOutput) -> Void) {
+        windower.flush { window in handle(window, emit: emit) }
+        alerts.finish(emit: emit)
+    }
+
+    private func handle(_ window: AudioWindow, emit: (AlertOutput) -> Void) {
+        let features = extractor.process(window)
+        classifier.score(features, into: &scores)
+        onWindow?(features, scores)
+        alerts.step(scores, levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
+                    emit: emit)
+    }
+}

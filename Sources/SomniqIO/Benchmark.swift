@@ -1,0 +1,121 @@
+import CSndFile
+import Foundation
+import SomniqCore
+
+/// Times the replay pipeline stage by stage on one thread.
+public enum Benchmark {
+    public struct Report {
+        public var total: Double
+        public var stages: [(String, Double)]
+        public var events: Int
+        public var alerts: Int
+        public var peakRSSKB: Int
+    }
+
+    public static func replay(path: String, profile: Profile = .balanced) throws -> Report {
+        let reader = try AudioFileReader(path: path)
+        let resampler = try Resampler(inputRate: reader.sampleRate)
+        var windower = try Windower()
+        let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+        var classifier = Classifier()
+        var alerts = AlertProcessor(profile: profile)
+        var scores = ClassScores()
+        var block = [Float](repeating: 0, count: 8192)
+        var decode = 0.0, resample = 0.0, features = 0.0, classify = 0.0, alerting = 0.0
+        var events = 0, alerted = 0
+        let count: (AlertOutput) -> Void = { o in
+            if case let .start(e) = o { events += 1; if e.alert { alerted += 1 } }
+        }
+        let start = now()
+        while true {
+            var t = now()
+            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            decode += now() - t
+            try block.withUnsafeBufferPointer { b in
+                t = now()
+                try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: n == 0) { samples in
+                    resample += now() - t
+                    windower.push(samples) { window in
+                        var u = now()
+                        let f = extractor.process(window)
+                        features += now() - u
+                        u = now()
+                        classifier.score(f, into: &scores)
+                        classify += now() - u
+                        u = now()
+                        alerts.step(scores, levels: .init(levelDbfs: Double(f.levelDbfs), floorDbfs: Double(f.floorDbfs)), emit: count)
+                        alerting += now() - u
+                    }
+                    t = now()
+                }
+                resample += now() - t
+            }
+            if n == 0 { break }
+        }
+        alerts.finish(emit: count)
+        let total = now() - start
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let framing = max(0, total - decode - resample - features - classify - alerting)
+        return Report(total: total,
+                      stages: [("decode (libsndfile)", decode), ("resample (libsamplerate)", resample),
+                               ("features (FFTW + rules)", features), ("classify", classify),
+                               ("alerts", alerting), ("windowing and the rest", framing)],
+                      events: events, alerts: alerted, peakRSSKB: usage.ru_maxrss)
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+/// A long synthetic night for the benchmark: a quiet room with sounds now and then.
+public enum SyntheticNight {
+    public struct WriteError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Writes `seconds` of 16 kHz mono 16-bit WAV to `path`, streamed in blocks.
+    public static func write(to path: String, seconds: Double) throws {
+        var info = SF_INFO()
+        info.samplerate = Int32(StreamClock.sampleRate)
+        info.channels = 1
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw WriteError(description: "\(path): cannot create: \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(file) }
+        let rate = Double(StreamClock.sampleRate)
+        let total = Int(seconds * rate)
+        var block = [Float](repeating: 0, count: 16_000)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var pink: Float = 0
+        var written = 0
+        while written < total {
+            let n = min(block.count, total - written)
+            for i in 0..<n {
+                let s = written + i
+                let t = Double(s) / rate
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let white = Float(Int64(bitPattern: state >> 1) % 2_000_000) / 1_000_000 - 1
+                pink = 0.97 * pink + 0.03 * white
+                var x = 0.01 * pink + 0.003 * Float(sin(2 * Double.pi * 100 * t))
+                let cycle = t.truncatingRemainder(dividingBy: 300)       // every 5 minutes:
+                if cycle >= 60, cycle < 90, cycle.truncatingRemainder(dividingBy: 4) < 1.2 {   // a snore train
+                    x += 0.15 * Float(sin(2 * Double.pi * 70 * t) * sin(Double.pi * cycle.truncatingRemainder(dividingBy: 4) / 1.2))
+                }
+                if cycle >= 150, cycle < 150.3 { x += 0.3 * white }                              // a cough
+                if cycle >= 200, cycle < 212 {                                                   // a T3 alarm
+                    let c = (cycle - 200).truncatingRemainder(dividingBy: 4)
+                    if c < 3, c.truncatingRemainder(dividingBy: 1) < 0.5 { x += 0.2 * Float(sin(2 * Double.pi * 3100 * t)) }
+                }
+                block[i] = x
+            }
+            let w = block.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t(n)) }
+            guard w == n else { throw WriteError(description: "\(path): write failed: \(String(cString: sf_strerror(file)))") }
+            written += n
+        }
+    }
+}

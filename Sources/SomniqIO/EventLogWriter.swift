@@ -1,0 +1,74 @@
+import Foundation
+import SomniqCore
+
+/// Why a log line could not be written.
+public struct LogWriteError: Error, CustomStringConvertible {
+    public var path: String
+    public var errno: Int32
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        let hint = errno == ENOSPC || errno == EDQUOT ? "; free some space"
+            : errno == EACCES || errno == EPERM ? "; check the permissions of the log's directory" : ""
+        return "\(path): cannot write the event log: \(reason)\(hint)"
+    }
+}
+
+/// The append-only JSON Lines event log: one record per line, each line written whole
+/// with `write(2)` on an `O_APPEND` descriptor and `fsync`'d before `append` returns,
+/// so a record that was reported written survives a power cut.
+public final class EventLogWriter {
+    public let path: String
+    private var fd: Int32
+
+    /// Opens (creating with mode 0640) the log at `path`. If the last line was torn by
+    /// a power cut, a newline is added first so the next record starts on its own line.
+    public init(path: String) throws(LogWriteError) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw LogWriteError(path: path, errno: errno) }
+        if Self.endsWithoutNewline(path) { try writeAll(Array("\n".utf8)) }
+    }
+
+    /// A writer on an already open descriptor (standard output); not closed on deinit.
+    public init(descriptor: Int32, name: String) {
+        path = name
+        fd = descriptor
+        ownsDescriptor = false
+    }
+
+    private var ownsDescriptor = true
+
+    deinit { if ownsDescriptor && fd >= 0 { close(fd) } }
+
+    /// Appends one record as a line and makes it durable.
+    public func append(_ record: JSONValue) throws(LogWriteError) {
+        try writeAll(Array((record.compactText + "\n").utf8))
+        if ownsDescriptor, fsync(fd) != 0 { throw LogWriteError(path: path, errno: errno) }
+    }
+
+    /// Appends a line of plain text (TSV and table output); durable like `append`.
+    public func appendLine(_ text: String) throws(LogWriteError) {
+        try writeAll(Array((text + "\n").utf8))
+        if ownsDescriptor, fsync(fd) != 0 { throw LogWriteError(path: path, errno: errno) }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(LogWriteError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LogWriteError(path: path, errno: errno)
+            }
+            offset += n
+        }
+    }
+
+    private static func endsWithoutNewline(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let end = try? handle.seekToEnd(), end > 0 else { return false }
+        try? handle.seek(toOffset: end - 1)
+        return handle.readData(ofLength: 1) != Data([0x0A])
+    }
+}

@@ -1,0 +1,60 @@
+import CFFTW
+import SomniqCore
+import Foundation
+
+/// The FFT backend: FFTW single precision (`fftw3f`), real-to-complex and back.
+///
+/// Plans are made once, at init, with `FFTW_ESTIMATE`: a measured plan may pick a
+/// different algorithm on another run, and somniq promises byte-identical output
+/// for identical input. FFTW's planner is not thread-safe, so plan creation and
+/// destruction are serialised process-wide; executing plans is thread-safe.
+public final class FFTWTransform: SpectrumTransform {
+    public let size: Int
+    private let real: UnsafeMutablePointer<Float>
+    private let complex: UnsafeMutablePointer<fftwf_complex>
+    private let forward: fftwf_plan
+    private let inverse: fftwf_plan
+
+    private static let planner = NSLock()
+
+    /// `size`: transform length, a power of two ≥ 2.
+    public init(size: Int) {
+        precondition(size >= 2 && size & (size - 1) == 0, "FFT length must be a power of two")
+        self.size = size
+        real = fftwf_alloc_real(size)!
+        complex = fftwf_alloc_complex(size / 2 + 1)!
+        let flags = UInt32(FFTW_ESTIMATE) | UInt32(FFTW_DESTROY_INPUT)
+        let (r, c) = (real, complex)
+        Self.planner.lock()
+        forward = fftwf_plan_dft_r2c_1d(Int32(size), r, c, flags)!
+        inverse = fftwf_plan_dft_c2r_1d(Int32(size), c, r, flags)!
+        Self.planner.unlock()
+    }
+
+    deinit {
+        Self.planner.lock()
+        fftwf_destroy_plan(forward)
+        fftwf_destroy_plan(inverse)
+        Self.planner.unlock()
+        fftwf_free(real)
+        fftwf_free(complex)
+    }
+
+    public func powerSpectrum(of frame: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
+        let n = min(frame.count, size)
+        for i in 0..<n { real[i] = frame[i] }
+        for i in n..<size { real[i] = 0 }
+        fftwf_execute(forward)
+        for k in 0...(size / 2) {
+            let re = complex[k].0, im = complex[k].1
+            power[k] = re * re + im * im
+        }
+    }
+
+    public func autocorrelation(fromPower power: UnsafeBufferPointer<Float>, into acf: UnsafeMutableBufferPointer<Float>) {
+        for k in 0...(size / 2) { complex[k] = (power[k], 0) }
+        fftwf_execute(inverse)
+        let scale = 1 / Float(size)
+        for t in 0...(size / 2) { acf[t] = real[t] * scale }
+    }
+}

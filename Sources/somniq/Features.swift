@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+/// Prints what the classifier sees: one row per window, for tuning rules.
+struct Features: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every window's features and class scores as TSV (for tuning).")
+
+    @Argument(help: "Audio file.", completion: .file())
+    var file: String
+
+    @Option(help: "Profile name or path.")
+    var profile = "balanced"
+
+    func run() throws {
+        let p: Profile
+        do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
+        let classes = SoundClass.allCases
+        print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "bursts", "onset", "centroid", "rolloff",
+                "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "mod"]
+               + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)).joined(separator: "\t"))
+        do {
+            _ = try Replayer(profile: p).replay(path: file, record: { _ in }, onWindow: { f, s in
+                var row: [String] = [String(format: "%.1f", f.startSeconds)]
+                let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds,
+                                       Float(f.bursts), f.onsetDb, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
+                                       f.harmonicity, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.tonalFraction, f.tonalHz,
+                                       f.tonalStability, f.modulation]
+                row += values.map { String(format: "%.2f", $0) }
+                row += (0..<Bands.count).map { String(format: "%.1f", f.excessDb[$0]) }
+                row += (0..<Bands.count).map { String(format: "%.2f", f.excessShare[$0]) }
+                row += classes.map { String(format: "%.2f", s[$0]) }
+                print(row.joined(separator: "\t"))
+            })
+        } catch let error as AudioFileError {
+            throw fail("\(error)", Exit.dataError)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay audio files through the detection pipeline, faster than real time.",
+        discussion: """
+        Any file libsndfile reads (WAV, FLAC, OGG, …), at any rate and channel count, is \
+        downmixed to mono and resampled to 16 kHz, then analysed exactly as live audio is.
+
+        Formats: jsonl (the event log, one record per line), tsv (onset, offset, class: \
+        the DCASE / sed_eval label format; with several files a leading file column), \
+        table (for people).
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, tsv, table
+    }
+
+    @Argument(help: "Audio files to replay.", completion: .file())
+    var files: [String]
+
+    @Option(help: "Profile name or path to a profile JSON file.")
+    var profile = "balanced"
+
+    @Option(help: "Output format: jsonl, tsv or table.")
+    var format = Format.table
+
+    @Option(help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
+    var profileDirectory = "/etc/somniq/profiles"
+
+    func run() throws {
+        let profile: Profile
+        do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
+            throw fail("\(error)", Exit.dataError)
+        }
+        let sink: OutputSink
+        do { sink = try OutputSink(format: format, path: output, multipleFiles: files.count > 1) } catch {
+            throw fail("\(error)", Exit.ioError)
+        }
+        let replayer = Replayer(profile: profile)
+        let showProgress = isatty(STDERR_FILENO) == 1
+        for file in files {
+            do {
+                _ = try replayer.replay(path: file, record: { try sink.write($0, file: file, profile: profile) },
+                                       progress: showProgress ? { fraction in
+                                           Progress.show(file: file, fraction: fraction)
+                                       } : nil)
+                if showProgress { Progress.clear() }
+            } catch let error as AudioFileError {
+                if showProgress { Progress.clear() }
+                throw fail("\(error)", Exit.dataError)
+            } catch let error as LogWriteError {
+                throw fail("\(error)", Exit.ioError)
+            }
+        }
+    }
+}
+
+/// A one-line progress indicator on standard error, for long replays on a terminal.
+enum Progress {
+    static func show(file: String, fraction: Double) {
+        let name = (file as NSString).lastPathComponent
+        let text = "\rreplaying \(name): \(Int((fraction * 100).rounded(.down)))%"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+    static func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

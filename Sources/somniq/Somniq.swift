@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+
+@main
+struct Somniq: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "somniq",
+        abstract: "Listens to a bedroom and keeps an honest log of the night's sounds.",
+        discussion: """
+        somniq recognises snoring, coughing, speech, a baby crying, a smoke alarm and \
+        other sounds of the night with hand-written DSP rules, and passes every detection \
+        through a tiered alert processor into a durable JSON Lines event log.
+        """,
+        version: version,
+        subcommands: [Replay.self, Profiles.self, Bench.self, Features.self])
+}
+
+/// Exit codes of SPEC §6 (from sysexits.h).
+enum Exit {
+    static let usage = ExitCode(64)
+    static let dataError = ExitCode(65)
+    static let unavailable = ExitCode(69)
+    static let ioError = ExitCode(74)
+}
+
+/// Prints `somniq: message` to standard error and returns the exit code to throw.
+func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    var err = StandardError()
+    print("somniq: \(message)", to: &err)
+    return code
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}

@@ -1,0 +1,42 @@
+import Testing
+@testable import SomniqCore
+
+private func scores(_ c: SoundClass, _ values: [Float]) -> [ClassScores] {
+    values.map { v in var s = ClassScores(); s[c] = v; return s }
+}
+
+private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutput] {
+    var p = AlertProcessor(profile: profile)
+    var out: [AlertOutput] = []
+    for f in frames { p.step(f, levels: .init(levelDbfs: -30, floorDbfs: -50)) { out.append($0) } }
+    p.finish { out.append($0) }
+    return out
+}
+
+@Test func cooldownSuppressedEventIsLoggedWithReason() {
+    // balanced: cough has debounce 0, no smoothing, cooldown 15 s.
+    let outputs = process(.balanced, scores(.cough, [0.9, 0, 0, 0, 0.9, 0, 0]))
+    let starts = outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
+    #expect(starts.map(\.onset) == [0.0, 2.0])
+    #expect(starts.map(\.alert) == [true, false])
+    #expect(starts.map(\.suppressed) == [nil, "cooldown"])
+    #expect(starts.map(\.id) == ["e1", "e2"])
+}
+
+@Test func everyEventCarriesItsDecisionTrace() {
+    let outputs = process(.balanced, scores(.smokeAlarm, [0, 0.95, 0.95, 0.95, 0]))
+    guard case let .start(e)? = outputs.first else { Issue.record("no event"); return }
+    #expect(e.soundClass == .smokeAlarm && e.tier == .critical)
+    #expect(e.trace.rule == Profile.balanced.rule(for: .smokeAlarm))
+    #expect(e.trace.peakRaw == Double(Float(0.95)))
+    #expect(e.trace.levelDbfs == -30 && e.trace.floorDbfs == -50)
+    #expect(e.trace.profileName == "balanced")
+    #expect(e.trace.profileSHA256 == Profile.balanced.sha256)
+}
+
+@Test func eventOpenAtEndOfStreamIsClosedTruncated() {
+    let outputs = process(.balanced, scores(.cough, [0.9, 0.9, 0.9]))
+    guard case let .end(e)? = outputs.last else { Issue.record("no end"); return }
+    #expect(e.truncated)
+    #expect(e.offset == 1.5)
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import SomniqCore
+@testable import SomniqIO
+
+private let binHz: Float = 16_000 / 1024
+
+private func power(of frame: [Float], fft: FFTWTransform) -> [Float] {
+    let hann = (0..<frame.count).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(frame.count)) }
+    let windowed = zip(frame, hann).map { $0 * $1 }
+    var p = [Float](repeating: 0, count: fft.size / 2 + 1)
+    windowed.withUnsafeBufferPointer { w in p.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: w, into: $0) } }
+    return p
+}
+
+private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Float] {
+    (0..<count).map { amplitude * sin(2 * Float.pi * hz * Float($0) / 16_000) }
+}
+
+@Test(arguments: [440 as Float, 1000, 3100])
+func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
+    let fft = FFTWTransform(size: 1024)
+    let p = power(of: tone(hz), fft: fft)
+    var scratch = [Float](repeating: 0, count: 64)
+    let peak = p.withUnsafeBufferPointer { pp in
+        scratch.withUnsafeMutableBufferPointer { TonalPeak.strongest(pp, bins: 19..<480, binHz: binHz, scratch: $0) }
+    }
+    #expect(abs(peak.hz - hz) < binHz / 2)
+    #expect(peak.prominenceDb > 40)
+    let centroid = p.withUnsafeBufferPointer { SpectralShape.centroid($0, binHz: binHz) }
+    #expect(abs(centroid - hz) < 0.03 * hz)
+}
+
+@Test func whiteNoiseIsFlatAndAToneIsNot() {
+    let fft = FFTWTransform(size: 1024)
+    var generator = SplitMix(seed: 42)
+    // A single periodogram of white noise has flatness e^−γ ≈ 0.56 (its bins are
+    // exponentially distributed); averaged over many frames it approaches 1.
+    var mean = [Float](repeating: 0, count: 513)
+    for _ in 0..<200 {
+        let frame = (0..<512).map { _ in generator.uniform() * 2 - 1 }
+        for (k, v) in power(of: frame, fft: fft).enumerated() { mean[k] += v / 200 }
+    }
+    let noise = mean.withUnsafeBufferPointer { SpectralShape.flatness($0, range: 4..<509) }
+    #expect(noise > 0.9)
+    let t = power(of: tone(1000), fft: fft).withUnsafeBufferPointer { SpectralShape.flatness($0, range: 4..<509) }
+    #expect(t < 0.01)
+}
+
+@Test func pitchOfAHarmonicToneIsItsFundamental() throws {
+    let fft = FFTWTransform(size: 1024)
+    let extractorWindow = (0..<512).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / 512) }
+    var wp = [Float](repeating: 0, count: 513), wacf = [Float](repeating: 0, count: 513)
+    extractorWindow.withUnsafeBufferPointer { w in wp.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: w, into: $0) } }
+    wp.withUnsafeBufferPointer { p in wacf.withUnsafeMutableBufferPointer { fft.autocorrelation(fromPower: p, into: $0) } }
+    let estimator = PitchEstimator(windowACF: wacf.map { $0 / wacf[0] })
+    for f0 in [110 as Float, 220, 450] {
+        let signal = (0..<512).map { i in (1...5).reduce(Float(0)) { $0 + sin(2 * Float.pi * f0 * Float($1) * Float(i) / 16_000) / Float($1) } }
+        let p = power(of: signal, fft: fft)
+        var acf = [Float](repeating: 0, count: 513)
+        p.withUnsafeBufferPointer { pp in acf.withUnsafeMutableBufferPointer { fft.autocorrelation(fromPower: pp, into: $0) } }
+        let (hz, harmonicity) = acf.withUnsafeBufferPointer { estimator.estimate($0) }
+        #expect(abs(hz - f0) < 0.02 * f0, "f0 \(f0): got \(hz)")
+        #expect(harmonicity > 0.8)
+    }
+}
+
+@Test func silenceGivesFiniteFeatures() throws {
+    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    let zeros = [Float](repeating: 0, count: 16_000)
+    for index in 0..<3 {
+        let f = zeros.withUnsafeBufferPointer { extractor.process(AudioWindow(index: index, startFrame: Int64(index) * 8000, samples: $0)) }
+        let values: [Float] = [f.levelDbfs, f.peakDbfs, f.floorDbfs, f.centroidHz, f.rolloffHz, f.flatness, f.flux,
+                               f.zcr, f.harmonicity, f.onsetDb, f.f0Hz, f.tonalHz, f.modulation, f.activeFraction]
+            + (0..<8).flatMap { [f.excessDb[$0], f.excessShare[$0], f.bandFloorDb[$0]] }
+        #expect(values.allSatisfy { $0.isFinite })
+        #expect(f.levelDbfs == Decibels.silence && f.activeFraction == 0)
+    }
+}
+
+@Test func featureExtractorRejectsAShortTransform() {
+    #expect(throws: FeatureExtractor.ParameterError.transformTooShort(size: 512, needed: 1024)) {
+        try FeatureExtractor(transform: FFTWTransform(size: 512))
+    }
+}
+
+@Test func floorFollowsAQuietBackgroundNotTheEvents() throws {
+    // 20 s of noise at −50 dBFS with a loud 0.3 s burst every 2 s: the floor stays near −50.
+    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    var g = SplitMix(seed: 7)
+    let amplitude: Float = pow(10, -50 / 20) * sqrt(3)
+    var samples = (0..<320_000).map { _ in (g.uniform() * 2 - 1) * amplitude }
+    for start in stride(from: 16_000, to: 320_000, by: 32_000) {
+        for i in start..<(start + 4_800) { samples[i] += 0.3 * sin(Float(i) * 0.3) }
+    }
+    var floors: [Float] = []
+    var windower = try Windower()
+    samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { floors.append(extractor.process($0).floorDbfs) } }
+    #expect(abs(floors.last! - (-50)) < 3)
+}
+
+/// A small deterministic generator for test signals.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Float { Float(next() >> 40) / Float(1 << 24) }
+}

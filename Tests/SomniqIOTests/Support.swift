@@ -1,0 +1,103 @@
+import Foundation
+import SomniqCore
+@testable import SomniqIO
+
+/// Paths the tests use: the package, its fixtures, the shared corpus beside the clone.
+enum Paths {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let fixtures = package + "/fixtures"
+    static let demoNight = fixtures + "/demo-night.flac"
+    static let corpus = URL(fileURLWithPath: package + "/../shared/corpus").standardized.path
+    static var corpusPresent: Bool { FileManager.default.fileExists(atPath: corpus + "/MANIFEST.tsv") }
+
+    /// The `somniq` executable built beside the test bundle.
+    static var somniq: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("somniq").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return package + "/.build/debug/somniq"
+    }
+}
+
+/// A fresh temporary directory, removed by the caller with `cleanup`.
+func temporaryDirectory() -> String {
+    let path = NSTemporaryDirectory() + "somniq-test-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion and captures its output.
+@discardableResult
+func runProgram(_ path: String, _ arguments: [String]) throws -> CommandResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                         stderr: String(decoding: e, as: UTF8.self))
+}
+
+func somniq(_ arguments: String...) throws -> CommandResult { try runProgram(Paths.somniq, arguments) }
+
+/// sox, for making test recordings with a resampler that is not the one under test.
+func sox(_ arguments: String...) throws {
+    let r = try runProgram("/usr/bin/sox", arguments)
+    guard r.status == 0 else { throw NSError(domain: "sox", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: r.stderr]) }
+}
+
+/// A detected event, as the TSV output gives it.
+struct Detection: Equatable, CustomStringConvertible {
+    var onset: Double, offset: Double, soundClass: SoundClass
+    var description: String { "\(soundClass.rawValue)@\(onset)" }
+}
+
+/// Replays a file in process and returns its events in onset order.
+func detections(_ path: String, profile: Profile = .balanced) throws -> [Detection] {
+    var out: [Detection] = []
+    _ = try Replayer(profile: profile).replay(path: path, record: { r in
+        if case let .output(.end(e)) = r { out.append(Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)) }
+    })
+    return out.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
+}
+
+/// Reads a whole file as 16 kHz mono (test helper; the product streams).
+func readMono16k(_ path: String) throws -> [Float] {
+    let reader = try AudioFileReader(path: path)
+    let resampler = try Resampler(inputRate: reader.sampleRate)
+    var out: [Float] = []
+    var block = [Float](repeating: 0, count: 8192)
+    while true {
+        let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+        try block.withUnsafeBufferPointer { b in
+            try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: n == 0) { out.append(contentsOf: $0) }
+        }
+        if n == 0 { return out }
+    }
+}
+
+/// Runs samples through a fresh pipeline and returns its events.
+func detections(samples: [Float], profile: Profile = .balanced) throws -> [Detection] {
+    let pipeline = try Pipeline(transform: FFTWTransform(size: 1024), profile: profile)
+    var out: [Detection] = []
+    let collect: (AlertOutput) -> Void = { o in
+        if case let .end(e) = o { out.append(Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)) }
+    }
+    samples.withUnsafeBufferPointer { pipeline.push($0, emit: collect) }
+    pipeline.finish(emit: collect)
+    return out.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
+}
