@@ -3,7 +3,8 @@
 SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX     ?= /usr/local
 DESTDIR    ?=
-APT_PACKAGES = libasound2-dev libfftw3-dev libsndfile1-dev libsamplerate0-dev pkg-config sox libsox-fmt-all flac
+APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
+               pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd
 
 .PHONY: all deps build demo test bench profiles clean
 
@@ -39,3 +40,36 @@ profiles:
 
 clean:
 	rm -rf .build
+
+# Installs the release binary, the systemd unit (its ExecStart rewritten for PREFIX),
+# the profiles as examples and, unless one exists, the default /etc/somniq/config.json.
+# The unit goes to /etc/systemd/system, or $(PREFIX)/lib/systemd/system when PREFIX=/usr
+# (packaging); override with UNITDIR=. SOMNIQ_BIN= installs another build of the binary.
+SOMNIQ_BIN ?= .build/release/somniq
+UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/systemd/system,/etc/systemd/system)
+SYSCONFDIR ?= /etc
+
+.PHONY: install uninstall
+
+install: build
+	install -D -m 0755 $(SOMNIQ_BIN) $(DESTDIR)$(PREFIX)/bin/somniq
+	install -D -m 0644 systemd/somniq.service $(DESTDIR)$(UNITDIR)/somniq.service
+	sed -i 's#/usr/local/bin/somniq#$(PREFIX)/bin/somniq#g' $(DESTDIR)$(UNITDIR)/somniq.service
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/profiles profiles/*.json
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/somniq/config.json ]; then \
+	  echo "kept $(DESTDIR)$(SYSCONFDIR)/somniq/config.json (the default is config/config.json)"; \
+	else \
+	  echo "install -D -m 0644 config/config.json $(DESTDIR)$(SYSCONFDIR)/somniq/config.json"; \
+	  install -D -m 0644 config/config.json $(DESTDIR)$(SYSCONFDIR)/somniq/config.json; \
+	fi
+	@[ -n "$(DESTDIR)" ] || echo "now: systemctl daemon-reload && systemctl enable --now somniq"
+
+# Leaves /etc/somniq (your configuration) and /var/lib/somniq (the event logs).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/somniq $(DESTDIR)$(UNITDIR)/somniq.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/somniq
+	@[ -n "$(DESTDIR)" ] || echo "kept /etc/somniq and /var/lib/somniq; run systemctl daemon-reload"
+
+# Live cost: CPU and RSS while listening in real time for 60 s to a paced PulseAudio source.
+live-bench: build
+	scripts/live-bench.sh 60

@@ -24,7 +24,7 @@ public final class EventLogWriter {
     /// a power cut, a newline is added first so the next record starts on its own line.
     public init(path: String) throws(LogWriteError) {
         self.path = path
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw LogWriteError(path: path, errno: errno) }
         if Self.endsWithoutNewline(path) { try writeAll(Array("\n".utf8)) }
     }
@@ -44,6 +44,17 @@ public final class EventLogWriter {
     public func append(_ record: JSONValue) throws(LogWriteError) {
         try writeAll(Array((record.compactText + "\n").utf8))
         if ownsDescriptor, fsync(fd) != 0 { throw LogWriteError(path: path, errno: errno) }
+    }
+
+    /// After a failed write, makes sure the next record starts on a line of its own
+    /// (a write cut short by a full disk leaves a torn line, which readers skip).
+    public func repairTornLine() throws(LogWriteError) {
+        guard ownsDescriptor else { return }
+        let end = lseek(fd, 0, SEEK_END)
+        guard end > 0 else { return }
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, end - 1) == 1 else { return }
+        if last != 0x0A { try writeAll(Array("\n".utf8)) }
     }
 
     /// Appends a line of plain text (TSV and table output); durable like `append`.

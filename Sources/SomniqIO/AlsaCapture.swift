@@ -1,0 +1,130 @@
+import CALSA
+import Foundation
+import SomniqCore
+
+/// Why capture failed, with what to do about it.
+public struct CaptureError: Error, CustomStringConvertible {
+    public enum Kind: Sendable { case unavailable, permission, lost, failed }
+    public var kind: Kind
+    public var device: String
+    public var message: String
+    public var description: String { "\(device): \(message)" }
+
+    static func from(_ code: Int32, device: String, during what: String) -> CaptureError {
+        let reason = String(cString: snd_strerror(code))
+        switch -code {
+        case EACCES, EPERM:
+            return CaptureError(kind: .permission, device: device,
+                                message: "\(what): permission denied; is the user in the `audio` group? (sudo usermod -aG audio $USER)")
+        case ENOENT, ENODEV, ENXIO:
+            return CaptureError(kind: .unavailable, device: device,
+                                message: "\(what): \(reason); check the name with `somniq devices` and that the microphone is plugged in")
+        case EBUSY:
+            return CaptureError(kind: .unavailable, device: device,
+                                message: "\(what): device busy; another program is capturing from it")
+        case EIO, EBADFD, ESTRPIPE:
+            return CaptureError(kind: .lost, device: device, message: "\(what): \(reason); the device went away")
+        default:
+            return CaptureError(kind: .failed, device: device, message: "\(what): \(reason)")
+        }
+    }
+}
+
+/// Blocking ALSA capture at 16 kHz mono S16 through the `plug` layer, which converts
+/// from the device's own rate and channel count. Reads are period-sized; an overrun
+/// (xrun) is recovered with `snd_pcm_recover` and reported, not thrown.
+public final class AlsaCapture {
+    public let device: String
+    public let periodFrames: Int
+    private var pcm: OpaquePointer?
+    private var pcmBuffer: [Int16]
+
+    /// `device`: an ALSA PCM name (`default`, `plughw:1,0`, `fixture:FILE=…`).
+    public init(device: String, periodFrames: Int = 1600) throws(CaptureError) {
+        self.device = device
+        self.periodFrames = periodFrames
+        pcmBuffer = [Int16](repeating: 0, count: periodFrames)
+        var handle: OpaquePointer?
+        var rc = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
+        guard rc >= 0, let handle else { throw CaptureError.from(rc, device: device, during: "cannot open for capture") }
+        pcm = handle
+        // 16 kHz mono S16, software resampling allowed (plug), 0.5 s of buffer.
+        rc = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1,
+                                UInt32(StreamClock.sampleRate), 1, 500_000)
+        guard rc >= 0 else {
+            snd_pcm_close(handle)
+            pcm = nil
+            throw CaptureError.from(rc, device: device, during: "cannot capture 16 kHz mono S16")
+        }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+    }
+
+    /// Result of one read: samples delivered, and frames lost to an overrun before them.
+    public struct Read: Sendable { public var frames: Int; public var overrunFrames: Int }
+
+    /// Reads one period (blocking) into `out` as Float in [−1, 1).
+    public func read(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> Read {
+        guard let pcm else { throw CaptureError(kind: .lost, device: device, message: "capture is closed") }
+        let want = min(out.count, periodFrames)
+        var overrun = 0
+        while true {
+            let n = pcmBuffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(want)) }
+            if n >= 0 {
+                let scale: Float = 1 / 32_768
+                for i in 0..<Int(n) { out[i] = Float(pcmBuffer[i]) * scale }
+                return Read(frames: Int(n), overrunFrames: overrun)
+            }
+            let code = Int32(n)
+            if code == -EAGAIN || code == -EINTR { continue }
+            if code == -EPIPE {
+                // Overrun: the ring filled before we read it. Recover and count what was lost.
+                var status: OpaquePointer?
+                snd_pcm_status_malloc(&status)
+                if let status {
+                    snd_pcm_status(pcm, status)
+                    overrun += Int(snd_pcm_status_get_avail(status))
+                    snd_pcm_status_free(status)
+                }
+                overrun = max(overrun, 1)
+            }
+            let recovered = snd_pcm_recover(pcm, code, 1)
+            if recovered < 0 {
+                // Not an xrun or a suspend it could recover from: the device is gone.
+                var error = CaptureError.from(code, device: device, during: "capture failed")
+                if error.kind == .failed {
+                    error = CaptureError(kind: .lost, device: device,
+                                         message: "capture failed: \(String(cString: snd_strerror(code))); the device went away")
+                }
+                throw error
+            }
+        }
+    }
+
+    /// Capture-capable PCM devices with their descriptions, from ALSA's name hints.
+    public static func devices() -> [(name: String, description: String)] {
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        var out: [(String, String)] = []
+        var i = 0
+        while let hint = hints[i] {
+            i += 1
+            func get(_ key: String) -> String? {
+                guard let p = snd_device_name_get_hint(hint, key) else { return nil }
+                defer { free(p) }
+                return String(cString: p)
+            }
+            guard let name = get("NAME") else { continue }
+            if let io = get("IOID"), io != "Input" { continue }
+            let description = (get("DESC") ?? "").replacingOccurrences(of: "\n", with: " — ")
+            out.append((name, description))
+        }
+        return out
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SomniqCore
+
+/// A configuration file that cannot be used: which file, which key, what is wrong.
+public struct ConfigError: Error, CustomStringConvertible {
+    public var file: String, keyPath: String, problem: String
+    public var description: String { keyPath.isEmpty ? "\(file): \(problem)" : "\(file): \(keyPath): \(problem)" }
+}
+
+/// `/etc/somniq/config.json`: what the daemon listens to, how eagerly, and where it writes.
+public struct DaemonConfig: Sendable, Equatable {
+    public var device = "default"
+    public var profile = "balanced"
+    public var log = "/var/lib/somniq/events.jsonl"
+    /// Seconds of digital silence or a stuck value before `input_silent`.
+    public var silenceSeconds = 60.0
+    /// Seconds of continuous clipping before `clipping`.
+    public var clippingSeconds = 5.0
+
+    public init() {}
+
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s"]
+
+    /// Reads and validates a configuration file.
+    public static func read(path: String) throws(ConfigError) -> DaemonConfig {
+        let name = (path as NSString).lastPathComponent
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", problem: FileManager.default.fileExists(atPath: path)
+                              ? "cannot be read; check its permissions" : "no such file; create it or pass --config")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: name)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
+        let root: JSONValue
+        do { root = try JSONValue(parsing: text) } catch {
+            throw ConfigError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
+        }
+        guard case let .object(members) = root else {
+            throw ConfigError(file: file, keyPath: "", problem: "must be a JSON object, not \(root.typeName)")
+        }
+        var c = DaemonConfig()
+        for (key, value) in members {
+            func fail(_ problem: String) -> ConfigError { ConfigError(file: file, keyPath: key, problem: problem) }
+            func string() throws(ConfigError) -> String {
+                guard case let .string(s) = value, !s.isEmpty else { throw fail("must be a non-empty string, not \(value.typeName)") }
+                return s
+            }
+            func seconds() throws(ConfigError) -> Double {
+                guard case let .number(n) = value else { throw fail("must be a number, not \(value.typeName)") }
+                guard n > 0 else { throw fail("\(JSONValue.format(n)) must be greater than 0 seconds") }
+                return n
+            }
+            switch key {
+            case "device": c.device = try string()
+            case "profile": c.profile = try string()
+            case "log":
+                c.log = try string()
+                guard c.log.hasPrefix("/") else { throw fail("\"\(c.log)\" must be an absolute path") }
+            case "silence_s": c.silenceSeconds = try seconds()
+            case "clipping_s": c.clippingSeconds = try seconds()
+            default: throw fail("unknown key (expected one of: \(keys.joined(separator: ", ")))")
+            }
+        }
+        return c
+    }
+}

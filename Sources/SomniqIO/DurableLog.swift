@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import SomniqCore
+
+/// The daemon's event log: records are written and fsync'd in order; when the disk is
+/// full or the file unwritable, they wait in a bounded memory queue (detection goes on)
+/// and are written, still in order, as soon as the disk takes them again.
+public final class DurableLog {
+    public let path: String
+    public let capacity: Int
+    private var writer: EventLogWriter?
+    private var pending: [JSONValue] = []
+    private var failing = false
+    private var dropped = 0
+    private var failedSince: Date?
+    private var failure = ""
+    private let logger: Logger
+
+    /// Records waiting for the disk.
+    public var pendingCount: Int { pending.count }
+
+    public init(path: String, capacity: Int = 20_000, logger: Logger) throws(LogWriteError) {
+        self.path = path
+        self.capacity = capacity
+        self.logger = logger
+        writer = try EventLogWriter(path: path)
+    }
+
+    /// Queues `record` behind any waiting ones and writes as many as the disk takes.
+    public func append(_ record: JSONValue) {
+        if pending.count >= capacity {
+            // Out of memory budget: the oldest waiting record gives way, and the loss is
+            // reported in the log once the disk recovers.
+            pending.removeFirst()
+            dropped += 1
+        }
+        pending.append(record)
+        flush()
+    }
+
+    /// Writes waiting records; call now and then while the disk is failing.
+    public func flush() {
+        while !pending.isEmpty {
+            do {
+                let w = try openWriter()
+                if failing { try w.repairTornLine() }
+                try w.append(pending[0])
+                pending.removeFirst()
+                if failing {
+                    failing = false
+                    logger.notice("event log writable again: \(path)")
+                    // Say in the log itself that it could not be written for a while.
+                    var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
+                    if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
+                    if let failedSince { details.append(("seconds", .rounded(Date().timeIntervalSince(failedSince), 1))) }
+                    pending.insert(Records.status("log_write_failed", streamSeconds: 0, details: details), at: 0)
+                    dropped = 0
+                }
+            } catch {
+                if !failing {
+                    failing = true
+                    failedSince = Date()
+                    failure = error.description
+                    logger.critical("log_write_failed: \(error); holding records in memory (up to \(capacity)) until the disk recovers")
+                }
+                return
+            }
+        }
+    }
+
+    /// Last attempt at shutdown: records the disk still refuses go to standard error
+    /// (the journal, under systemd) as JSON, so they are not lost with the process.
+    public func close() {
+        flush()
+        guard !pending.isEmpty else { return }
+        logger.critical("event log still unwritable at shutdown; \(pending.count) records follow on stderr")
+        for record in pending { FileHandle.standardError.write(Data(("somniq-unwritten: " + record.compactText + "\n").utf8)) }
+        pending.removeAll()
+    }
+
+    private func openWriter() throws(LogWriteError) -> EventLogWriter {
+        if let writer { return writer }
+        let w = try EventLogWriter(path: path)
+        writer = w
+        return w
+    }
+}

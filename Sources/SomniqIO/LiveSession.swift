@@ -1,0 +1,265 @@
+import Foundation
+import Logging
+import SomniqCore
+
+/// `somniq run`: listens on an ALSA device through exactly the replay pipeline and
+/// writes the event log, until told to stop.
+public final class LiveSession {
+    public struct Options {
+        public var config: DaemonConfig
+        public var configPath: String?
+        public var profileDirectory = "/etc/somniq/profiles"
+        /// Stop after this much audio (for tests and fixtures); nil listens until signalled.
+        public var maxSeconds: Double?
+        public init(config: DaemonConfig, configPath: String?) {
+            self.config = config
+            self.configPath = configPath
+        }
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case profile(ProfileError), log(LogWriteError), device(CaptureError)
+        public var description: String {
+            switch self {
+            case let .profile(e): "\(e)"
+            case let .log(e): "\(e)"
+            case let .device(e): "\(e)"
+            }
+        }
+    }
+
+    private var options: Options
+    private let logger: Logger
+    private let notifier = SystemdNotifier()
+    private let log: DurableLog
+    private var pipeline: Pipeline
+    private let transform = FFTWTransform(size: 1024)
+    /// Wall-clock time at a stream time: set when audio (re)starts arriving.
+    private var anchor: (date: Date, stream: Double)?
+    private var events = 0, alerts = 0
+    private var silentWindows = 0, clippedWindows = 0
+    private var silentReported = false, clippingReported = false
+    private var lastWatchdog = Date.distantPast
+    private var previousLevel: Float = .nan
+
+    /// Set from signal handlers; read by the loop.
+    private let stopRequested = Flag()
+    private let reloadRequested = Flag()
+
+    public init(options: Options, logger: Logger) throws(Failure) {
+        self.options = options
+        self.logger = logger
+        let profile: Profile
+        do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
+            throw .profile(error)
+        }
+        do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
+        do { pipeline = try Pipeline(transform: transform, profile: profile) } catch {
+            fatalError("FFT length is fixed at 1024: \(error)")
+        }
+    }
+
+    /// Closures that signal handlers may call from any thread.
+    public var requestStop: @Sendable () -> Void { let f = stopRequested; return { f.set() } }
+    public var requestReload: @Sendable () -> Void { let f = reloadRequested; return { f.set() } }
+
+    /// Listens until a stop is requested or `maxSeconds` of audio have been heard.
+    ///
+    /// A device that cannot be opened or goes away is logged (`device_lost`, a critical
+    /// alert), then reopened with backoff (1, 2, 4 … 30 s) until it returns (`listening`).
+    /// Only a permission error ends the session: waiting will not fix it.
+    public func run() throws(Failure) {
+        write(Records.sessionStart(source: .device(name: options.config.device), profile: pipeline.profile,
+                                   somniqVersion: somniqVersion, startedAt: iso(Date())))
+        let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
+        var reason = "signal"
+        var backoff = 1.0
+        var lostReported = false
+        session: while !stopRequested.isSet {
+            let capture: AlsaCapture
+            do { capture = try AlsaCapture(device: options.config.device) } catch {
+                if error.kind == .permission {
+                    write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
+                                             alerts: alerts, reason: "device_unavailable", endedAt: iso(Date())))
+                    throw .device(error)
+                }
+                if !lostReported {
+                    lostReported = true
+                    status("device_lost", alert: true, details: [("error", .string(error.description)),
+                                                                 ("retry_s", .number(backoff))])
+                    logger.error("\(error); retrying")
+                }
+                if sleep(backoff) { break session }
+                backoff = min(30, backoff * 2)
+                continue
+            }
+            let (outcome, readerExited) = listen(capture, maxFrames: maxFrames)
+            // A reader still blocked in a read keeps the device; the process ends soon anyway.
+            if readerExited { capture.close() }
+            switch outcome {
+            case .stopped:
+                break session
+            case .finished:
+                reason = "end_of_input"
+                break session
+            case let .lost(error):
+                status("device_lost", alert: true, details: [("error", .string(error.description)), ("retry_s", .number(1))])
+                logger.error("\(error); reopening")
+                lostReported = true
+                backoff = 1
+                if sleep(backoff) { break session }
+                backoff = 2
+            }
+        }
+        notifier.notify("STOPPING=1")
+        pipeline.finish { record($0) }
+        write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
+                                 alerts: alerts, reason: reason, endedAt: iso(Date())))
+        log.close()
+    }
+
+    private enum Outcome { case stopped, finished, lost(CaptureError) }
+
+    /// Reads from an open device until it fails, the session is stopped, or enough audio was heard.
+    private func listen(_ capture: AlsaCapture, maxFrames: Int64?) -> (Outcome, readerExited: Bool) {
+        let thread = CaptureThread(capture: capture)
+        thread.start()
+        let outcome = read(from: thread, maxFrames: maxFrames)
+        return (outcome, thread.stop())
+    }
+
+    private func read(from thread: CaptureThread, maxFrames: Int64?) -> Outcome {
+        var first = true
+        while true {
+            if stopRequested.isSet { return .stopped }
+            if reloadRequested.take() { reload() }
+            guard let item = thread.next(timeout: 0.2) else { continue }
+            switch item {
+            case let .failed(error):
+                return .lost(error)
+            case let .samples(block, overrun):
+                if overrun > 0 {
+                    status("overrun", details: [("frames_lost", .number(Double(overrun)))])
+                    logger.warning("capture overrun: \(overrun) frames lost")
+                }
+                var samples = block[...]
+                if let maxFrames { samples = samples.prefix(Int(max(0, maxFrames - pipeline.streamFrames))) }
+                if first, !samples.isEmpty {
+                    first = false
+                    // Wall-clock times are stream time from here on, anchored at this moment.
+                    anchor = (Date(), StreamClock.seconds(pipeline.streamFrames))
+                    status("listening", details: [("device", .string(options.config.device))])
+                    notifier.notify("READY=1\nSTATUS=listening on \(options.config.device)")
+                    logger.info("listening on \(options.config.device)")
+                }
+                process(Array(samples))
+                log.flush()
+                pingWatchdog()
+                if let maxFrames, pipeline.streamFrames >= maxFrames { return .finished }
+            }
+        }
+    }
+
+    /// Waits `seconds`, waking early for a stop request. True if a stop was requested.
+    private func sleep(_ seconds: Double) -> Bool {
+        let end = Date(timeIntervalSinceNow: seconds)
+        while Date() < end {
+            if stopRequested.isSet { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return stopRequested.isSet
+    }
+
+    private func process(_ samples: [Float]) {
+        pipeline.onWindow = { [unowned self] f, _ in watchInput(f) }
+        samples.withUnsafeBufferPointer { pipeline.push($0) { record($0) } }
+    }
+
+    private func record(_ output: AlertOutput) {
+        switch output {
+        case let .start(e):
+            events += 1
+            if e.alert { alerts += 1 }
+            write(Records.eventStart(e, time: wallClock))
+            if e.alert { logger.notice("\(e.tier.rawValue) alert: \(e.soundClass.rawValue) at \(wallClock(e.onset))") }
+        case let .end(e):
+            write(Records.eventEnd(e, time: wallClock))
+        }
+    }
+
+    /// Digital silence or a stuck value, and sustained clipping, mean the daemon cannot hear.
+    private func watchInput(_ f: WindowFeatures) {
+        let stuck = f.levelDbfs <= Decibels.silence + 1 || f.activeFraction == 0 && f.levelDbfs == previousLevel
+        previousLevel = f.levelDbfs
+        silentWindows = stuck ? silentWindows + 1 : 0
+        if Double(silentWindows) * StreamClock.frameSeconds >= options.config.silenceSeconds, !silentReported {
+            silentReported = true
+            status("input_silent", alert: true, details: [("seconds", .number(options.config.silenceSeconds))])
+            logger.error("input is silent: the microphone may be muted or unplugged")
+        } else if silentWindows == 0 {
+            silentReported = false
+        }
+        clippedWindows = f.clippedSamples > 0 ? clippedWindows + 1 : 0
+        if Double(clippedWindows) * StreamClock.frameSeconds >= options.config.clippingSeconds, !clippingReported {
+            clippingReported = true
+            status("clipping", alert: true, details: [("seconds", .number(options.config.clippingSeconds))])
+            logger.warning("input is clipping: lower the capture gain (alsamixer)")
+        } else if clippedWindows == 0 {
+            clippingReported = false
+        }
+    }
+
+    private func reload() {
+        var config = options.config
+        if let path = options.configPath {
+            do { config = try DaemonConfig.read(path: path) } catch {
+                status("profile_rejected", details: [("error", .string(error.description))])
+                logger.error("reload refused: \(error)")
+                return
+            }
+        }
+        do {
+            let profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile)
+            pipeline.reload(profile)
+            options.config.profile = config.profile
+            options.config.silenceSeconds = config.silenceSeconds
+            options.config.clippingSeconds = config.clippingSeconds
+            status("profile_reloaded", details: [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))])
+            logger.info("reloaded profile \(profile.name)")
+        } catch {
+            status("profile_rejected", details: [("error", .string(error.description))])
+            logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
+        }
+    }
+
+    private func pingWatchdog() {
+        guard let interval = notifier.watchdogInterval, Date().timeIntervalSince(lastWatchdog) >= interval else { return }
+        lastWatchdog = Date()
+        notifier.notify("WATCHDOG=1")
+    }
+
+    private func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) {
+        write(Records.status(name, streamSeconds: StreamClock.seconds(pipeline.streamFrames), alert: alert,
+                             details: details, time: iso(Date())))
+    }
+
+    private func write(_ record: JSONValue) { log.append(record) }
+
+    private func wallClock(_ streamSeconds: Double) -> String {
+        guard let anchor else { return iso(Date()) }
+        return iso(anchor.date.addingTimeInterval(streamSeconds - anchor.stream))
+    }
+
+    private func iso(_ date: Date) -> String { WallClock.iso8601(date) }
+
+    public var somniqVersion = "0.1.0"
+}
+
+/// A flag set from a signal handler's queue and read by the capture loop.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
+}

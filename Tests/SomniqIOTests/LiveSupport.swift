@@ -1,0 +1,150 @@
+import Foundation
+import SomniqCore
+
+/// A private ALSA configuration for live tests: `fixture:FILE=…` (the `file` plugin
+/// reading raw S16_LE 16 kHz mono, SPEC §8) and `pulsefix` (capture from the monitor
+/// of a PulseAudio null sink, paced at real time). It lives in a temporary HOME, which
+/// alsa.conf reads `~/.asoundrc` from.
+final class LiveRig {
+    let home = temporaryDirectory()
+    let pulseSocket: String
+
+    init() throws {
+        pulseSocket = home + "/pulse-native"
+        try """
+        pcm.fixture {
+            @args [ FILE ]
+            @args.FILE { type string }
+            type file
+            slave.pcm "null"
+            file "/dev/null"
+            infile $FILE
+            format "raw"
+        }
+        pcm.pulsefix {
+            type pulse
+            device "fixture.monitor"
+        }
+        """.write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home
+        env["PULSE_SERVER"] = "unix:" + pulseSocket
+        return env
+    }
+
+    /// Raw S16_LE 16 kHz mono of `seconds` of the demo night from `start`.
+    func raw(from start: Double, seconds: Double) throws -> String {
+        let path = home + "/clip-\(start)-\(seconds).raw"
+        try sox(Paths.demoNight, "-t", "raw", "-e", "signed", "-b", "16", "-c", "1", "-r", "16000", path,
+                "trim", "\(start)", "\(seconds)")
+        return path
+    }
+
+    /// A FIFO fed with `file` and then held open without data: a source that stalls.
+    func stallingFIFO(feeding file: String) throws -> (path: String, writer: Process) {
+        let fifo = home + "/stall-\(UUID().uuidString).fifo"
+        guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "cat \"$0\"; exec sleep 120", file]
+        writer.standardOutput = FileHandle(forUpdatingAtPath: fifo)
+        try writer.run()
+        return (fifo, writer)
+    }
+
+    /// Starts `somniq run` with this rig's environment.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], prefix: [String] = []) throws -> Process {
+        let p = Process()
+        if prefix.isEmpty {
+            p.executableURL = URL(fileURLWithPath: Paths.somniq)
+            p.arguments = ["run"] + arguments
+        } else {
+            p.executableURL = URL(fileURLWithPath: prefix[0])
+            p.arguments = Array(prefix.dropFirst()) + [Paths.somniq, "run"] + arguments
+        }
+        p.environment = environment.merging(extra) { $1 }
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Starts a PulseAudio server with a null sink called `fixture`.
+    func startPulse() throws {
+        // The daemon keeps its standard streams: give it /dev/null, not a pipe we would wait on.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
+        p.arguments = [
+            "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=no",
+            "-L", "module-null-sink sink_name=fixture rate=16000 channels=1",
+            "-L", "module-native-protocol-unix socket=\(pulseSocket) auth-anonymous=1",
+        ]
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw NSError(domain: "pulseaudio", code: Int(p.terminationStatus)) }
+        try waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: pulseSocket) }
+    }
+
+    func stopPulse() {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
+        p.arguments = ["exit"]
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try? p.run()
+        p.waitUntilExit()
+        try? waitUntil(timeout: 5) { !FileManager.default.fileExists(atPath: pulseSocket) }
+    }
+
+    /// Plays a file into the null sink (paced at real time), in the background.
+    func play(_ file: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+        p.arguments = ["-d", "fixture", file]
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+}
+
+/// The records of a JSON Lines log (a torn last line is skipped, as every reader must).
+func records(_ path: String) -> [JSONValue] {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+}
+
+func kinds(_ log: [JSONValue]) -> [String] {
+    log.map { r in
+        guard case let .string(k)? = r["kind"] else { return "?" }
+        if k == "status", case let .string(s)? = r["status"] { return "status:" + s }
+        if case let .string(c)? = r["class"] { return k + ":" + c }
+        return k
+    }
+}
+
+struct Timeout: Error {}
+
+func waitUntil(timeout: Double, _ condition: () -> Bool) throws {
+    let end = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > end { throw Timeout() }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+}
+
+/// Waits for a process to end; kills it and throws after `timeout`.
+func waitForExit(_ p: Process, timeout: Double) throws -> Int32 {
+    do { try waitUntil(timeout: timeout) { !p.isRunning } } catch {
+        p.terminate()
+        throw error
+    }
+    return p.terminationStatus
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import SomniqCore
+@testable import SomniqIO
+
+/// `somniq run` through real ALSA: the `file` plugin for fixtures, PulseAudio's null
+/// sink for a paced device that can vanish. No mock of ALSA anywhere.
+@Suite(.serialized) struct LiveTests {
+    let rig: LiveRig
+    init() throws { rig = try LiveRig() }
+
+    @Test func fixtureThroughALSAGivesTheSameEventsAsReplay() throws {
+        let raw = try rig.raw(from: 95, seconds: 40)
+        let wav = rig.home + "/same.wav"
+        try sox("-t", "raw", "-e", "signed", "-b", "16", "-c", "1", "-r", "16000", raw, wav)
+        let log = rig.home + "/run.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(raw)", "--log", log, "--max-seconds", "40"])
+        #expect(try waitForExit(p, timeout: 30) == 0)
+        let live = records(log)
+        let ends = live.filter { $0["kind"] == .string("event_end") }
+            .map { "\($0["class"]!.compactText)@\($0["onset_s"]!.compactText)-\($0["offset_s"]!.compactText)" }
+        let replayed = try detections(wav).map { "\"\($0.soundClass.rawValue)\"@\(JSONValue.rounded($0.onset).compactText)-\(JSONValue.rounded($0.offset).compactText)" }
+        #expect(!replayed.isEmpty)
+        #expect(ends.sorted() == replayed.sorted())
+        #expect(kinds(live).first == "session_start" && kinds(live).last == "session_end")
+        #expect(kinds(live).contains("status:listening"))
+        // Live records carry wall-clock times.
+        #expect(live.filter { $0["kind"] == .string("event_start") }.allSatisfy { $0["onset_time"] != nil })
+    }
+
+    @Test func deviceMissingAtStartIsLoggedAlertedAndReopened() throws {
+        let source = try rig.raw(from: 0, seconds: 5)
+        let late = rig.home + "/late.raw"
+        let log = rig.home + "/lost.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(late)", "--log", log, "--max-seconds", "5"])
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:device_lost") }
+        try FileManager.default.copyItem(atPath: source, toPath: late)
+        #expect(try waitForExit(p, timeout: 15) == 0)
+        let log1 = records(log)
+        #expect(kinds(log1) == ["session_start", "status:device_lost", "status:listening"]
+                + kinds(log1).dropFirst(3).dropLast() + ["session_end"])
+        let lost = log1.first { $0["status"] == .string("device_lost") }
+        #expect(lost?["alert"] == .bool(true) && lost?["tier"] == .string("critical"))
+    }
+
+    @Test func deviceThatVanishesMidStreamIsReopenedWithBackoff() throws {
+        try rig.startPulse()
+        defer { rig.stopPulse() }
+        let log = rig.home + "/vanish.jsonl"
+        let p = try rig.start(["--device", "pulsefix", "--log", log, "--max-seconds", "8"])
+        defer { if p.isRunning { p.terminate() } }
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
+        rig.stopPulse()                                   // the device goes away …
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:device_lost") }
+        Thread.sleep(forTimeInterval: 1.5)
+        try rig.startPulse()                              // … and comes back
+        try waitUntil(timeout: 40) { kinds(records(log)).filter { $0 == "status:listening" }.count == 2 }
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        let log1 = records(log)
+        let lost = log1.first { $0["status"] == .string("device_lost") }
+        #expect(lost?["alert"] == .bool(true))
+        #expect((lost?["error"]).map { $0.compactText.contains("went away") } == true)
+    }
+
+    @Test func systemdHearsReadyWatchdogAndStopping() throws {
+        let socketPath = rig.home + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in socketPath.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
+        defer { writer.terminate() }
+        let log = rig.home + "/notify.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log],
+                              environment: ["NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "100000"])
+        var messages: [String] = []
+        func drain(for seconds: Double) {
+            let end = Date(timeIntervalSinceNow: seconds)
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while Date() < end {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+            }
+        }
+        drain(for: 2)
+        // Audio stopped arriving 3 s in (the FIFO stalls): the watchdog must go quiet.
+        let pingsBeforeStall = messages.filter { $0 == "WATCHDOG=1" }.count
+        drain(for: 1.5)
+        let pingsDuringStall = messages.filter { $0 == "WATCHDOG=1" }.count - pingsBeforeStall
+        p.terminate()
+        drain(for: 1.5)
+        #expect(try waitForExit(p, timeout: 3) == 0)
+        #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
+        #expect(pingsBeforeStall >= 1)
+        #expect(pingsDuringStall == 0)
+        #expect(messages.last == "STOPPING=1")
+    }
+
+    @Test func sigtermClosesOpenEventsWritesSessionEndAndExitsZero() throws {
+        // 12 s of the demo night from 115 s: the smoke alarm starts at 118 s and is still
+        // sounding when the source stalls, so an event is open when SIGTERM comes.
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 115, seconds: 12))
+        defer { writer.terminate() }
+        let log = rig.home + "/term.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log])
+        try waitUntil(timeout: 20) { kinds(records(log)).contains("event_start:smoke_alarm") }
+        Thread.sleep(forTimeInterval: 0.5)
+        let sent = Date()
+        p.terminate()                                     // SIGTERM
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        #expect(Date().timeIntervalSince(sent) < 2.0)
+        let log1 = records(log)
+        #expect(kinds(log1).suffix(2) == ["event_end:smoke_alarm", "session_end"])
+        #expect(log1.dropLast().last?["truncated"] == .bool(true))
+        #expect(log1.last?["reason"] == .string("signal"))
+    }
+
+    @Test func sighupWithABrokenProfileKeepsTheOldOne() throws {
+        let profile = rig.home + "/night.json"
+        try FileManager.default.copyItem(atPath: Paths.package + "/profiles/sensitive.json", toPath: profile)
+        let config = rig.home + "/config.json"
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
+        defer { writer.terminate() }
+        let log = rig.home + "/hup.jsonl"
+        try #"{"device": "fixture:FILE=\#(fifo)", "profile": "\#(profile)", "log": "\#(log)"}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config])
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
+        let broken = try String(contentsOfFile: profile, encoding: .utf8).replacingOccurrences(of: "\"off\": 0.4", with: "\"off\": 0.8")
+        try broken.write(toFile: profile, atomically: true, encoding: .utf8)
+        kill(p.processIdentifier, SIGHUP)
+        try waitUntil(timeout: 5) { kinds(records(log)).contains("status:profile_rejected") }
+        #expect(p.isRunning)
+        let rejected = records(log).first { $0["status"] == .string("profile_rejected") }
+        #expect(rejected?["error"] == .string("night.json: base.off: 0.8 is above on (0.6)"))
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+    }
+
+    @Test func fullDiskLosesNoEventOnceSpaceReturns() throws {
+        // A file-size limit stands in for a full disk: writes past 2 KiB fail with EFBIG.
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 40, seconds: 60))
+        defer { writer.terminate() }
+        let log = rig.home + "/full.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log],
+                              prefix: ["/usr/bin/prlimit", "--fsize=2048:unlimited"])
+        Thread.sleep(forTimeInterval: 3)
+        #expect(p.isRunning, "the daemon must survive a full disk")
+        let sizeWhileFull = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        #expect(sizeWhileFull <= 2048)
+        // Space returns: lift the limit on the running process.
+        try runProgram("/usr/bin/prlimit", ["--pid", "\(p.processIdentifier)", "--fsize=unlimited:unlimited"])
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        let log1 = records(log)
+        let starts = Set(log1.filter { $0["kind"] == .string("event_start") }.compactMap { $0["id"]?.compactText })
+        let ends = Set(log1.filter { $0["kind"] == .string("event_end") }.compactMap { $0["id"]?.compactText })
+        #expect(starts.count >= 3, "40–100 s of the demo hold speech, a cough and a dog bark: \(kinds(log1))")
+        #expect(starts == ends)
+        #expect(kinds(log1).contains("status:log_write_failed"))
+        #expect(kinds(log1).last == "session_end")
+    }
+
+    @Test func checkConfigValidatesAndExits() throws {
+        let good = rig.home + "/good.json", bad = rig.home + "/bad.json"
+        try #"{"device": "default", "profile": "sensitive", "log": "/tmp/x.jsonl", "silence_s": 60}"#
+            .write(toFile: good, atomically: true, encoding: .utf8)
+        try #"{"device": "default", "silence": 60}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let ok = try somniq("run", "--config", good, "--check-config")
+        #expect(ok.status == 0 && ok.stdout.contains("profile sensitive"))
+        let no = try somniq("run", "--config", bad, "--check-config")
+        #expect(no.status == 65)
+        #expect(no.stderr == "somniq: bad.json: silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s)\n")
+    }
+}

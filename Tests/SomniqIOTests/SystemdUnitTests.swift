@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import SomniqIO
+
+/// `systemd/somniq.service`, `config/config.json` and `make install` (SPEC §7).
+@Suite struct SystemdUnitTests {
+    static let unit = Paths.package + "/systemd/somniq.service"
+    static let execStart = "/usr/local/bin/somniq run --config /etc/somniq/config.json"
+    static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The unit's `Key=value` lines, in order (comments and section headers left out).
+    static func directives(_ text: String) -> [(key: String, value: String)] {
+        text.split(separator: "\n").compactMap { line in
+            let l = line.trimmingCharacters(in: .whitespaces)
+            guard !l.isEmpty, !l.hasPrefix("#"), !l.hasPrefix(";"), !l.hasPrefix("["),
+                  let eq = l.firstIndex(of: "=") else { return nil }
+            return (String(l[..<eq]), String(l[l.index(after: eq)...]))
+        }
+    }
+
+    /// A copy of the unit in `directory` whose ExecStart names an executable that exists
+    /// here (the somniq under test, else /bin/true): `verify` rejects a missing binary, and
+    /// the installed path is only there after `make install`.
+    static func unitCopy(in directory: String) throws -> String {
+        let text = try String(contentsOfFile: unit, encoding: .utf8)
+        let binary = FileManager.default.isExecutableFile(atPath: Paths.somniq) ? Paths.somniq : "/bin/true"
+        let path = directory + "/somniq.service"
+        try text.replacingOccurrences(of: "ExecStart=/usr/local/bin/somniq ", with: "ExecStart=\(binary) ")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func requireAnalyze() throws -> String {
+        try #require(analyze, "systemd-analyze not found: install the Debian package `systemd` (make deps)")
+    }
+
+    @Test func unitSetsWhatTheSpecAsks() throws {
+        let d = Self.directives(try String(contentsOfFile: Self.unit, encoding: .utf8))
+        func values(_ key: String) -> [String] { d.filter { $0.key == key }.map(\.value) }
+        #expect(values("ExecStart") == [Self.execStart])
+        let required: [(String, String)] = [
+            ("Type", "notify"), ("NotifyAccess", "main"), ("WatchdogSec", "30"), ("Restart", "on-failure"),
+            ("ExecReload", "/bin/kill -HUP $MAINPID"), ("TimeoutStopSec", "5"),
+            ("DynamicUser", "yes"), ("SupplementaryGroups", "audio"),
+            ("StateDirectory", "somniq"), ("ConfigurationDirectory", "somniq"),
+            ("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
+            ("NoNewPrivileges", "yes"), ("RestrictAddressFamilies", "AF_UNIX"),
+            ("DevicePolicy", "closed"), ("DeviceAllow", "char-alsa rw"), ("CapabilityBoundingSet", ""),
+            ("WantedBy", "multi-user.target"),
+        ]
+        for (key, value) in required {
+            #expect(values(key) == [value], "\(key)=\(value)")
+        }
+        // PrivateDevices=yes would hide /dev/snd from the daemon.
+        #expect(values("PrivateDevices").allSatisfy { $0 == "no" || $0 == "false" })
+    }
+
+    @Test func systemdAnalyzeVerifyIsSilent() throws {
+        let analyze = try Self.requireAnalyze()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runProgram(analyze, ["verify", try Self.unitCopy(in: dir)])
+        #expect(r.status == 0)
+        #expect(r.stderr == "", "systemd-analyze verify: \(r.stderr)")
+        #expect(r.stdout == "")
+    }
+
+    @Test func securityExposureIsAtMostTwo() throws {
+        let analyze = try Self.requireAnalyze()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runProgram(analyze, ["security", "--offline=yes", "--no-pager", try Self.unitCopy(in: dir)])
+        #expect(r.status == 0, "\(r.stderr)")
+        // "→ Overall exposure level for somniq.service: 0.6 SAFE 😀"
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") },
+                                "no overall exposure in: \(r.stdout)\(r.stderr)")
+        let number = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) },
+                                  "cannot read a number in: \(line)")
+        #expect(number <= 2.0, "\(line)")
+    }
+
+    @Test func defaultConfigIsTheBuiltInDefaults() throws {
+        let path = Paths.package + "/config/config.json"
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s"])
+        #expect(try DaemonConfig.read(path: path) == DaemonConfig())
+    }
+
+    /// `make install` without its `build` prerequisite (`-o build`: the tests run inside a
+    /// SwiftPM build and must not start another), installing the somniq under test.
+    @Test func makeInstallPlacesFilesAndKeepsAnEditedConfig() throws {
+        let make = try #require(["/usr/bin/make", "/bin/make"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                "make not found")
+        let binary = Paths.somniq
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "no somniq at \(binary)")
+        let dest = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        func run(_ target: String) throws {
+            let r = try runProgram(make, ["-s", "-C", Paths.package, "-o", "build", target,
+                                          "DESTDIR=\(dest)", "PREFIX=/usr", "SOMNIQ_BIN=\(binary)"])
+            try #require(r.status == 0, "make \(target): \(r.stdout)\(r.stderr)")
+        }
+        let fm = FileManager.default
+        func contents(_ path: String) -> Data? { fm.contents(atPath: path) }
+
+        try run("install")
+        #expect(fm.isExecutableFile(atPath: dest + "/usr/bin/somniq"))
+        #expect(contents(dest + "/usr/bin/somniq") == contents(binary))
+        let unit = try String(contentsOfFile: dest + "/usr/lib/systemd/system/somniq.service", encoding: .utf8)
+        #expect(Self.directives(unit).filter { $0.key == "ExecStart" }.map(\.value)
+                == ["/usr/bin/somniq run --config /etc/somniq/config.json"])
+        let config = dest + "/etc/somniq/config.json"
+        #expect(contents(config) == contents(Paths.package + "/config/config.json"))
+        let profiles = try fm.contentsOfDirectory(atPath: Paths.package + "/profiles").filter { $0.hasSuffix(".json") }.sorted()
+        #expect(profiles.count == 5)
+        #expect(try fm.contentsOfDirectory(atPath: dest + "/usr/share/somniq/profiles").sorted() == profiles)
+        for p in profiles {
+            #expect(contents(dest + "/usr/share/somniq/profiles/" + p) == contents(Paths.package + "/profiles/" + p), "\(p)")
+        }
+
+        let edited = #"{"device": "hw:1", "profile": "sensitive"}"# + "\n"
+        try edited.write(toFile: config, atomically: true, encoding: .utf8)
+        try run("install")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
+
+        try run("uninstall")
+        #expect(!fm.fileExists(atPath: dest + "/usr/bin/somniq"))
+        #expect(!fm.fileExists(atPath: dest + "/usr/lib/systemd/system/somniq.service"))
+        #expect(!fm.fileExists(atPath: dest + "/usr/share/somniq"))
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
+    }
+}
