@@ -20,7 +20,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # Replays the bundled demo night and prints its events.
 demo: build

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-bin=.build/release/somniq
+bin=${SOMNIQ_BIN:-.build/release/somniq}
 work=$(mktemp -d)
 trap 'PULSE_SERVER=unix:$work/native pactl exit 2>/dev/null || true; kill $player 2>/dev/null || true; rm -rf "$work"' EXIT
 export HOME=$work PULSE_SERVER=unix:$work/native

@@ -182,3 +182,58 @@ import SomniqCore
         #expect(no.stderr == "somniq: bad.json: silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s)\n")
     }
 }
+
+/// What the daemon does when it cannot hear, and with a log torn by a power cut.
+@Suite(.serialized) struct LiveFaultTests {
+    let rig: LiveRig
+    init() throws { rig = try LiveRig() }
+
+    private func config(_ body: String) throws -> String {
+        let path = rig.home + "/config-\(UUID().uuidString).json"
+        try body.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func digitalSilenceIsReportedAsInputSilent() throws {
+        let log = rig.home + "/silent.jsonl"
+        let c = try config(#"{"device": "fixture:FILE=/dev/zero", "log": "\#(log)", "silence_s": 3}"#)
+        let p = try rig.start(["--config", c, "--max-seconds", "10"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        let silent = records(log).filter { $0["status"] == .string("input_silent") }
+        #expect(silent.count == 1, "reported once, not every frame: \(kinds(records(log)))")
+        #expect(silent.first?["alert"] == .bool(true))
+    }
+
+    @Test func sustainedClippingIsReported() throws {
+        // A full-scale square wave: every sample at ±32767.
+        let raw = rig.home + "/clipped.raw"
+        var samples = [Int16](repeating: 0, count: 16_000 * 8)
+        for i in samples.indices { samples[i] = (i / 40) % 2 == 0 ? Int16.max : Int16.min + 1 }
+        try samples.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: raw)) }
+        let log = rig.home + "/clip.jsonl"
+        let c = try config(#"{"device": "fixture:FILE=\#(raw)", "log": "\#(log)", "clipping_s": 2}"#)
+        let p = try rig.start(["--config", c, "--max-seconds", "8"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        #expect(kinds(records(log)).filter { $0 == "status:clipping" }.count == 1)
+    }
+
+    @Test func tornLastLineIsToleratedOnRestart() throws {
+        let log = rig.home + "/torn.jsonl"
+        let raw = try rig.raw(from: 0, seconds: 3)
+        var p = try rig.start(["--device", "fixture:FILE=\(raw)", "--log", log, "--max-seconds", "3"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        let before = records(log).count
+        // Power cut in the middle of a record.
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"v":1,"kind":"event_st"#.utf8))
+        try handle.close()
+        p = try rig.start(["--device", "fixture:FILE=\(raw)", "--log", log, "--max-seconds", "3"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        // Nothing before the torn line is lost; the torn line stands alone; the new session parses.
+        #expect(records(log).count == 2 * before)
+        #expect(lines.filter { (try? JSONValue(parsing: String($0))) == nil } == [#"{"v":1,"kind":"event_st"#])
+        #expect(kinds(records(log)).last == "session_end")
+    }
+}
