@@ -24,7 +24,7 @@ struct ClipTests {
         ("cough/scratch_cough_male.wav", .cough), ("cough/AUG_scratch_cough_male__pp80eq.wav", .cough),
         ("speech/ktub_de_words.wav", .speech), ("speech/asterisk_allison_demo_congrats.wav", .speech),
         ("smoke_alarm/SYNTH_T3_3100Hz.wav", .smokeAlarm), ("smoke_alarm/SYNTH_T3_3400Hz.wav", .smokeAlarm),
-        ("dog_bark/gc_farm_dog.wav", .dogBark), ("dog_bark/scratch_dog1.wav", .dogBark),
+        ("dog_bark/gc_lrbark1.wav", .dogBark), ("dog_bark/scratch_dog1.wav", .dogBark),
         ("door/gc_knock.wav", .door), ("door/ufo_door1_close.wav", .door),
         ("baby_cry/scratch_babycry.wav", .babyCry), ("baby_cry/SYNTH_babycry_02.wav", .babyCry),
     ])

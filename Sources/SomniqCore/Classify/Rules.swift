@@ -63,31 +63,39 @@ struct Rules {
         gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
             * band(f.longestRunSeconds, 0.2, 0.9, soft: 0.2) * ramp(f.onsetDb, 14, 8)
 
-        // Speech: voiced segments with f0 85–260 Hz, energy in 150–1200 Hz, broken by
-        // pauses and consonants (syllable rate 2–8 Hz; Houtgast & Steeneken 1985).
-        speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 260, soft: 40)
-            * ramp(voiceShare, 0.5, 0.7) * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5))
-            * ramp(f.harmonicity, 0.68, 0.76)
+        // Speech: voiced segments with f0 85–320 Hz (adult and child voices), energy in
+        // 150–1200 Hz, usually broken by pauses and consonants (syllable rate 2–8 Hz;
+        // Houtgast & Steeneken 1985), though one window may hold a single long vowel.
+        speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 320, soft: 60)
+            * ramp(voiceShare, 0.5, 0.7) * (0.6 + 0.4 * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5)))
+            * ramp(f.harmonicity, 0.64, 0.74)
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
         // f0 200–500 Hz (Bachorowski et al. 2001).
         laughter = audible * ramp(Float(f.bursts), 2, 4) * ramp(f.voicedFraction, 0.4, 0.7)
             * band(f.f0Hz, 200, 500, soft: 50) * ramp(x[3] + x[4], 0.4, 0.7)
 
-        // Breathing: soft, aperiodic noise at 0.6–6 kHz with a slow envelope.
-        breathing = band(f.peakSnrDb, 6, 26, soft: 4) * ramp(f.harmonicity, 0.6, 0.4)
-            * ramp(x[3] + x[4] + x[5] + x[6], 0.5, 0.8) * ramp(f.longestRunSeconds, 0.3, 0.6) * ramp(f.onsetDb, 10, 6)
+        // Breath: a soft, aperiodic (noisy) burst of 0.3–2.5 s with most of its excess at
+        // 0.6–6 kHz and no sharp onset; `BreathTrain` turns a rhythm of them into breathing.
+        breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.03, 0.06)
+            * ramp(x[3] + x[4] + x[5] + x[6], 0.4, 0.6) * band(f.longestRunSeconds, 0.3, 2.5, soft: 0.15)
+            * ramp(f.onsetDb, 12, 8)
 
-        // Snore: a low-frequency (< 300 Hz) burst of about 0.3–2.5 s from the vibrating soft
-        // palate, standing well out of the floor (Pevernagie et al. 2010).
-        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 10, 16) * ramp(lowShare, 0.5, 0.75)
-            * ramp(f.centroidHz, 1000, 600)
+        // Snore: a burst of low-frequency (< 300 Hz) energy standing well out of the floor,
+        // from the vibrating soft palate: rough and aperiodic or with a very low, jittery
+        // pulse rate (20–80 Hz, below the pitch range), so harmonicity stays low
+        // (Pevernagie et al. 2010). Cartoon and real snores add broadband flutter noise,
+        // so only a part of the excess needs to be low.
+        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 12, 18) * ramp(f.harmonicity, 0.72, 0.55)
+            * ramp(lowShare, 0.12, 0.3) * ramp(f.activeFraction, 0.1, 0.25)
 
-        // Thunder: loud, continuous low-frequency rumble (< 300 Hz) filling the window.
+        // Thunder: loud, continuous low-frequency rumble (< 300 Hz) filling the window,
+        // with no pitch or tonal lines (which music has).
         thunder = ramp(f.peakSnrDb, 10, 16) * ramp(lowShare, 0.55, 0.8) * ramp(f.activeFraction, 0.7, 0.9)
+            * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses.
-        music = audible * ramp(f.activeFraction, 0.75, 0.95) * ramp(f.harmonicity, 0.5, 0.7)
-            * ramp(f.tonalFraction, 0.3, 0.6) * ramp(lowShare, 0.8, 0.6)
+        music = audible * ramp(f.activeFraction, 0.75, 0.95)
+            * max(ramp(f.harmonicity, 0.55, 0.7), ramp(f.tonalFraction, 0.3, 0.6))
     }
 }
