@@ -6,7 +6,7 @@ DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
                pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd
 
-.PHONY: all deps build demo test bench profiles clean
+.PHONY: all deps sedeval build demo test bench eval profiles clean
 
 all: build
 
@@ -27,12 +27,26 @@ demo: build
 	@echo
 	@.build/release/somniq replay fixtures/demo-night.flac --format table
 
-test: deps
+# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against.
+sedeval: .build/sedeval/bin/python
+.build/sedeval/bin/python:
+	python3 -m venv .build/sedeval
+	.build/sedeval/bin/pip install --quiet --disable-pip-version-check sed_eval
+
+test: deps sedeval
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 bench: build
 	.build/release/somniq bench --hours 8
+
+# Scores the classifier on the shared corpus (beside the clone), if it is there.
+CORPUS ?= ../shared/corpus
+eval: build
+	@if [ -d $(CORPUS)/scenes ]; then \
+	  .build/release/somniq eval $(CORPUS)/scenes $(CORPUS)/quiet; echo; \
+	  .build/release/somniq eval --profile all $(CORPUS)/scenes $(CORPUS)/quiet; \
+	else echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; fi
 
 # Re-embeds profiles/*.json into the binary after editing them.
 profiles:

@@ -10,7 +10,7 @@ struct AlarmCadence: Sendable {
     private var sinceTone = Int.max / 2
 
     /// Windows (0.5 s each) a tone is remembered: covers the 1.5 s gap of T3.
-    static let holdWindows = 3
+    static let holdWindows = 2
 
     mutating func update(instant: Float, toneHz: Float) -> Float {
         if instant > 0.3 {

@@ -7,7 +7,7 @@
 public struct Classifier: Sendable {
     private var alarm = AlarmCadence()
     private var snores = SnoreTrain()
-    private var thunder = Persistence(startWindows: 2, fullWindows: 6)
+    private var thunder = Rumble()
     private var music = Persistence(startWindows: 0, fullWindows: 2)
     private var talking = Hold(windows: 4)
     private var words = Persistence(startWindows: 0, fullWindows: 2)
@@ -45,7 +45,8 @@ public struct Classifier: Sendable {
         s[.breathing] = breaths.update(instant: max(r.breathing, r.gasp), frame: f.index)
         if breaths.active { s[.gasp] *= 0.3 }
 
-        let rumble = thunder.update(r.thunder)
+        let rumble = thunder.update(instant: r.thunder, full: f.activeFraction >= 0.7,
+                                    lowExcessDb: max(f.excessDb[0], f.excessDb[1]))
         s[.thunder] = rumble
         let sustained = music.update(r.music)
         s[.music] = sustained * (1 - s[.smokeAlarm])

@@ -23,6 +23,7 @@ struct Rules {
         let alarmBand = max(band(f.tonalHz, 2800, 3700, soft: 200), band(f.tonalHz, 480, 560, soft: 30))
         let alarmShare = max(x[5], x[2])
         smokeAlarm = audible * toneLine * alarmBand * ramp(alarmShare, 0.4, 0.7)
+            * ramp(f.longestRunSeconds, 0.97, 0.8)      // beeps, not a continuous tone
 
         // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
         // warbles 1–4.5 kHz, bell partials), usually with sharp onsets.
@@ -66,8 +67,9 @@ struct Rules {
         // Speech: voiced segments with f0 85–320 Hz (adult and child voices), energy in
         // 150–1200 Hz, usually broken by pauses and consonants (syllable rate 2–8 Hz;
         // Houtgast & Steeneken 1985), though one window may hold a single long vowel.
+        // (A low male voice has its fundamental below 150 Hz, so all of 0–1200 Hz counts.)
         speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 320, soft: 60)
-            * ramp(voiceShare, 0.5, 0.7) * (0.6 + 0.4 * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5)))
+            * ramp(x[0] + voiceShare, 0.6, 0.8) * (0.6 + 0.4 * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5)))
             * ramp(f.harmonicity, 0.64, 0.74)
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
@@ -89,9 +91,9 @@ struct Rules {
         snore = ramp(max(f.excessDb[0], f.excessDb[1]), 12, 18) * ramp(f.harmonicity, 0.72, 0.55)
             * ramp(lowShare, 0.12, 0.3) * ramp(f.activeFraction, 0.1, 0.25)
 
-        // Thunder: loud, continuous low-frequency rumble (< 300 Hz) filling the window,
-        // with no pitch or tonal lines (which music has).
-        thunder = ramp(f.peakSnrDb, 10, 16) * ramp(lowShare, 0.55, 0.8) * ramp(f.activeFraction, 0.7, 0.9)
+        // Thunder: loud low-frequency sound (< 300 Hz) with no pitch or tonal lines
+        // (which music has); `Rumble` judges its duration and decay.
+        thunder = ramp(f.peakSnrDb, 12, 18) * ramp(lowShare, 0.7, 0.9)
             * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses.

@@ -1,0 +1,149 @@
+import Foundation
+import SomniqCore
+
+/// `somniq eval`: replays labelled recordings and scores the detections the way
+/// sed_eval does (segment-based at 1 s, event-based with a 1 s onset collar), plus
+/// onset latency and false alerts per hour on background-only recordings.
+public struct Evaluator {
+    /// The classes scored: every class with labels (`breathing_pause` is derived and has none).
+    public static let labels = SoundClass.allCases.filter { $0 != .breathingPause }.map(\.rawValue)
+
+    /// A recording and its labels (an empty label file: background only).
+    public struct Item: Sendable {
+        public var audio: String
+        public var labels: [LabeledEvent]
+        public var background: Bool { labels.isEmpty }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public struct ClassResult: Sendable {
+        public var label: String
+        public var segment: ClassCounts
+        public var event: ClassCounts
+        /// Median of (detected onset − labelled onset) over the labels detected, seconds.
+        public var medianLatency: Double?
+    }
+
+    public struct Result: Sendable {
+        public var profile: String
+        public var classes: [ClassResult]
+        public var segmentAverage: EvalScores
+        public var eventAverage: EvalScores
+        public var segmentOverall: ClassCounts
+        public var eventOverall: ClassCounts
+        public var labelledFiles: Int
+        public var backgroundFiles: Int
+        public var backgroundHours: Double
+        /// Alerted events on background-only recordings (any tier / critical tier).
+        public var falseAlerts: Int
+        public var falseCriticalAlerts: Int
+        public var falseAlertsPerHour: Double { backgroundHours > 0 ? Double(falseAlerts) / backgroundHours : .nan }
+    }
+
+    /// Audio files among `paths` (directories searched recursively) that have a sibling
+    /// `.tsv` label file. Files without labels are reported in `skipped`.
+    public static func collect(_ paths: [String]) throws -> (items: [Item], skipped: [String]) {
+        let audioExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "opus", "aif", "aiff", "au", "caf", "w64"]
+        var audio: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw Failure(description: "\(path): no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let walker = FileManager.default.enumerator(atPath: path)
+                while let relative = walker?.nextObject() as? String {
+                    if audioExtensions.contains((relative as NSString).pathExtension.lowercased()) {
+                        audio.append((path as NSString).appendingPathComponent(relative))
+                    }
+                }
+            } else {
+                audio.append(path)
+            }
+        }
+        var items: [Item] = [], skipped: [String] = []
+        for file in audio.sorted() {
+            let labelPath = (file as NSString).deletingPathExtension + ".tsv"
+            guard let data = FileManager.default.contents(atPath: labelPath) else { skipped.append(file); continue }
+            let events: [LabeledEvent]
+            do { events = try LabelFile.parse(String(decoding: data, as: UTF8.self), name: labelPath) } catch {
+                throw Failure(description: "\(error)")
+            }
+            for e in events where !labels.contains(e.label) {
+                throw Failure(description: "\(labelPath): unknown class \"\(e.label)\" (classes: \(labels.joined(separator: ", ")))")
+            }
+            items.append(Item(audio: file, labels: events))
+        }
+        return (items, skipped)
+    }
+
+    /// What a replay of one file detected.
+    public struct Detections: Sendable {
+        public var events: [LabeledEvent]
+        public var alerts: [(label: String, tier: Tier)]
+        public var seconds: Double
+    }
+
+    public static func detect(_ path: String, profile: Profile) throws -> Detections {
+        var events: [LabeledEvent] = []
+        var alerts: [(String, Tier)] = []
+        var seconds = 0.0
+        _ = try Replayer(profile: profile).replay(path: path, record: { r in
+            switch r {
+            case let .output(.start(e)) where e.alert: alerts.append((e.soundClass.rawValue, e.tier))
+            case let .output(.end(e)): events.append(LabeledEvent(onset: e.onset, offset: e.offset, label: e.soundClass.rawValue))
+            case let .sessionEnd(s): seconds = s.streamSeconds
+            default: break
+            }
+        })
+        events.sort { ($0.onset, $0.label) < ($1.onset, $1.label) }
+        return Detections(events: events, alerts: alerts, seconds: seconds)
+    }
+
+    /// Scores `items` under `profile`; `estimates` receives each file's scored detections.
+    public static func evaluate(_ items: [Item], profile: Profile,
+                                estimates: ((Item, [LabeledEvent]) throws -> Void)? = nil) throws -> Result {
+        var segment = try SegmentBasedMetrics(labels: labels)
+        var event = try EventBasedMetrics(labels: labels)
+        var latencies: [String: [Double]] = [:]
+        var result = Result(profile: profile.name, classes: [], segmentAverage: .init(precision: 0, recall: 0, f1: 0),
+                            eventAverage: .init(precision: 0, recall: 0, f1: 0), segmentOverall: ClassCounts(),
+                            eventOverall: ClassCounts(), labelledFiles: 0, backgroundFiles: 0, backgroundHours: 0,
+                            falseAlerts: 0, falseCriticalAlerts: 0)
+        for item in items {
+            let found = try detect(item.audio, profile: profile)
+            let scored = found.events.filter { labels.contains($0.label) }
+            try estimates?(item, scored)
+            try segment.add(reference: item.labels, estimated: scored)
+            try event.add(reference: item.labels, estimated: scored)
+            if item.background {
+                result.backgroundFiles += 1
+                result.backgroundHours += found.seconds / 3600
+                result.falseAlerts += found.alerts.count
+                result.falseCriticalAlerts += found.alerts.filter { $0.tier == .critical }.count
+            } else {
+                result.labelledFiles += 1
+            }
+            // Latency: the first detection of the class that starts within the collar
+            // before the label or while it lasts.
+            for ref in item.labels {
+                if let hit = scored.first(where: { $0.label == ref.label && $0.onset >= ref.onset - event.collar && $0.onset <= ref.offset }) {
+                    latencies[ref.label, default: []].append(hit.onset - ref.onset)
+                }
+            }
+        }
+        result.classes = labels.map { label in
+            let l = (latencies[label] ?? []).sorted()
+            let median: Double? = l.isEmpty ? nil : (l.count % 2 == 1 ? l[l.count / 2] : (l[l.count / 2 - 1] + l[l.count / 2]) / 2)
+            return ClassResult(label: label, segment: segment.classWise[label]!, event: event.classWise[label]!, medianLatency: median)
+        }
+        result.segmentAverage = segment.classWiseAverage
+        result.eventAverage = event.classWiseAverage
+        result.segmentOverall = segment.overall
+        result.eventOverall = event.overall
+        return result
+    }
+}

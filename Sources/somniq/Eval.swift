@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score detections against labels (segment- and event-based, as sed_eval does).",
+        discussion: """
+        Every audio file given (or found under a directory given) that has a sibling .tsv \
+        label file (onset, offset, class) is replayed and scored. An empty label file means \
+        background only: every alert raised there is a false alert.
+
+        Per class: segment-based precision, recall and F1 at 1 s resolution; event-based \
+        precision, recall and F1 with a 1.0 s onset collar, offsets ignored; the median onset \
+        latency. Averages are class-wise (macro), as sed_eval reports them; a class with \
+        nothing to score in either list is left out of them.
+        """)
+
+    @Argument(help: "Audio files or directories.", completion: .file())
+    var paths: [String]
+
+    @Option(help: "Profile name, path to a profile JSON file, or `all` for one row per built-in profile.")
+    var profile = "balanced"
+
+    @Flag(help: "Print the results as JSON.")
+    var json = false
+
+    @Option(help: "Write each file's scored detections as TSV into this directory.")
+    var estimates: String?
+
+    func run() throws {
+        let collected: (items: [Evaluator.Item], skipped: [String])
+        do { collected = try Evaluator.collect(paths) } catch { throw fail("\(error)", Exit.dataError) }
+        for file in collected.skipped { FileHandle.standardError.write(Data("somniq: \(file): no sibling .tsv labels; skipped\n".utf8)) }
+        guard !collected.items.isEmpty else { throw fail("no audio file with a sibling .tsv label file in \(paths.joined(separator: " "))", Exit.dataError) }
+
+        let profiles: [Profile]
+        if profile == "all" {
+            profiles = Profile.builtinNames.map { Profile.builtin($0)! }
+        } else {
+            do { profiles = [try ProfileLoader().load(profile)] } catch { throw fail("\(error)", Exit.dataError) }
+        }
+        if let estimates { try FileManager.default.createDirectory(atPath: estimates, withIntermediateDirectories: true) }
+        var results: [Evaluator.Result] = []
+        for p in profiles {
+            do {
+                results.append(try Evaluator.evaluate(collected.items, profile: p) { item, found in
+                    guard let estimates, profiles.count == 1 else { return }
+                    let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension + ".tsv"
+                    let text = found.map { String(format: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
+                    try (text.isEmpty ? "" : text + "\n").write(toFile: (estimates as NSString).appendingPathComponent(name),
+                                                                 atomically: true, encoding: .utf8)
+                })
+            } catch let error as AudioFileError {
+                throw fail("\(error)", Exit.dataError)
+            }
+        }
+        if json {
+            print(JSONValue.array(results.map(EvalReport.json)).prettyText)
+        } else if results.count == 1 {
+            print(EvalReport.table(results[0], items: collected.items))
+        } else {
+            print(EvalReport.profiles(results))
+        }
+    }
+}
+
+/// How `somniq eval` prints its results.
+enum EvalReport {
+    static func n(_ x: Double) -> JSONValue { x.isNaN ? .null : .rounded(x, 4) }
+
+    static func json(_ r: Evaluator.Result) -> JSONValue {
+        func scores(_ c: ClassCounts) -> JSONValue {
+            .object([("precision", n(c.precision)), ("recall", n(c.recall)), ("f1", n(c.f1)),
+                     ("tp", .number(Double(c.tp))), ("fp", .number(Double(c.fp))), ("fn", .number(Double(c.fn)))])
+        }
+        func average(_ s: EvalScores) -> JSONValue {
+            .object([("precision", n(s.precision)), ("recall", n(s.recall)), ("f1", n(s.f1))])
+        }
+        return .object([
+            ("profile", .string(r.profile)),
+            ("classes", .object(r.classes.map { c in
+                (c.label, .object([("segment", scores(c.segment)), ("event", scores(c.event)),
+                                   ("median_latency_s", c.medianLatency.map { .rounded($0) } ?? .null)]))
+            })),
+            ("segment_macro", average(r.segmentAverage)),
+            ("event_macro", average(r.eventAverage)),
+            ("segment_overall", scores(r.segmentOverall)),
+            ("event_overall", scores(r.eventOverall)),
+            ("labelled_files", .number(Double(r.labelledFiles))),
+            ("background", .object([
+                ("files", .number(Double(r.backgroundFiles))), ("hours", .rounded(r.backgroundHours, 4)),
+                ("false_alerts", .number(Double(r.falseAlerts))), ("false_alerts_per_hour", n(r.falseAlertsPerHour)),
+                ("false_critical_alerts", .number(Double(r.falseCriticalAlerts))),
+            ])),
+        ])
+    }
+
+    static func f(_ x: Double) -> String { x.isNaN ? "  - " : String(format: "%.2f", x) }
+    static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s : s + String(repeating: " ", count: w - s.count) }
+
+    static func table(_ r: Evaluator.Result, items: [Evaluator.Item]) -> String {
+        let labels = items.reduce(0) { $0 + $1.labels.count }
+        var lines = ["profile \(r.profile): \(r.labelledFiles) labelled files (\(labels) labels), \(r.backgroundFiles) background files (\(String(format: "%.2f", r.backgroundHours)) h)",
+                     "",
+                     pad("class", 13) + "segment P   R     F1   | event P   R     F1   | latency"]
+        for c in r.classes {
+            let latency = c.medianLatency.map { String(format: "%+.2f s", $0) } ?? "   -"
+            lines.append(pad(c.label, 13) + "  " + [c.segment.precision, c.segment.recall, c.segment.f1].map(f).joined(separator: "  ")
+                         + "  |   " + [c.event.precision, c.event.recall, c.event.f1].map(f).joined(separator: "  ") + "  | " + latency)
+        }
+        lines.append(pad("macro", 13) + "  " + [r.segmentAverage.precision, r.segmentAverage.recall, r.segmentAverage.f1].map(f).joined(separator: "  ")
+                     + "  |   " + [r.eventAverage.precision, r.eventAverage.recall, r.eventAverage.f1].map(f).joined(separator: "  ") + "  |")
+        lines.append("")
+        if r.backgroundFiles > 0 {
+            lines.append(String(format: "background: %d false alerts in %.2f h = %.1f per hour (%d critical)",
+                                r.falseAlerts, r.backgroundHours, r.falseAlertsPerHour, r.falseCriticalAlerts))
+        } else {
+            lines.append("background: no background-only recordings given")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func profiles(_ results: [Evaluator.Result]) -> String {
+        var lines = [pad("profile", 19) + "seg F1  event F1  seg recall  false alerts/h  critical"]
+        for r in results {
+            lines.append(pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
+                         + pad(f(r.segmentOverall.recall), 12) + pad(r.backgroundFiles > 0 ? String(format: "%.1f", r.falseAlertsPerHour) : "-", 16)
+                         + "\(r.falseCriticalAlerts)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
