@@ -118,8 +118,8 @@ def main():
     labels = [l for l in args.labels.split(",") if l] if args.labels is not None else found
     unknown = [l for l in found if l not in labels]
     if unknown:
-        fail(f"classes {', '.join(unknown)} are in the files but not in --labels; "
-             "sed_eval's segment-based metrics cannot score them")
+        fail(f"not in --labels but in the files: {', '.join(unknown)} "
+             "(sed_eval's segment-based metrics cannot score a class outside its list)")
 
     segment_based = sed_eval.sound_event.SegmentBasedMetrics(
         event_label_list=labels, time_resolution=args.resolution)

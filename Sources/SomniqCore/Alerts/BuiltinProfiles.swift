@@ -31,6 +31,9 @@ extension Profile {
     "glass_break": {
       "debounce_s": 0.0
     },
+    "scream": {
+      "debounce_s": 0.0
+    },
     "gasp": {
       "debounce_s": 0.0
     },
@@ -102,6 +105,9 @@ extension Profile {
     "glass_break": {
       "debounce_s": 0.0
     },
+    "scream": {
+      "debounce_s": 0.0
+    },
     "gasp": {
       "debounce_s": 0.0
     },
@@ -168,6 +174,9 @@ extension Profile {
   },
   "classes": {
     "glass_break": {
+      "debounce_s": 0.0
+    },
+    "scream": {
       "debounce_s": 0.0
     },
     "gasp": {
@@ -238,6 +247,9 @@ extension Profile {
     "glass_break": {
       "debounce_s": 0.0
     },
+    "scream": {
+      "debounce_s": 0.0
+    },
     "gasp": {
       "debounce_s": 0.0
     },
@@ -304,6 +316,9 @@ extension Profile {
   },
   "classes": {
     "glass_break": {
+      "debounce_s": 0.0
+    },
+    "scream": {
       "debounce_s": 0.0
     },
     "gasp": {

@@ -28,7 +28,8 @@ public struct Classifier: Sendable {
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
         s[.glassBreak] = r.glassBreak * (1 - r.snore)
         // A cry is sustained, strongly voiced and repeated; a scream is neither of those.
-        s[.scream] = r.scream * (1 - r.babyCry)
+        // Alarm tones and ringers are voiced-looking too, but steady.
+        s[.scream] = r.scream * (1 - 0.5 * r.babyCry) * (1 - s[.smokeAlarm]) * (1 - r.phoneRing)
         s[.gasp] = r.gasp * (1 - r.snore)
         s[.door] = r.door
         // A cry is sustained phonation; a short, abrupt voiced burst is a bark.

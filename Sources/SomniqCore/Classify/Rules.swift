@@ -56,9 +56,10 @@ struct Rules {
         babyCry = audible * ramp(f.voicedFraction, 0.6, 0.85) * ramp(f.harmonicity, 0.6, 0.8)
             * band(f.f0Hz, 320, 700, soft: 40) * ramp(f.longestRunSeconds, 0.2, 0.4) * ramp(cryShare, 0.5, 0.7)
 
-        // Scream: loud, high-pitched, energy concentrated at 600–2400 Hz (Hansen et al. 2017).
-        scream = ramp(f.peakSnrDb, 18, 24) * ramp(screamShare, 0.6, 0.85) * ramp(f.voicedFraction, 0.4, 0.6)
-            * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 800, 1000)
+        // Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz
+        // where the ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
+        scream = ramp(f.peakSnrDb, 16, 22) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
+            * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 700, 900) * ramp(f.harmonicity, 0.5, 0.6)
 
         // Gasp: a loud, breathy (aperiodic) inhalation burst, 0.2–1 s.
         gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
