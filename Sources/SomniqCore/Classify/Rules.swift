@@ -27,8 +27,8 @@ struct Rules {
 
         // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
         // warbles 1–4.5 kHz, bell partials), usually with sharp onsets.
-        phoneRing = audible * toneLine * (1 - alarmBand) * ramp(f.tonalHz, 800, 1200)
-            * ramp(f.longestRunSeconds, 0.97, 0.6)
+        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * ramp(f.tonalStability, 0.5, 0.8)
+            * (1 - alarmBand) * ramp(f.tonalHz, 800, 1200)
 
         // Short, sharp sounds: a strong onset and a burst shorter than ~0.6 s.
         impulsive = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.6, soft: 0.3)
@@ -55,6 +55,7 @@ struct Rules {
         // in the cry formants (Zeskind & Lester 2001; LaGasse et al. 2005).
         babyCry = audible * ramp(f.voicedFraction, 0.6, 0.85) * ramp(f.harmonicity, 0.6, 0.8)
             * band(f.f0Hz, 320, 700, soft: 40) * ramp(f.longestRunSeconds, 0.2, 0.4) * ramp(cryShare, 0.5, 0.7)
+            * ramp(f.tonalStability, 0.65, 0.45)         // a cry's pitch moves; a ringer's does not
 
         // Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz
         // where the ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
