@@ -48,8 +48,11 @@ struct Rules {
         dogBark = impulsive * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
 
-        // Door slam or knock: an impact, no pitch (low harmonicity).
-        door = impulsive * ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
+        // Door slam: an impact with no pitch (low harmonicity), not a high-pitched crash.
+        // Knocking: a run of short raps whose ringing (wood, 1.2–4 kHz) may look pitched.
+        let slam = ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
+        let knock = ramp(Float(f.bursts), 2, 4) * ramp(x[4] + x[5], 0.5, 0.7) * ramp(f.longestRunSeconds, 0.35, 0.2)
+        door = impulsive * max(slam, knock)
 
         // Infant cry: sustained, strongly harmonic phonation with f0 300–700 Hz and energy
         // in the cry formants (Zeskind & Lester 2001; LaGasse et al. 2005).

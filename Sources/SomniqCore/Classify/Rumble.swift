@@ -4,7 +4,7 @@
 /// the floor (at most 20 s), so one thunderclap is one event.
 struct Rumble: Sendable {
     private var run = 0
-    private var storming = false
+    private(set) var storming = false
     private var held = 0
     private var quiet = 0
 
