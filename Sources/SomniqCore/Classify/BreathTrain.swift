@@ -19,7 +19,7 @@ struct BreathTrain: Sendable {
             if let last = starts.last, frame - last > 7 * Self.rate { starts.removeAll() }
             starts.append(frame)
             if starts.count > 6 { starts.removeFirst() }
-        } else if inBurst, instant < 0.3 {
+        } else if inBurst, instant < 0.5 {
             inBurst = false
             lastEnd = frame
         }

@@ -18,6 +18,7 @@ public struct Classifier: Sendable {
     private var cries = Hold(windows: 3)
     private var laughs = Hold(windows: 2)
     private var breaths = BreathTrain()
+    private var inhales = BreathTrain()
     private var cryBefore: Float = 0
 
     public init() {}
@@ -38,7 +39,10 @@ public struct Classifier: Sendable {
         let sustained = music.update(r.music)
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // A gasp-like burst that recurs at a breathing rhythm is heavy breathing.
-        let breathing = breaths.update(instant: max(r.breathing, r.gasp), frame: f.index)
+        // Heavy inhales (gasp-like) mark a rhythm of their own, which long exhales can hide.
+        let breathing = max(breaths.update(instant: max(r.breathing, r.gasp), frame: f.index),
+                            inhales.update(instant: r.gasp, frame: f.index))
+        let rhythm = breaths.active || inhales.active
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore.
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
@@ -49,7 +53,7 @@ public struct Classifier: Sendable {
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
-        let background = max(tone, rumble, breaths.active ? s[.breathing] : 0)
+        let background = max(tone, rumble, rhythm ? s[.breathing] : 0)
 
         // Voices.
         // A word needs a second window of voice: a single voiced burst is a cough or a bark.
@@ -69,7 +73,7 @@ public struct Classifier: Sendable {
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
         s[.glassBreak] = r.glassBreak * (1 - r.snore) * (1 - tone)
-        s[.gasp] = r.gasp * (1 - r.snore) * (breaths.active ? 0.3 : 1)
+        s[.gasp] = r.gasp * (1 - r.snore) * (rhythm ? 0.3 : 1)
         s[.door] = r.door * (1 - background) * (1 - r.glassBreak)
         s[.cough] = coughs.update(r.cough * (1 - speaking) * (1 - background))
         s[.dogBark] = barks.update(r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background))
