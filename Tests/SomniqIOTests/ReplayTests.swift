@@ -80,3 +80,17 @@ func sameRecordingGivesSameEventsWhateverTheRateChannelsAndFormat(rate: String, 
         #expect(abs(g.onset - e.onset) <= StreamClock.frameSeconds, "\(g) vs \(e)")
     }
 }
+
+/// Thresholds are relative to the tracked floor: a quieter microphone hears the same night.
+@Test(arguments: ["-6", "-20"])
+func gainDoesNotChangeTheEvents(gain: String) throws {
+    let dir = temporaryDirectory()
+    let quieter = dir + "/quieter.flac"
+    try sox(Paths.demoNight, quieter, "gain", gain)
+    let expected = try detections(Paths.demoNight)
+    let got = try detections(quieter)
+    #expect(got.map(\.soundClass) == expected.map(\.soundClass), "\(gain) dB: \(got) vs \(expected)")
+    for (g, e) in zip(got, expected) {
+        #expect(abs(g.onset - e.onset) <= StreamClock.frameSeconds, "\(gain) dB: \(g) vs \(e)")
+    }
+}
