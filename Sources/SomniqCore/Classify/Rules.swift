@@ -11,7 +11,6 @@ struct Rules {
         let lowShare = x[0] + x[1]                      // < 300 Hz
         let voiceShare = x[1] + x[2] + x[3]             // 150–1200 Hz: male/female f0 and F1
         let cryShare = x[2] + x[3] + x[4]               // 300–2400 Hz
-        let screamShare = x[3] + x[4]                   // 600–2400 Hz
         let highShare = x[5] + x[6] + x[7]              // > 2.4 kHz
         let audible = ramp(f.peakSnrDb, 8, 14)          // stands clearly out of the floor
         let loud = ramp(f.peakSnrDb, 14, 22)
