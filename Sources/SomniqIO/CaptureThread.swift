@@ -5,10 +5,13 @@ import SomniqCore
 /// Runs blocking ALSA reads on a dedicated thread and hands period blocks to the
 /// pipeline through a bounded queue. When the queue is full the reader waits, so a
 /// stalled consumer shows up as an ALSA overrun (counted and logged), never as
-/// memory growth.
+/// memory growth. Blocks live in buffers allocated at init and used in turn: nothing
+/// is allocated per period.
 public final class CaptureThread: @unchecked Sendable {
     public enum Item: Sendable {
-        case samples([Float], overrunFrames: Int)
+        /// `count` samples in buffer `slot` (read them with `withSamples`), after an
+        /// overrun that lost `overrunFrames`.
+        case samples(slot: Int, count: Int, overrunFrames: Int)
         case failed(CaptureError)
     }
 
@@ -16,6 +19,10 @@ public final class CaptureThread: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()
     private var queue: [Item] = []
+    // capacity queued + one being consumed + one being filled: a slot is never reused
+    // while the consumer can still read it.
+    private var buffers: [[Float]]
+    private var nextSlot = 0
     private var stopped = false
     private var thread: Thread?
     private let exited = DispatchSemaphore(value: 0)
@@ -23,6 +30,13 @@ public final class CaptureThread: @unchecked Sendable {
     public init(capture: AlsaCapture, capacity: Int = 50) {
         self.capture = capture
         self.capacity = capacity
+        buffers = Array(repeating: [Float](repeating: 0, count: capture.periodFrames), count: capacity + 2)
+        queue.reserveCapacity(capacity)
+    }
+
+    /// The samples of an item returned by `next`, valid until the following `next`.
+    public func withSamples<R>(slot: Int, count: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
+        buffers[slot].withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 
     public func start() {
@@ -62,17 +76,18 @@ public final class CaptureThread: @unchecked Sendable {
 
     private func loop() {
         defer { exited.signal() }
-        var block = [Float](repeating: 0, count: capture.periodFrames)
         while true {
             condition.lock()
             while queue.count >= capacity && !stopped { condition.wait() }
             let done = stopped
             condition.unlock()
             if done { return }
+            let slot = nextSlot
+            nextSlot = (nextSlot + 1) % buffers.count
             let item: Item
             do throws(CaptureError) {
-                let r = try block.withUnsafeMutableBufferPointer { (b) throws(CaptureError) in try capture.read(into: b) }
-                item = .samples(Array(block[0..<r.frames]), overrunFrames: r.overrunFrames)
+                let r = try buffers[slot].withUnsafeMutableBufferPointer { (b) throws(CaptureError) in try capture.read(into: b) }
+                item = .samples(slot: slot, count: r.frames, overrunFrames: r.overrunFrames)
             } catch {
                 item = .failed(error)
             }

@@ -57,6 +57,7 @@ public final class LiveSession {
         do { pipeline = try Pipeline(transform: transform, profile: profile) } catch {
             fatalError("FFT length is fixed at 1024: \(error)")
         }
+        pipeline.onWindow = { [unowned self] f, _ in watchInput(f) }
     }
 
     /// Closures that signal handlers may call from any thread.
@@ -137,14 +138,13 @@ public final class LiveSession {
             switch item {
             case let .failed(error):
                 return .lost(error)
-            case let .samples(block, overrun):
+            case let .samples(slot, count, overrun):
                 if overrun > 0 {
                     status("overrun", details: [("frames_lost", .number(Double(overrun)))])
                     logger.warning("capture overrun: \(overrun) frames lost")
                 }
-                var samples = block[...]
-                if let maxFrames { samples = samples.prefix(Int(max(0, maxFrames - pipeline.streamFrames))) }
-                if first, !samples.isEmpty {
+                let take = maxFrames.map { min(count, Int(max(0, $0 - pipeline.streamFrames))) } ?? count
+                if first, take > 0 {
                     first = false
                     // Wall-clock times are stream time from here on, anchored at this moment.
                     anchor = (Date(), StreamClock.seconds(pipeline.streamFrames))
@@ -152,7 +152,9 @@ public final class LiveSession {
                     notifier.notify("READY=1\nSTATUS=listening on \(options.config.device)")
                     logger.info("listening on \(options.config.device)")
                 }
-                process(Array(samples))
+                thread.withSamples(slot: slot, count: take) { samples in
+                    pipeline.push(samples) { record($0) }
+                }
                 log.flush()
                 pingWatchdog()
                 if let maxFrames, pipeline.streamFrames >= maxFrames { return .finished }
@@ -170,10 +172,6 @@ public final class LiveSession {
         return stopRequested.isSet
     }
 
-    private func process(_ samples: [Float]) {
-        pipeline.onWindow = { [unowned self] f, _ in watchInput(f) }
-        samples.withUnsafeBufferPointer { pipeline.push($0) { record($0) } }
-    }
 
     private func record(_ output: AlertOutput) {
         switch output {
