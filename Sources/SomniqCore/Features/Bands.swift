@@ -1,3 +1,5 @@
+import RealModule
+
 /// Eight octave-like bands that cover 0–8 kHz, chosen so that the classes' cues fall
 /// in different bands: snore and thunder below 300 Hz, voice fundamentals and first
 /// formants 300–1200 Hz, cry and scream harmonics 1.2–4 kHz, alarm tones 2.4–4 kHz,
@@ -44,4 +46,3 @@ public enum Decibels {
     @inline(__always) public static func toPower(_ db: Float) -> Float { Float.pow(10, db / 10) }
 }
 
-import RealModule
