@@ -13,16 +13,18 @@ public final class Pipeline {
     /// Called for every window with its features and raw scores (for diagnostics).
     public var onWindow: ((WindowFeatures, ClassScores) -> Void)?
 
-    public init(transform: SpectrumTransform, profile: Profile) throws(FeatureExtractor.ParameterError) {
+    /// `idPrefix`: see `AlertProcessor.init`.
+    public init(transform: SpectrumTransform, profile: Profile, idPrefix: String = "e") throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
         extractor = try FeatureExtractor(transform: transform)
-        alerts = AlertProcessor(profile: profile)
+        alerts = AlertProcessor(profile: profile, idPrefix: idPrefix)
     }
 
     public var profile: Profile { alerts.profile }
 
-    /// Puts a new profile in force from the next frame on.
-    public func reload(_ profile: Profile) { alerts.reload(profile) }
+    /// Puts a new profile in force from the next frame on; events of classes it disables
+    /// are closed now.
+    public func reload(_ profile: Profile, emit: (AlertOutput) -> Void) { alerts.reload(profile, emit: emit) }
 
     /// Pushes 16 kHz mono samples; `emit` receives every event start and end.
     public func push(_ samples: UnsafeBufferPointer<Float>, emit: (AlertOutput) -> Void) {

@@ -45,9 +45,17 @@ public final class AlsaCapture {
         self.periodFrames = periodFrames
         pcmBuffer = [Int16](repeating: 0, count: periodFrames)
         var handle: OpaquePointer?
-        var rc = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
+        // Opened non-blocking, so a device held by another program answers EBUSY at once
+        // instead of waiting (unkillable) for it; reads are blocking from then on.
+        var rc = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK)
         guard rc >= 0, let handle else { throw CaptureError.from(rc, device: device, during: "cannot open for capture") }
         pcm = handle
+        rc = snd_pcm_nonblock(handle, 0)
+        guard rc >= 0 else {
+            snd_pcm_close(handle)
+            pcm = nil
+            throw CaptureError.from(rc, device: device, during: "cannot switch to blocking reads")
+        }
         // 16 kHz mono S16, software resampling allowed (plug), 0.5 s of buffer.
         rc = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1,
                                 UInt32(StreamClock.sampleRate), 1, 500_000)

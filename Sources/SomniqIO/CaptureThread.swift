@@ -20,9 +20,11 @@ public final class CaptureThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Item] = []
     // capacity queued + one being consumed + one being filled: a slot is never reused
-    // while the consumer can still read it.
-    private var buffers: [[Float]]
-    private var nextSlot = 0
+    // while the consumer can still read it. Raw storage, so that the reader writing one
+    // slot and the consumer reading another never touch the same Swift value.
+    private let slots: Int
+    private let storage: UnsafeMutablePointer<Float>
+    private var nextSlot = 0                 // touched by the reader thread only
     private var stopped = false
     private var thread: Thread?
     private let exited = DispatchSemaphore(value: 0)
@@ -30,13 +32,21 @@ public final class CaptureThread: @unchecked Sendable {
     public init(capture: AlsaCapture, capacity: Int = 50) {
         self.capture = capture
         self.capacity = capacity
-        buffers = Array(repeating: [Float](repeating: 0, count: capture.periodFrames), count: capacity + 2)
+        slots = capacity + 2
+        storage = .allocate(capacity: slots * capture.periodFrames)
+        storage.initialize(repeating: 0, count: slots * capture.periodFrames)
         queue.reserveCapacity(capacity)
     }
 
+    deinit { storage.deallocate() }
+
+    private func slot(_ k: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: storage + k * capture.periodFrames, count: capture.periodFrames)
+    }
+
     /// The samples of an item returned by `next`, valid until the following `next`.
-    public func withSamples<R>(slot: Int, count: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
-        buffers[slot].withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    public func withSamples<R>(slot k: Int, count: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
+        body(UnsafeBufferPointer(rebasing: slot(k)[0..<count]))
     }
 
     public func start() {
@@ -82,12 +92,12 @@ public final class CaptureThread: @unchecked Sendable {
             let done = stopped
             condition.unlock()
             if done { return }
-            let slot = nextSlot
-            nextSlot = (nextSlot + 1) % buffers.count
+            let k = nextSlot
+            nextSlot = (nextSlot + 1) % slots
             let item: Item
             do throws(CaptureError) {
-                let r = try buffers[slot].withUnsafeMutableBufferPointer { (b) throws(CaptureError) in try capture.read(into: b) }
-                item = .samples(slot: slot, count: r.frames, overrunFrames: r.overrunFrames)
+                let r = try capture.read(into: slot(k))
+                item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames)
             } catch {
                 item = .failed(error)
             }

@@ -43,7 +43,8 @@ public struct DaemonConfig: Sendable, Equatable {
         for (key, value) in members {
             func fail(_ problem: String) -> ConfigError { ConfigError(file: file, keyPath: key, problem: problem) }
             func string() throws(ConfigError) -> String {
-                guard case let .string(s) = value, !s.isEmpty else { throw fail("must be a non-empty string, not \(value.typeName)") }
+                guard case let .string(s) = value else { throw fail("must be a string, not \(value.typeName)") }
+                guard !s.isEmpty else { throw fail("must not be empty") }
                 return s
             }
             func seconds() throws(ConfigError) -> Double {

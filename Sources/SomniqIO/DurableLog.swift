@@ -15,9 +15,8 @@ public final class DurableLog {
     private var failedSince: Date?
     private var failure = ""
     private let logger: Logger
-
-    /// Records waiting for the disk.
-    public var pendingCount: Int { pending.count }
+    /// Stream time now, for the records this log writes about itself.
+    public var streamSeconds: () -> Double = { 0 }
 
     public init(path: String, capacity: Int = 20_000, logger: Logger) throws(LogWriteError) {
         self.path = path
@@ -43,19 +42,21 @@ public final class DurableLog {
         while !pending.isEmpty {
             do {
                 let w = try openWriter()
-                if failing { try w.repairTornLine() }
-                try w.append(pending[0])
-                pending.removeFirst()
                 if failing {
-                    failing = false
-                    logger.notice("event log writable again: \(path)")
-                    // Say in the log itself that it could not be written for a while.
+                    // The disk takes writes again: first say, in the log itself, that it
+                    // could not be written for a while and how many records waited.
+                    try w.repairTornLine()
                     var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
                     if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
                     if let failedSince { details.append(("seconds", .rounded(Date().timeIntervalSince(failedSince), 1))) }
-                    pending.insert(Records.status("log_write_failed", streamSeconds: 0, details: details), at: 0)
+                    try w.append(Records.status("log_write_failed", streamSeconds: streamSeconds(), details: details,
+                                                time: WallClock.iso8601(Date())))
+                    failing = false
                     dropped = 0
+                    logger.notice("event log writable again: \(path); writing \(pending.count) held records")
                 }
+                try w.append(pending[0])
+                pending.removeFirst()
             } catch {
                 if !failing {
                     failing = true

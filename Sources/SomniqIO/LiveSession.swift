@@ -8,6 +8,10 @@ public final class LiveSession {
     public struct Options {
         public var config: DaemonConfig
         public var configPath: String?
+        /// Values given on the command line: they win over the file, on reload too.
+        public var deviceOverride: String?
+        public var profileOverride: String?
+        public var logOverride: String?
         public var profileDirectory = "/etc/somniq/profiles"
         /// Stop after this much audio (for tests and fixtures); nil listens until signalled.
         public var maxSeconds: Double?
@@ -54,10 +58,12 @@ public final class LiveSession {
             throw .profile(error)
         }
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
-        do { pipeline = try Pipeline(transform: transform, profile: profile) } catch {
+        let session = "s\(Int(Date().timeIntervalSince1970))-e"
+        do { pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: session) } catch {
             fatalError("FFT length is fixed at 1024: \(error)")
         }
         pipeline.onWindow = { [unowned self] f, _ in watchInput(f) }
+        log.streamSeconds = { [unowned self] in StreamClock.seconds(pipeline.streamFrames) }
     }
 
     /// Closures that signal handlers may call from any thread.
@@ -80,8 +86,8 @@ public final class LiveSession {
             let capture: AlsaCapture
             do { capture = try AlsaCapture(device: options.config.device) } catch {
                 if error.kind == .permission {
-                    write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
-                                             alerts: alerts, reason: "device_unavailable", endedAt: iso(Date())))
+                    status("device_lost", alert: true, details: [("error", .string(error.description))])
+                    shutdown(reason: "device_unavailable")
                     throw .device(error)
                 }
                 if !lostReported {
@@ -112,6 +118,11 @@ public final class LiveSession {
                 backoff = 2
             }
         }
+        shutdown(reason: reason)
+    }
+
+    /// Closes open events (truncated), writes `session_end`, and flushes the log.
+    private func shutdown(reason: String) {
         notifier.notify("STOPPING=1")
         pipeline.finish { record($0) }
         write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
@@ -212,17 +223,25 @@ public final class LiveSession {
         if let path = options.configPath {
             do { config = try DaemonConfig.read(path: path) } catch {
                 status("profile_rejected", details: [("error", .string(error.description))])
-                logger.error("reload refused: \(error)")
+                logger.error("reload refused, keeping the running configuration: \(error)")
                 return
             }
         }
+        if let d = options.deviceOverride { config.device = d }
+        if let p = options.profileOverride { config.profile = p }
+        if let l = options.logOverride { config.log = l }
         do {
             let profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile)
-            pipeline.reload(profile)
+            pipeline.reload(profile) { record($0) }
             options.config.profile = config.profile
             options.config.silenceSeconds = config.silenceSeconds
             options.config.clippingSeconds = config.clippingSeconds
-            status("profile_reloaded", details: [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))])
+            var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
+            if config.device != options.config.device || config.log != options.config.log {
+                details.append(("restart_needed", .string("device and log changes take effect after a restart")))
+                logger.warning("device and log changes take effect after a restart (systemctl restart somniq)")
+            }
+            status("profile_reloaded", details: details)
             logger.info("reloaded profile \(profile.name)")
         } catch {
             status("profile_rejected", details: [("error", .string(error.description))])

@@ -26,7 +26,7 @@ public final class Replayer {
     }
 
     /// Replays one file. `record` receives every record; `progress` the fraction done
-    /// (about once a second of audio); `onWindow` every window's features and scores.
+    /// (once per minute of audio, and at the end); `onWindow` every window's features and scores.
     public func replay(path: String,
                        record: (Record) throws -> Void,
                        progress: ((Double) -> Void)? = nil,
@@ -53,10 +53,14 @@ public final class Replayer {
         while true {
             let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
             let last = n == 0
-            try block.withUnsafeBufferPointer { b in
-                try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: last) { samples in
-                    pipeline.push(samples, emit: collect)
+            do {
+                try block.withUnsafeBufferPointer { b in
+                    try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: last) { samples in
+                        pipeline.push(samples, emit: collect)
+                    }
                 }
+            } catch let failure as Resampler.Failure {
+                throw AudioFileError(path: path, problem: failure.description)
             }
             for o in pending { try record(.output(o)) }
             pending.removeAll(keepingCapacity: true)

@@ -41,7 +41,11 @@ struct Eval: ParsableCommand {
         } else {
             do { profiles = [try ProfileLoader().load(profile)] } catch { throw fail("\(error)", Exit.dataError) }
         }
-        if let estimates { try FileManager.default.createDirectory(atPath: estimates, withIntermediateDirectories: true) }
+        if let estimates {
+            do { try FileManager.default.createDirectory(atPath: estimates, withIntermediateDirectories: true) } catch {
+                throw fail("\(estimates): cannot create the estimates directory: \((error as NSError).localizedDescription)", Exit.ioError)
+            }
+        }
         var results: [Evaluator.Result] = []
         for p in profiles {
             do {
@@ -49,8 +53,10 @@ struct Eval: ParsableCommand {
                     guard let estimates, profiles.count == 1 else { return }
                     let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension + ".tsv"
                     let text = found.map { String(format: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
-                    try (text.isEmpty ? "" : text + "\n").write(toFile: (estimates as NSString).appendingPathComponent(name),
-                                                                 atomically: true, encoding: .utf8)
+                    let path = (estimates as NSString).appendingPathComponent(name)
+                    do { try (text.isEmpty ? "" : text + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                        throw fail("\(path): cannot write the estimates: \((error as NSError).localizedDescription)", Exit.ioError)
+                    }
                 })
             } catch let error as AudioFileError {
                 throw fail("\(error)", Exit.dataError)

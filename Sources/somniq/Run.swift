@@ -38,6 +38,8 @@ struct Run: ParsableCommand {
     var profileDirectory = "/etc/somniq/profiles"
 
     func run() throws {
+        // `systemctl reload` may come before the handlers are in place: ignore it until then.
+        signal(SIGHUP, SIG_IGN)
         let defaultPath = "/etc/somniq/config.json"
         let configPath = config ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
         var settings = DaemonConfig()
@@ -66,6 +68,9 @@ struct Run: ParsableCommand {
         logger.logLevel = .info
         var options = LiveSession.Options(config: settings, configPath: configPath)
         options.maxSeconds = maxSeconds
+        options.deviceOverride = device
+        options.profileOverride = profile
+        options.logOverride = log
         options.profileDirectory = profileDirectory
         let session: LiveSession
         do { session = try LiveSession(options: options, logger: logger) } catch {

@@ -40,3 +40,17 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     #expect(e.truncated)
     #expect(e.offset == 1.5)
 }
+
+@Test func reloadThatDisablesAClassClosesItsOpenEvent() throws {
+    var p = AlertProcessor(profile: .balanced)
+    var out: [AlertOutput] = []
+    for v: Float in [0.9, 0.9] {
+        var s = ClassScores(); s[.cough] = v
+        p.step(s, levels: .init(levelDbfs: -30, floorDbfs: -50)) { out.append($0) }
+    }
+    let text = Profile.builtinTexts.first { $0.name == "balanced" }!.text
+        .replacing("\"cough\": {", with: "\"cough\": {\n      \"enabled\": false,")
+    p.reload(try Profile(json: text, file: "night.json")) { out.append($0) }
+    guard case let .end(e)? = out.last else { Issue.record("not closed: \(out)"); return }
+    #expect(e.soundClass == .cough && e.offset == 1.0 && !e.truncated)
+}

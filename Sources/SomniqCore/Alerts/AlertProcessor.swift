@@ -5,6 +5,7 @@ public struct AlertProcessor: Sendable {
     private var machines: [AlertStateMachine]
     private var open: [OpenEvent?]
     private var nextID = 1
+    private let idPrefix: String
     private var frame = 0
 
     private struct OpenEvent: Sendable {
@@ -25,19 +26,28 @@ public struct AlertProcessor: Sendable {
         }
     }
 
-    public init(profile: Profile) {
+    /// Event ids are `idPrefix` + 1, 2, 3 …; a live session passes a prefix naming the
+    /// session, so ids stay unique in a log that spans restarts.
+    public init(profile: Profile, idPrefix: String = "e") {
         self.profile = profile
+        self.idPrefix = idPrefix
         machines = SoundClass.allCases.map { AlertStateMachine(rule: profile.rule(for: $0)) }
         open = Array(repeating: nil, count: SoundClass.allCases.count)
     }
 
-    /// Frames processed so far; the next frame has this index.
-    public var framesProcessed: Int { frame }
-
-    /// Puts a new profile in force; open events stay open and are judged by the new rules.
-    public mutating func reload(_ newProfile: Profile) {
+    /// Puts a new profile in force; open events stay open and are judged by the new
+    /// rules, except those of classes the new profile disables, which end now.
+    public mutating func reload(_ newProfile: Profile, emit: (AlertOutput) -> Void) {
         profile = newProfile
-        for c in SoundClass.allCases { machines[c.index].update(rule: newProfile.rule(for: c)) }
+        for c in SoundClass.allCases {
+            let i = c.index
+            let rule = newProfile.rule(for: c)
+            if !rule.enabled, case let .close(offset, _)? = machines[i].finish(frame: frame), let event = open[i] {
+                open[i] = nil
+                emit(.end(end(event, c, offset: offset, truncated: false)))
+            }
+            machines[i].update(rule: rule)
+        }
     }
 
     /// Feeds one frame of raw scores; calls `emit` for every event that starts or ends.
@@ -56,7 +66,7 @@ public struct AlertProcessor: Sendable {
             switch action {
             case let .open(onset, suppressed)?:
                 let rule = machines[i].rule
-                let id = "e\(nextID)"
+                let id = "\(idPrefix)\(nextID)"
                 nextID += 1
                 open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs, scoreSum: raw, frames: 1)
                 emit(.start(EventStart(

@@ -49,9 +49,6 @@ public struct AlertStateMachine: Sendable {
         self.rule = rule
     }
 
-    /// True while an event (not a mere candidate) is open.
-    public var isActive: Bool { if case .active = state { true } else { false } }
-
     private static func historyLength(_ s: Smoothing) -> Int {
         if case let .windowMean(window, _) = s { return max(1, Int((window / StreamClock.frameSeconds).rounded())) }
         return 1

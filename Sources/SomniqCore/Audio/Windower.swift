@@ -40,9 +40,6 @@ public struct Windower: Sendable {
         self.buffer = [Float](repeating: 0, count: length)
     }
 
-    /// Windows emitted so far.
-    public var windowsEmitted: Int { nextIndex }
-
     /// Appends `samples` and emits every window that is now complete.
     public mutating func push(_ samples: UnsafeBufferPointer<Float>, into emit: (AudioWindow) -> Void) {
         var offset = 0

@@ -1,9 +1,10 @@
 /// Holds the smoke-alarm score through the silences of the alarm's cadence.
 ///
 /// The temporal-three pattern (ISO 8201, NFPA 72 §18.4.2: three 0.5 s tones 0.5 s
-/// apart, then 1.5 s of silence) and the CO temporal-four pattern leave whole
-/// windows without a tone. A window with a tone near the same frequency within the
-/// last 2.5 s keeps the alarm alive, so one alarm is one event, not one per beep.
+/// apart, then 1.5 s of silence) leaves up to two whole windows without a tone. A
+/// tone near the same frequency in the last two windows keeps the alarm alive, so
+/// one T3 alarm is one event, not one per beep. (The CO temporal-four pattern, with
+/// 5 s of silence, is not bridged yet: each of its cycles is an event of its own.)
 struct AlarmCadence: Sendable {
     private var lastScore: Float = 0
     private var lastHz: Float = 0

@@ -6,19 +6,21 @@
 /// event with its gaps, not one per breath.
 ///
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
-/// ≥ 10 s and resumes with a gasp or a snore louder than the train's. This is a
-/// pattern worth a look, not a diagnosis.
+/// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
+/// loudest. This is a pattern worth a look, not a diagnosis.
 struct SnoreTrain: Sendable {
     private var inBurst = false
     private var bursts: [Int] = []          // start windows of recent bursts (at most 8)
-    private var burstPeak: Float = 0
-    private var trainPeak: Float = 0
+    /// Loudest burst of the train so far, dB above the floor.
+    private var trainLevel: Float = -.infinity
+    private var burstLevel: Float = -.infinity
     private var lastBurstEnd = Int.min / 2
 
     /// Windows per second.
     private static let rate = 2
 
-    mutating func update(instant: Float, gasp: Float, frame: Int) -> (snoring: Float, pause: Float) {
+    /// `levelDb`: how far the window's loudest frame stands above the floor.
+    mutating func update(instant: Float, gasp: Float, levelDb: Float, frame: Int) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         let starting = instant >= 0.5 && !inBurst
         if starting || (gasp >= 0.6 && !inBurst) {
@@ -26,22 +28,22 @@ struct SnoreTrain: Sendable {
             if let last = bursts.last, bursts.count >= 3, regular,
                frame - lastBurstEnd >= 10 * Self.rate,
                frame - last <= 60 * Self.rate,
-               gasp >= 0.6 || instant > 0.95 * trainPeak {
+               gasp >= 0.6 || (instant >= 0.8 && levelDb > trainLevel + 3) {
                 pause = 1
             }
         }
         if starting {
             inBurst = true
-            burstPeak = instant
-            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(); trainPeak = 0 }
+            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(); trainLevel = -.infinity }
+            burstLevel = levelDb
             bursts.append(frame)
             if bursts.count > 8 { bursts.removeFirst() }
         } else if inBurst {
-            burstPeak = max(burstPeak, instant)
+            burstLevel = max(burstLevel, levelDb)
             if instant < 0.3 {
                 inBurst = false
                 lastBurstEnd = frame
-                trainPeak = max(0.9 * trainPeak, burstPeak)
+                trainLevel = max(trainLevel, burstLevel)
             }
         }
 

@@ -39,7 +39,7 @@ public enum SoundClass: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Position in `allCases`, used to index per-class arrays without hashing.
+    /// Position in `allCases`, used to index per-class arrays.
     public var index: Int { SoundClass.indexTable[self]! }
     private static let indexTable: [SoundClass: Int] =
         Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })

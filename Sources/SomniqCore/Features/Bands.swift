@@ -13,16 +13,6 @@ public enum Bands {
 /// One value per band.
 public typealias BandVector = SIMD8<Float>
 
-extension BandVector {
-    /// 10·log10 of each element, with a floor of −120 dB for silence.
-    public var decibels: BandVector {
-        var out = BandVector()
-        for i in 0..<8 { out[i] = Decibels.power(self[i]) }
-        return out
-    }
-    public var total: Float { sum() }
-}
-
 /// Decibel conversions with a floor, so silence never yields −∞ or NaN.
 public enum Decibels {
     public static let silence: Float = -120

@@ -37,17 +37,6 @@ public enum SpectralShape {
         return Float.exp(logSum / n) / (sum / n)
     }
 
-    /// Spectral flux: the half-wave rectified change of log power between two frames,
-    /// averaged over bins (onsets raise it; decays do not).
-    public static func flux(_ power: UnsafeBufferPointer<Float>, previous: UnsafeBufferPointer<Float>) -> Float {
-        var acc: Float = 0
-        for k in 1..<power.count {
-            let d = Decibels.power(power[k] + 1e-10) - Decibels.power(previous[k] + 1e-10)
-            if d > 0 { acc += d }
-        }
-        return acc / Float(power.count - 1)
-    }
-
     /// Band energies: the sum of power in each of `Bands`.
     public static func bands(_ power: UnsafeBufferPointer<Float>, binHz: Float) -> BandVector {
         var out = BandVector()

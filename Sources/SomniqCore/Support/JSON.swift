@@ -217,7 +217,10 @@ private struct JSONParser {
             while p.i < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.i]) { p.i += 1 }
             return p.i - s
         }
-        guard digits(&self) > 0 else { throw error("invalid number") }
+        let integerStart = i
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("invalid number") }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") { throw error("invalid number (leading zero)") }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             guard digits(&self) > 0 else { throw error("invalid number") }
