@@ -5,7 +5,7 @@
 /// a gasp.
 struct BreathTrain: Sendable {
     private var inBurst = false
-    private var starts: [Int] = []
+    private var starts: [Int] = { var s = [Int](); s.reserveCapacity(7); return s }()
     private var lastEnd = Int.min / 2
 
     private static let rate = 2                 // windows per second
@@ -16,16 +16,16 @@ struct BreathTrain: Sendable {
     mutating func update(instant: Float, frame: Int) -> Float {
         if instant >= 0.5, !inBurst {
             inBurst = true
-            if let last = starts.last, frame - last > 7 * Self.rate { starts.removeAll() }
+            if let last = starts.last, frame - last > 7 * Self.rate { starts.removeAll(keepingCapacity: true) }
             starts.append(frame)
             if starts.count > 6 { starts.removeFirst() }
         } else if inBurst, instant < 0.5 {
             inBurst = false
             lastEnd = frame
         }
-        let intervals = zip(starts.dropFirst(), starts).map { $0 - $1 }
-        active = !intervals.isEmpty && intervals.allSatisfy { (5...(7 * Self.rate)).contains($0) }
-            && frame - (starts.last ?? frame) <= 8 * Self.rate
+        var rhythmic = starts.count >= 2
+        for k in starts.indices.dropFirst() where !(5...(7 * Self.rate)).contains(starts[k] - starts[k - 1]) { rhythmic = false }
+        active = rhythmic && frame - (starts.last ?? frame) <= 8 * Self.rate
         if active { return max(instant, 0.8) }
         // After a single breath, hold a little less until the next one shows the rhythm.
         if let last = starts.last, frame - last <= 6 * Self.rate { return max(instant, 0.7) }

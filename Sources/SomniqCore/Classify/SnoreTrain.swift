@@ -10,7 +10,7 @@
 /// loudest. This is a pattern worth a look, not a diagnosis.
 struct SnoreTrain: Sendable {
     private var inBurst = false
-    private var bursts: [Int] = []          // start windows of recent bursts (at most 8)
+    private var bursts: [Int] = { var b = [Int](); b.reserveCapacity(9); return b }()   // starts of recent bursts (≤ 8)
     /// Loudest burst of the train so far, dB above the floor.
     private var trainLevel: Float = -.infinity
     private var burstLevel: Float = -.infinity
@@ -34,7 +34,7 @@ struct SnoreTrain: Sendable {
         }
         if starting {
             inBurst = true
-            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(); trainLevel = -.infinity }
+            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             burstLevel = levelDb
             bursts.append(frame)
             if bursts.count > 8 { bursts.removeFirst() }
@@ -58,8 +58,15 @@ struct SnoreTrain: Sendable {
     /// Median interval between recent bursts, in windows.
     private var period: Int {
         guard bursts.count >= 2 else { return 0 }
-        let gaps = zip(bursts.dropFirst(), bursts).map { $0 - $1 }.sorted()
-        return gaps[gaps.count / 2]
+        // At most 7 gaps: sorted on the stack, nothing allocated per window.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: bursts.count - 1) { gaps in
+            for k in 1..<bursts.count { gaps[k - 1] = bursts[k] - bursts[k - 1] }
+            for k in 1..<gaps.count {
+                var j = k
+                while j > 0, gaps[j - 1] > gaps[j] { gaps.swapAt(j - 1, j); j -= 1 }
+            }
+            return gaps[gaps.count / 2]
+        }
     }
 
     /// At least two intervals, all 2–8 s and within 35 % of the median.
@@ -67,6 +74,7 @@ struct SnoreTrain: Sendable {
         guard bursts.count >= 3 else { return false }
         let p = period
         guard p >= 2 * Self.rate, p <= 8 * Self.rate else { return false }
-        return zip(bursts.dropFirst(), bursts).allSatisfy { abs(Double($0 - $1 - p)) <= 0.35 * Double(p) }
+        for k in 1..<bursts.count where abs(Double(bursts[k] - bursts[k - 1] - p)) > 0.35 * Double(p) { return false }
+        return true
     }
 }
