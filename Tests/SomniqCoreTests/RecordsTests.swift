@@ -13,3 +13,7 @@ import Testing
     #expect(Records.eventEnd(end, time: { _ in "2026-11-22T23:00:13Z" }).compactText
             == #"{"v":1,"kind":"event_end","id":"e1","class":"cough","onset_s":12.5,"offset_s":13,"offset_time":"2026-11-22T23:00:13Z","peak_dbfs":-20,"confidence":0.7,"truncated":true}"#)
 }
+
+@Test func classIndexIsThePositionInAllCases() {
+    for (i, c) in SoundClass.allCases.enumerated() { #expect(c.index == i) }
+}

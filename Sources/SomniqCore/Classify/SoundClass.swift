@@ -39,10 +39,27 @@ public enum SoundClass: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// Position in `allCases`, used to index per-class arrays.
-    public var index: Int { SoundClass.indexTable[self]! }
-    private static let indexTable: [SoundClass: Int] =
-        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// Position in `allCases`, used to index per-class arrays (a switch: no hashing).
+    public var index: Int {
+        switch self {
+        case .smokeAlarm: 0
+        case .glassBreak: 1
+        case .scream: 2
+        case .gasp: 3
+        case .snoring: 4
+        case .cough: 5
+        case .babyCry: 6
+        case .dogBark: 7
+        case .thunder: 8
+        case .speech: 9
+        case .laughter: 10
+        case .door: 11
+        case .phoneRing: 12
+        case .music: 13
+        case .breathing: 14
+        case .breathingPause: 15
+        }
+    }
 
     public static func < (a: SoundClass, b: SoundClass) -> Bool { a.index < b.index }
 }
