@@ -31,7 +31,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Validate the configuration and profile, then exit.")
     var checkConfig = false
 
-    @Option(help: ArgumentHelp("Stop after this many seconds of audio (for fixtures).", visibility: .hidden))
+    @Option(help: "Stop after this many seconds of audio (for fixtures and tests).")
     var maxSeconds: Double?
 
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
