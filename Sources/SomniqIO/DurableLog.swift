@@ -10,8 +10,8 @@ public final class DurableLog {
     public let capacity: Int
     private var writer: EventLogWriter?
     private var pending: [JSONValue] = []
-    private var failing = false
     private var dropped = 0
+    /// When the disk started refusing writes; nil while writes succeed.
     private var failedSince: Date?
     private var failure = ""
     private let logger: Logger
@@ -42,24 +42,23 @@ public final class DurableLog {
         while !pending.isEmpty {
             do {
                 let w = try openWriter()
-                if failing {
+                if let since = failedSince {
                     // The disk takes writes again: first say, in the log itself, that it
                     // could not be written for a while and how many records waited.
                     try w.repairTornLine()
                     var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
                     if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
-                    if let failedSince { details.append(("seconds", .rounded(Date().timeIntervalSince(failedSince), 1))) }
+                    details.append(("seconds", .rounded(Date().timeIntervalSince(since), 1)))
                     try w.append(Records.status("log_write_failed", streamSeconds: streamSeconds(), details: details,
                                                 time: WallClock.iso8601(Date())))
-                    failing = false
+                    failedSince = nil
                     dropped = 0
                     logger.notice("event log writable again: \(path); writing \(pending.count) held records")
                 }
                 try w.append(pending[0])
                 pending.removeFirst()
             } catch {
-                if !failing {
-                    failing = true
+                if failedSince == nil {
                     failedSince = Date()
                     failure = error.description
                     logger.critical("log_write_failed: \(error); holding records in memory (up to \(capacity)) until the disk recovers")

@@ -42,8 +42,7 @@ public final class EventLogWriter {
 
     /// Appends one record as a line and makes it durable.
     public func append(_ record: JSONValue) throws(LogWriteError) {
-        try writeAll(Array((record.compactText + "\n").utf8))
-        if ownsDescriptor, fsync(fd) != 0 { throw LogWriteError(path: path, errno: errno) }
+        try appendLine(record.compactText)
     }
 
     /// After a failed write, makes sure the next record starts on a line of its own

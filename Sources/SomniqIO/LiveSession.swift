@@ -41,8 +41,7 @@ public final class LiveSession {
     /// Wall-clock time at a stream time: set when audio (re)starts arriving.
     private var anchor: (date: Date, stream: Double)?
     private var events = 0, alerts = 0
-    private var silentWindows = 0, clippedWindows = 0
-    private var silentReported = false, clippingReported = false
+    private var silence = Spell(), clipping = Spell()
     private var lastWatchdog = Date.distantPast
     private var previousLevel: Float = .nan
 
@@ -200,21 +199,13 @@ public final class LiveSession {
     private func watchInput(_ f: WindowFeatures) {
         let stuck = f.levelDbfs <= Decibels.silence + 1 || f.activeFraction == 0 && f.levelDbfs == previousLevel
         previousLevel = f.levelDbfs
-        silentWindows = stuck ? silentWindows + 1 : 0
-        if Double(silentWindows) * StreamClock.frameSeconds >= options.config.silenceSeconds, !silentReported {
-            silentReported = true
+        if silence.update(stuck, limit: options.config.silenceSeconds) {
             status("input_silent", alert: true, details: [("seconds", .number(options.config.silenceSeconds))])
             logger.error("input is silent: the microphone may be muted or unplugged")
-        } else if silentWindows == 0 {
-            silentReported = false
         }
-        clippedWindows = f.clippedSamples > 0 ? clippedWindows + 1 : 0
-        if Double(clippedWindows) * StreamClock.frameSeconds >= options.config.clippingSeconds, !clippingReported {
-            clippingReported = true
+        if clipping.update(f.clippedSamples > 0, limit: options.config.clippingSeconds) {
             status("clipping", alert: true, details: [("seconds", .number(options.config.clippingSeconds))])
             logger.warning("input is clipping: lower the capture gain (alsamixer)")
-        } else if clippedWindows == 0 {
-            clippingReported = false
         }
     }
 
@@ -279,4 +270,20 @@ final class Flag: @unchecked Sendable {
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
+}
+
+/// A condition of the input that is reported once it has lasted long enough, and once
+/// per spell: it may be reported again only after it has cleared.
+struct Spell {
+    private var windows = 0
+    private var reported = false
+
+    /// Feeds one window; true on the window where the spell first reaches `limit` seconds.
+    mutating func update(_ holds: Bool, limit: Double) -> Bool {
+        windows = holds ? windows + 1 : 0
+        if windows == 0 { reported = false; return false }
+        guard !reported, Double(windows) * StreamClock.frameSeconds >= limit else { return false }
+        reported = true
+        return true
+    }
 }
