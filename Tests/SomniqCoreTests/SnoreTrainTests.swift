@@ -6,7 +6,7 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     var pauses: [Float] = []
     for frame in start..<(start + count * period) {
         let snoring: Float = (frame - start) % period < 2 ? 1 : 0
-        pauses.append(t.update(instant: snoring, gasp: 0, levelDb: snoring > 0 ? level : 3, frame: frame).pause)
+        pauses.append(t.update(instant: snoring, gasp: 0, levelDb: snoring > 0 ? level : 3, full: false, frame: frame).pause)
     }
     return pauses
 }
@@ -15,20 +15,50 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     var t = SnoreTrain()
     // Four snores 4 s apart, then 12 s of nothing, then a snore 6 dB louder.
     #expect(train(&t, from: 0, count: 4, period: 8, level: 20).allSatisfy { $0 == 0 })
-    for frame in 32..<48 { #expect(t.update(instant: 0, gasp: 0, levelDb: 3, frame: frame).pause == 0) }
-    #expect(t.update(instant: 1, gasp: 0, levelDb: 26, frame: 48).pause == 1)
+    for frame in 32..<48 { #expect(t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame).pause == 0) }
+    #expect(t.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 48).pause == 1)
 }
 
 @Test func aSnoreAtTheSameLevelAfterAPauseIsNoBreathingPause() {
     var t = SnoreTrain()
     _ = train(&t, from: 0, count: 4, period: 8, level: 20)
-    for frame in 32..<48 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, frame: frame) }
-    #expect(t.update(instant: 1, gasp: 0, levelDb: 21, frame: 48).pause == 0)
+    for frame in 32..<48 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame) }
+    #expect(t.update(instant: 1, gasp: 0, levelDb: 21, full: false, frame: 48).pause == 0)
 }
 
 @Test func aShortGapInATrainIsNoBreathingPause() {
     var t = SnoreTrain()
     _ = train(&t, from: 0, count: 4, period: 8, level: 20)
-    for frame in 32..<36 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, frame: frame) }
-    #expect(t.update(instant: 1, gasp: 1, levelDb: 30, frame: 36).pause == 0)
+    for frame in 32..<36 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame) }
+    #expect(t.update(instant: 1, gasp: 1, levelDb: 30, full: false, frame: 36).pause == 0)
+}
+
+@Test func aLoneSnoreStaysBelowAnAlertAndTheSecondStartsSnoring() {
+    var t = SnoreTrain()
+    var scores: [Float] = []
+    for frame in 0..<12 {
+        let snoring: Float = frame % 8 < 2 ? 1 : 0          // snores at frames 0 and 8 (4 s apart)
+        scores.append(t.update(instant: snoring, gasp: 0, levelDb: 20, full: false, frame: frame).snoring)
+    }
+    #expect(scores[0..<8].allSatisfy { $0 < 0.7 })
+    #expect(scores[8] >= 0.7)
+}
+
+@Test func aBurstLongerThanABreathIsNoSnore() {
+    var t = SnoreTrain()
+    _ = train(&t, from: 0, count: 3, period: 8, level: 20)
+    // Twelve windows (6.5 s) entirely filled with a low rumble: thunder, not a snore.
+    var scores: [Float] = []
+    for frame in 24..<36 { scores.append(t.update(instant: 1, gasp: 0, levelDb: 20, full: true, frame: frame).snoring) }
+    #expect(scores.last == 0)
+}
+
+@Test func aRegularTrainEndsSoonAfterItsLastSnore() {
+    var t = SnoreTrain()
+    _ = train(&t, from: 0, count: 4, period: 8, level: 20)   // last snore starts at frame 24
+    var held: [Float] = []
+    for frame in 32..<40 { held.append(t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame).snoring) }
+    // The next snore was due at frame 32 (± 35 %, 3 windows): held to frame 35, then over.
+    #expect(held[0...3].allSatisfy { $0 >= 0.8 })
+    #expect(held[4...].allSatisfy { $0 == 0 })
 }

@@ -1,14 +1,15 @@
 /// Follows a sequence of calm breaths: soft, noisy bursts (inhale or exhale) one every
-/// 2.5–7 s (9–24 breaths a minute). After a burst the breathing score is held through
-/// the pause that should follow it, more firmly once two bursts have come at such an
-/// interval, so a sequence is one event; and a burst inside a sequence is a breath, not
-/// a gasp.
+/// 2.5–7 s (9–24 breaths a minute). A lone burst scores just under an alert: breathing
+/// is a rhythm, so it starts with the second burst at such an interval. Then the score
+/// is held through the pause until the next breath is due (the median interval plus
+/// 35 %), so a sequence is one event that ends soon after its last breath; and a burst
+/// inside a sequence is a breath, not a gasp.
 struct BreathTrain: Sendable {
     private var inBurst = false
     private var starts: [Int] = { var s = [Int](); s.reserveCapacity(7); return s }()
-    private var lastEnd = Int.min / 2
 
     private static let rate = 2                 // windows per second
+    private static let intervals = 5...(7 * rate)
 
     /// True while bursts keep coming at a breathing rhythm.
     private(set) var active = false
@@ -16,19 +17,33 @@ struct BreathTrain: Sendable {
     mutating func update(instant: Float, frame: Int) -> Float {
         if instant >= 0.5, !inBurst {
             inBurst = true
-            if let last = starts.last, frame - last > 7 * Self.rate { starts.removeAll(keepingCapacity: true) }
+            if let last = starts.last, frame - last > Self.intervals.upperBound { starts.removeAll(keepingCapacity: true) }
             starts.append(frame)
             if starts.count > 6 { starts.removeFirst() }
         } else if inBurst, instant < 0.5 {
             inBurst = false
-            lastEnd = frame
         }
         var rhythmic = starts.count >= 2
-        for k in starts.indices.dropFirst() where !(5...(7 * Self.rate)).contains(starts[k] - starts[k - 1]) { rhythmic = false }
-        active = rhythmic && frame - (starts.last ?? frame) <= 8 * Self.rate
-        if active { return max(instant, 0.8) }
-        // After a single breath, hold a little less until the next one shows the rhythm.
-        if let last = starts.last, frame - last <= 6 * Self.rate { return max(instant, 0.7) }
-        return instant
+        for k in starts.indices.dropFirst() where !Self.intervals.contains(starts[k] - starts[k - 1]) { rhythmic = false }
+        guard rhythmic, let last = starts.last else {
+            active = false
+            return min(instant, 0.65)
+        }
+        let interval = median
+        active = inBurst || frame <= last + interval + Int((0.35 * Double(interval)).rounded(.up))
+        return active ? max(instant, 0.8) : instant
+    }
+
+    /// Median interval between the bursts kept, in windows (at most 5 intervals,
+    /// sorted on the stack: nothing is allocated per window).
+    private var median: Int {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: starts.count - 1) { gaps in
+            for k in 1..<starts.count { gaps[k - 1] = starts[k] - starts[k - 1] }
+            for k in 1..<gaps.count {
+                var j = k
+                while j > 0, gaps[j - 1] > gaps[j] { gaps.swapAt(j - 1, j); j -= 1 }
+            }
+            return gaps[gaps.count / 2]
+        }
     }
 }

@@ -48,7 +48,7 @@ public struct Classifier: Sendable {
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
         let storm: Float = thunder.storming ? rumble : 0
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained),
-                                  gasp: r.gasp, levelDb: f.peakSnrDb, frame: f.index)
+                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9, frame: f.index)
         s[.snoring] = snore.snoring
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.

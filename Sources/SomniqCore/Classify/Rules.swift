@@ -14,6 +14,7 @@ struct Rules {
         let highShare = x[5] + x[6] + x[7]              // > 2.4 kHz
         let audible = ramp(f.peakSnrDb, 8, 14)          // stands clearly out of the floor
         let loud = ramp(f.peakSnrDb, 14, 22)
+        let deep = ramp(f.centroidHz, 250, 150)         // a rumble, see thunder
         let toneLine = ramp(f.tonalFraction, 0.3, 0.6) * ramp(f.tonalStability, 0.6, 0.9)
 
         // Smoke/CO alarms: a steady piezo line near 3 kHz (UL 217 / EN 14604 sounders,
@@ -74,7 +75,7 @@ struct Rules {
         // (A low male voice has its fundamental below 150 Hz, so all of 0–1200 Hz counts.)
         speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 320, soft: 60)
             * ramp(x[0] + voiceShare, 0.6, 0.8) * (0.6 + 0.4 * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5)))
-            * ramp(f.harmonicity, 0.64, 0.74)
+            * ramp(f.harmonicity, 0.64, 0.74) * (1 - deep)
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
         // f0 200–500 Hz (Bachorowski et al. 2001).
@@ -85,23 +86,28 @@ struct Rules {
         // 0.6–6 kHz and no sharp onset; `BreathTrain` turns a rhythm of them into breathing.
         breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.03, 0.06)
             * ramp(x[3] + x[4] + x[5] + x[6], 0.4, 0.6) * band(f.longestRunSeconds, 0.3, 2.5, soft: 0.15)
-            * ramp(f.onsetDb, 12, 8)
+            * ramp(f.onsetDb, 12, 8) * ramp(lowShare, 0.25, 0.12)   // airflow noise has no rumble below 300 Hz
 
         // Snore: a burst of low-frequency (< 300 Hz) energy standing well out of the floor,
         // from the vibrating soft palate: rough and aperiodic or with a very low, jittery
         // pulse rate (20–80 Hz, below the pitch range), so harmonicity stays low
         // (Pevernagie et al. 2010). Cartoon and real snores add broadband flutter noise,
         // so only a part of the excess needs to be low.
-        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 12, 18) * ramp(f.harmonicity, 0.72, 0.55)
+        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
             * ramp(lowShare, 0.12, 0.3) * ramp(f.activeFraction, 0.1, 0.25)
 
         // Thunder: loud low-frequency sound (< 300 Hz) with no pitch or tonal lines
         // (which music has); `Rumble` judges its duration and decay.
+        // Below ~200 Hz (`deep`) a 32 ms frame holds only a few cycles, so band-limited noise looks
+        // periodic to the autocorrelation: a deep rumble (centroid < 200 Hz) may seem
+        // "harmonic" and still be noise. What a bass note has and a rumble lacks is a
+        // stable line among its harmonics above 300 Hz.
         thunder = ramp(f.peakSnrDb, 12, 18) * ramp(lowShare, 0.7, 0.9)
-            * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.tonalFraction, 0.3, 0.1)
+            * max(ramp(f.harmonicity, 0.65, 0.45), deep) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses.
+        // (A deep rumble's apparent harmonicity is no evidence of notes, see thunder.)
         music = audible * ramp(f.activeFraction, 0.75, 0.95)
-            * max(ramp(f.harmonicity, 0.55, 0.7), ramp(f.tonalFraction, 0.3, 0.6))
+            * max(ramp(f.harmonicity, 0.55, 0.7) * (1 - deep), ramp(f.tonalFraction, 0.3, 0.6))
     }
 }

@@ -1,9 +1,14 @@
 /// Follows snores across windows.
 ///
-/// Snores come one per breath, every 2–8 s (12–30 breaths a minute in sleep). After
-/// a snore burst the snoring score is held for up to one breath period, and a train
-/// of regularly spaced bursts is held for 1.5 periods, so a night of snoring is one
-/// event with its gaps, not one per breath.
+/// Snores come one per breath, every 2–8 s (12–30 breaths a minute in sleep), and each
+/// lasts 0.5–2.5 s, with the exhalation up to a whole breath (Pevernagie et al. 2010). After a
+/// snore burst the snoring score is held until the next one is due: for 5 s after a
+/// burst, and in a train of regularly spaced bursts until one period (plus its
+/// jitter) after the last burst began. So a night of snoring is one event with its
+/// gaps, not one per breath, and it ends soon after the last snore. A lone burst
+/// scores just under an alert: snoring starts with the second burst. A burst that goes
+/// on for longer than a breath (thunder, traffic, a drum loop) is not a snore: it
+/// scores nothing and leaves the train.
 ///
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
 /// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
@@ -15,12 +20,20 @@ struct SnoreTrain: Sendable {
     private var trainLevel: Float = -.infinity
     private var burstLevel: Float = -.infinity
     private var lastBurstEnd = Int.min / 2
+    /// Windows of the current burst that were entirely filled with sound.
+    private var fullWindows = 0
+    private var tooLong = false
+
+    /// A snore lasts at most one breath, inhalation and exhalation (at most 5 s at 12
+    /// breaths a minute), so at most nine 1 s windows at a 0.5 s hop lie entirely inside it.
+    private static let mostFullWindows = 9
 
     /// Windows per second.
     private static let rate = 2
 
-    /// `levelDb`: how far the window's loudest frame stands above the floor.
-    mutating func update(instant: Float, gasp: Float, levelDb: Float, frame: Int) -> (snoring: Float, pause: Float) {
+    /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
+    /// window is filled with sound from start to end.
+    mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         let starting = instant >= 0.5 && !inBurst
         if starting || (gasp >= 0.6 && !inBurst) {
@@ -36,10 +49,22 @@ struct SnoreTrain: Sendable {
             inBurst = true
             if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             burstLevel = levelDb
+            fullWindows = full ? 1 : 0
+            tooLong = false
             bursts.append(frame)
             if bursts.count > 8 { bursts.removeFirst() }
         } else if inBurst {
             burstLevel = max(burstLevel, levelDb)
+            fullWindows += full ? 1 : 0
+            if !tooLong, fullWindows > Self.mostFullWindows {
+                // Too long for a snore: whatever it is, it is not part of the train.
+                tooLong = true
+                bursts.removeLast()
+            }
+            if tooLong {
+                if instant < 0.3 { inBurst = false }
+                return (0, pause)
+            }
             if instant < 0.3 {
                 inBurst = false
                 lastBurstEnd = frame
@@ -47,11 +72,17 @@ struct SnoreTrain: Sendable {
             }
         }
 
-        if inBurst { return (instant, pause) }
-        let gap = frame - lastBurstEnd
-        let hold = regular ? Int(1.5 * Double(period)) : 4 * Self.rate
-        guard gap <= min(hold, 9 * Self.rate) else { return (instant, pause) }
-        let held: Float = regular ? 0.85 : 0.7
+        guard let last = bursts.last else { return (instant, pause) }
+        // A lone burst is not yet snoring: a gasp, a thump or the start of a rumble look
+        // the same. Snoring is a second burst a breath later. (Just below the balanced `on`.)
+        let paired = bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
+        if !paired { return (min(instant, 0.65), pause) }
+        // The next snore is due one period after the last one began (± 35 % jitter);
+        // a lone snore is held for 4 s after it ends.
+        let due = regular ? last + period + Int((0.35 * Double(period)).rounded(.up))
+                          : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
+        guard frame <= min(due, lastBurstEnd + 9 * Self.rate) || inBurst else { return (instant, pause) }
+        let held: Float = regular ? 0.85 : 0.8
         return (max(instant, held), pause)
     }
 
