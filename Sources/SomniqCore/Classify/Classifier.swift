@@ -19,6 +19,8 @@ public struct Classifier: Sendable {
     private var laughs = Hold(windows: 2)
     private var breaths = BreathTrain()
     private var inhales = BreathTrain()
+    private var shards = Continuation(maxWindows: 3)
+    private var gasping = Continuation(maxWindows: 2)
     private var cryBefore: Float = 0
 
     public init() {}
@@ -38,10 +40,10 @@ public struct Classifier: Sendable {
         s[.thunder] = rumble
         let sustained = music.update(r.music)
         s[.music] = sustained * (1 - s[.smokeAlarm])
-        // A gasp-like burst that recurs at a breathing rhythm is heavy breathing.
-        // Heavy inhales (gasp-like) mark a rhythm of their own, which long exhales can hide.
-        let breathing = max(breaths.update(instant: max(r.breathing, r.gasp), frame: f.index),
-                            inhales.update(instant: r.gasp, frame: f.index))
+        // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
+        // inhales mark a rhythm of their own, which long exhales can hide.
+        let breathing = max(breaths.update(instant: max(r.breathing, r.heavyBreath), frame: f.index),
+                            inhales.update(instant: r.heavyBreath, frame: f.index))
         let rhythm = breaths.active || inhales.active
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore.
@@ -72,8 +74,12 @@ public struct Classifier: Sendable {
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
-        s[.glassBreak] = r.glassBreak * (1 - r.snore) * (1 - tone)
-        s[.gasp] = r.gasp * (1 - r.snore) * (rhythm ? 0.3 : 1)
+        // What follows a crash or a gasp without a new attack is the rest of it.
+        let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
+        s[.glassBreak] = shards.update(r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
+        // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
+        s[.gasp] = gasping.update(r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]),
+                                  goingOn: goingOn)
         s[.door] = r.door * (1 - background) * (1 - r.glassBreak)
         s[.cough] = coughs.update(r.cough * (1 - speaking) * (1 - background))
         s[.dogBark] = barks.update(r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background))

@@ -2,7 +2,7 @@
 /// Each rule names the acoustic cue it relies on.
 struct Rules {
     let smokeAlarm, phoneRing, glassBreak, scream, gasp, cough, dogBark, door: Float
-    let babyCry, speech, laughter, breathing, snore, thunder, music: Float
+    let babyCry, speech, laughter, breathing, heavyBreath, snore, thunder, music: Float
     /// How much the window is a short, sharp burst (strong onset, < 0.6 s).
     let impulsive: Float
 
@@ -51,7 +51,7 @@ struct Rules {
         // Door slam: an impact with no pitch (low harmonicity), not a high-pitched crash.
         // Knocking: a run of short raps whose ringing (wood, 1.2–4 kHz) may look pitched.
         let slam = ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
-        let knock = ramp(Float(f.bursts), 2, 4) * ramp(x[4] + x[5], 0.5, 0.7) * ramp(f.longestRunSeconds, 0.35, 0.2)
+        let knock = ramp(Float(f.bursts), 1, 3) * ramp(x[4] + x[5], 0.5, 0.7) * ramp(f.longestRunSeconds, 0.35, 0.2)
         door = impulsive * max(slam, knock)
 
         // Infant cry: sustained, strongly harmonic phonation with f0 300–700 Hz and energy
@@ -65,9 +65,14 @@ struct Rules {
         scream = ramp(f.peakSnrDb, 16, 22) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
             * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 700, 900) * ramp(f.harmonicity, 0.5, 0.6)
 
-        // Gasp: a loud, breathy (aperiodic) inhalation burst, 0.2–1 s.
-        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
-            * band(f.longestRunSeconds, 0.2, 0.9, soft: 0.2) * ramp(f.onsetDb, 14, 8)
+        // Gasp: a sudden, loud inhalation through an open glottis: it starts abruptly
+        // (what tells it from a calm breath), is breathy — turbulent noise with at most a
+        // weak voice in it — for 0.3–1.5 s. The open vocal tract shapes it: its centroid
+        // lies among the low formants (1–1.7 kHz), below a plain breath's hiss or the
+        // shards of breaking glass, which have most of their energy above 2 kHz.
+        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.08, 0.13)
+            * band(f.harmonicity, 0.3, 0.66, soft: 0.1) * ramp(f.longestRunSeconds, 0.3, 0.45)
+            * band(f.centroidHz, 1000, 1700, soft: 250) * ramp(x[6] + x[7], 0.4, 0.25)
 
         // Speech: voiced segments with f0 85–320 Hz (adult and child voices), energy in
         // 150–1200 Hz, usually broken by pauses and consonants (syllable rate 2–8 Hz;
@@ -87,6 +92,11 @@ struct Rules {
         breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.03, 0.06)
             * ramp(x[3] + x[4] + x[5] + x[6], 0.4, 0.6) * band(f.longestRunSeconds, 0.3, 2.5, soft: 0.15)
             * ramp(f.onsetDb, 12, 8) * ramp(lowShare, 0.25, 0.12)   // airflow noise has no rumble below 300 Hz
+
+        // A heavy breath: loud, breathy and unhurried, 0.2–1 s. One alone could be a gasp;
+        // a rhythm of them (`BreathTrain`) is laboured breathing.
+        heavyBreath = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
+            * band(f.longestRunSeconds, 0.2, 0.9, soft: 0.2) * ramp(f.onsetDb, 14, 8)
 
         // Snore: a burst of low-frequency (< 300 Hz) energy standing well out of the floor,
         // from the vibrating soft palate: rough and aperiodic or with a very low, jittery

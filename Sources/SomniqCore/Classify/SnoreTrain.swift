@@ -31,6 +31,9 @@ struct SnoreTrain: Sendable {
     /// Windows per second.
     private static let rate = 2
 
+    /// Two or more snores a breath apart: a burst now belongs to the train.
+    private(set) var inTrain = false
+
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end.
     mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int) -> (snoring: Float, pause: Float) {
@@ -76,12 +79,14 @@ struct SnoreTrain: Sendable {
         // A lone burst is not yet snoring: a gasp, a thump or the start of a rumble look
         // the same. Snoring is a second burst a breath later. (Just below the balanced `on`.)
         let paired = bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
+        inTrain = false
         if !paired { return (min(instant, 0.65), pause) }
         // The next snore is due one period after the last one began (± 35 % jitter);
         // a lone snore is held for 4 s after it ends.
         let due = regular ? last + period + Int((0.35 * Double(period)).rounded(.up))
                           : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
         guard frame <= min(due, lastBurstEnd + 9 * Self.rate) || inBurst else { return (instant, pause) }
+        inTrain = true
         let held: Float = regular ? 0.85 : 0.8
         return (max(instant, held), pause)
     }
