@@ -55,7 +55,8 @@ public struct Classifier: Sendable {
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
-        let background = max(tone, rumble, rhythm ? s[.breathing] : 0)
+        // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.
+        let background = max(tone, rumble, rhythm ? s[.breathing] : 0, snores.inTrain ? s[.snoring] : 0)
 
         // Voices.
         // A word needs a second window of voice: a single voiced burst is a cough or a bark.

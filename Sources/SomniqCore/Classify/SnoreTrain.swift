@@ -3,8 +3,8 @@
 /// Snores come one per breath, every 2–8 s (12–30 breaths a minute in sleep), and each
 /// lasts 0.5–2.5 s, with the exhalation up to a whole breath (Pevernagie et al. 2010). After a
 /// snore burst the snoring score is held until the next one is due: for 5 s after a
-/// burst, and in a train of regularly spaced bursts until one period (plus its
-/// jitter) after the last burst began. So a night of snoring is one event with its
+/// burst, and in a train of regularly spaced bursts until one period (plus a quarter
+/// for its jitter) after the last burst began. So a night of snoring is one event with its
 /// gaps, not one per breath, and it ends soon after the last snore. A lone burst
 /// scores just under an alert: snoring starts with the second burst. A burst that goes
 /// on for longer than a breath (thunder, traffic, a drum loop) is not a snore: it
@@ -81,9 +81,9 @@ struct SnoreTrain: Sendable {
         let paired = bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
         inTrain = false
         if !paired { return (min(instant, 0.65), pause) }
-        // The next snore is due one period after the last one began (± 35 % jitter);
+        // The next snore is due one period after the last one began (± 25 % jitter);
         // a lone snore is held for 4 s after it ends.
-        let due = regular ? last + period + Int((0.35 * Double(period)).rounded(.up))
+        let due = regular ? last + period + Int((0.25 * Double(period)).rounded(.up))
                           : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
         guard frame <= min(due, lastBurstEnd + 9 * Self.rate) || inBurst else { return (instant, pause) }
         inTrain = true
