@@ -10,6 +10,7 @@ public struct Classifier: Sendable {
     private var snores = SnoreTrain()
     private var thunder = Rumble()
     private var music = Persistence(startWindows: 0, fullWindows: 2)
+    private var beats = Beat()
     private var talking = Hold(windows: 4)
     private var words = Persistence(startWindows: 0, fullWindows: 2)
     private var sentences = Hold(windows: 2)
@@ -38,7 +39,8 @@ public struct Classifier: Sendable {
         let rumble = thunder.update(instant: r.thunder, full: f.activeFraction >= 0.7,
                                     lowExcessDb: max(f.excessDb[0], f.excessDb[1]))
         s[.thunder] = rumble
-        let sustained = music.update(r.music)
+        // Running speech and a crying baby keep up attacks too; their voices tell them apart.
+        let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry))))
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
@@ -79,7 +81,7 @@ public struct Classifier: Sendable {
         let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
         s[.glassBreak] = shards.update(r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
-        s[.gasp] = gasping.update(r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]),
+        s[.gasp] = gasping.update(r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   goingOn: goingOn)
         s[.door] = r.door * (1 - background) * (1 - r.glassBreak)
         s[.cough] = coughs.update(r.cough * (1 - speaking) * (1 - background))

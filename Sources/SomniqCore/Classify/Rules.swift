@@ -2,7 +2,7 @@
 /// Each rule names the acoustic cue it relies on.
 struct Rules {
     let smokeAlarm, phoneRing, glassBreak, scream, gasp, cough, dogBark, door: Float
-    let babyCry, speech, laughter, breathing, heavyBreath, snore, thunder, music: Float
+    let babyCry, speech, laughter, breathing, heavyBreath, snore, thunder, music, beat: Float
     /// How much the window is a short, sharp burst (strong onset, < 0.6 s).
     let impulsive: Float
 
@@ -119,5 +119,10 @@ struct Rules {
         // (A deep rumble's apparent harmonicity is no evidence of notes, see thunder.)
         music = audible * ramp(f.activeFraction, 0.75, 0.95)
             * max(ramp(f.harmonicity, 0.55, 0.7) * (1 - deep), ramp(f.tonalFraction, 0.3, 0.6))
+
+        // A beat: continuous sound with a sharp attack in it (drums, a bass line), which
+        // only music keeps up for seconds on end; speech pauses, thunder rolls without
+        // new attacks of this strength. `Beat` judges it over seconds.
+        beat = audible * ramp(f.activeFraction, 0.85, 0.95) * ramp(f.onsetDb, 7, 10)
     }
 }

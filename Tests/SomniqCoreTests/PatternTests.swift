@@ -1,0 +1,28 @@
+import Testing
+@testable import SomniqCore
+
+@Test func aBeatIsMusicAfterFiveAttacksInEightWindowsAndSurvivesAMissedOne() {
+    var beat = Beat()
+    let attacks: [Float] = [1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0]
+    let scores = attacks.map { beat.update($0) }
+    #expect(scores[0...2] == [0, 0, 0])
+    #expect(scores[3] == 0.6)                  // four attacks: not yet certain
+    #expect(scores[5] == 0.9)                  // five of the last eight, one missed
+    #expect(scores[6] == 0.9)
+    #expect(scores.last == 0)                  // the music stopped
+}
+
+@Test func aContinuationCarriesACrashUntilANewAttackOrTheEnd() {
+    var shards = Continuation(maxWindows: 3)
+    #expect(shards.update(1, goingOn: false) == 1)
+    #expect(shards.update(0.1, goingOn: true) == 0.8)
+    #expect(shards.update(0.1, goingOn: false) == 0.1)     // the sound ended
+    #expect(shards.update(0.1, goingOn: true) == 0.1)      // and stays ended
+}
+
+@Test func aContinuationLastsAtMostItsWindows() {
+    var gasp = Continuation(maxWindows: 2)
+    _ = gasp.update(0.9, goingOn: true)
+    let rest = (0..<3).map { _ in gasp.update(0, goingOn: true) }
+    #expect(rest.map { ($0 * 100).rounded() / 100 } == [0.72, 0.72, 0])
+}
