@@ -32,18 +32,43 @@ public final class Pipeline {
         windower.push(samples) { window in handle(window, emit: emit) }
     }
 
-    /// Ends the stream: the last partial window is analysed (padded with silence)
-    /// and every open event is closed, marked truncated.
+    /// Ends the stream: the last partial window is analysed (padded with silence), the
+    /// windows the classifier still holds are decided, and every open event is closed,
+    /// marked truncated.
     public func finish(emit: (AlertOutput) -> Void) {
         windower.flush { window in handle(window, emit: emit) }
+        while let decided = measure(.classify, { classifier.flush(into: &scores) }) {
+            step(decided, emit: emit)
+        }
         alerts.finish(emit: emit)
     }
 
+    /// The stages `measure` wraps.
+    public enum Stage: Sendable { case features, classify, alerts }
+
+    /// Runs each stage of every window; the I/O layer may time them here (the
+    /// benchmark does). The core itself knows no clock.
+    public var measure: (Stage, () -> Void) -> Void = { $1() }
+
+    private func measure<T>(_ stage: Stage, _ body: () -> T) -> T {
+        var result: T?
+        measure(stage) { result = body() }
+        return result!
+    }
+
     private func handle(_ window: AudioWindow, emit: (AlertOutput) -> Void) {
-        let features = extractor.process(window)
-        classifier.score(features, into: &scores)
+        let features = measure(.features) { extractor.process(window) }
+        if let decided = measure(.classify, { classifier.push(features, into: &scores) }) {
+            step(decided, emit: emit)
+        }
+    }
+
+    /// Hands one decided window to the alert processor.
+    private func step(_ features: WindowFeatures, emit: (AlertOutput) -> Void) {
         onWindow?(features, scores)
-        alerts.step(scores, levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
-                    emit: emit)
+        measure(.alerts) {
+            alerts.step(scores, levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
+                        emit: emit)
+        }
     }
 }

@@ -1,11 +1,16 @@
 /// Hand-written rules that give every window a score in [0, 1] for each class.
 ///
 /// Instantaneous rules (`Rules`) look at one window; pattern detectors that span
-/// windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`, `Rumble`, `Persistence`, `Hold`)
-/// hold or raise the scores of
-/// later windows. Every input is relative to the tracked floor, a ratio or a
+/// windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`, `Rumble`, `Beat`,
+/// `Continuation`, `Persistence`, `Hold`) hold or raise the scores of later windows.
+/// A window is decided `lookahead` windows after it arrives, with those windows in
+/// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
 /// frequency, so the scores do not depend on microphone gain.
 public struct Classifier: Sendable {
+    /// Windows a decision waits for: 1.5 s at the 0.5 s hop.
+    public static let lookahead = 3
+
+    private var pending = Lookahead(capacity: lookahead + 1)
     private var alarm = AlarmCadence()
     private var snores = SnoreTrain()
     private var thunder = Rumble()
@@ -22,13 +27,46 @@ public struct Classifier: Sendable {
     private var inhales = BreathTrain()
     private var shards = Continuation(maxWindows: 3)
     private var gasping = Continuation(maxWindows: 2)
+    private var shouting = Continuation(maxWindows: 2)
     private var cryBefore: Float = 0
 
     public init() {}
 
-    public mutating func score(_ f: WindowFeatures, into s: inout ClassScores) {
+    /// Takes the next window. Once `lookahead` later windows have arrived, decides the
+    /// window that many places back, writes its scores into `s` and returns its
+    /// features; until then returns nil.
+    public mutating func push(_ f: WindowFeatures, into s: inout ClassScores) -> WindowFeatures? {
+        pending.append(.init(features: f, rules: Rules(f)))
+        guard pending.isFull else { return nil }
+        return decideOldest(into: &s)
+    }
+
+    /// At the end of the stream: decides the next window still waiting (with silence
+    /// after the last one) and returns its features; nil when none is left.
+    public mutating func flush(into s: inout ClassScores) -> WindowFeatures? {
+        pending.count > 0 ? decideOldest(into: &s) : nil
+    }
+
+    private mutating func decideOldest(into s: inout ClassScores) -> WindowFeatures {
+        let now = pending[0]!
+        score(now.features, now.rules, into: &s)
+        pending.dropOldest()
+        return now.features
+    }
+
+    /// The most a rule scores in the windows 1 to 1.5 s after the one being decided
+    /// (those that no longer share its samples).
+    private func later(_ rule: (Rules) -> Float) -> Float {
+        var m: Float = 0
+        for k in 2...Self.lookahead { if let e = pending[k] { m = max(m, rule(e.rules)) } }
+        return m
+    }
+
+    private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) {
         s.reset()
-        let r = Rules(f)
+        let cryAfter = later(\.babyCry)
+        // What follows a crash, a gasp or a scream without a new attack is the rest of it.
+        let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
         s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz)
@@ -69,16 +107,15 @@ public struct Classifier: Sendable {
         let bark = r.impulsive * ramp(f.longestRunSeconds, 0.5, 0.3)
         s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark))
         // A cry is sustained, strongly voiced and repeated; a scream is neither of those.
-        // Alarm tones and ringers look voiced too, but are steady.
-        // A cry already under way explains a shriek within it.
-        s[.scream] = r.scream * (1 - 0.75 * r.babyCry) * (1 - cryBefore) * (1 - tone)
+        // Alarm tones and ringers look voiced too, but are steady. A cry already under
+        // way explains a shriek within it, and so does one that goes on: a cry bout is
+        // cry after cry (with an inhalation between them), a scream stops.
+        s[.scream] = shouting.update(r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), goingOn: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(r.laughter) * (1 - 0.7 * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
-        // What follows a crash or a gasp without a new attack is the rest of it.
-        let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
         s[.glassBreak] = shards.update(r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
         s[.gasp] = gasping.update(r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),

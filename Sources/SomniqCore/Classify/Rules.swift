@@ -62,8 +62,8 @@ struct Rules {
 
         // Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz
         // where the ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
-        scream = ramp(f.peakSnrDb, 16, 22) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
-            * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 700, 900) * ramp(f.harmonicity, 0.5, 0.6)
+        scream = ramp(f.peakSnrDb, 12, 18) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
+            * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 650, 800) * ramp(f.harmonicity, 0.5, 0.6)
 
         // Gasp: a sudden, loud inhalation through an open glottis: it starts abruptly
         // (what tells it from a calm breath), is breathy — turbulent noise with at most a
