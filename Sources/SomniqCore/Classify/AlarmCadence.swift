@@ -13,7 +13,9 @@ struct AlarmCadence: Sendable {
     /// Windows (0.5 s each) a tone is remembered: covers the 1.5 s gap of T3.
     static let holdWindows = 2
 
-    mutating func update(instant: Float, toneHz: Float) -> Float {
+    /// `resumes`: a tone comes back within the classifier's lookahead. The silence
+    /// after the alarm's last beep is not held: the event ends with the alarm.
+    mutating func update(instant: Float, toneHz: Float, resumes: Bool = true) -> Float {
         if instant > 0.3 {
             let sameTone = lastHz > 0 && abs(toneHz - lastHz) <= 0.05 * lastHz
             lastScore = sameTone ? max(instant, 0.9 * lastScore + 0.1 * instant) : instant
@@ -22,7 +24,7 @@ struct AlarmCadence: Sendable {
             return max(instant, lastScore)
         }
         sinceTone += 1
-        guard sinceTone <= Self.holdWindows else { lastScore = 0; lastHz = 0; return instant }
+        guard sinceTone <= Self.holdWindows, resumes else { lastScore = 0; lastHz = 0; return instant }
         return max(instant, lastScore)
     }
 }

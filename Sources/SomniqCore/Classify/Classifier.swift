@@ -56,20 +56,31 @@ public struct Classifier: Sendable {
 
     /// The most a rule scores in the windows 1 to 1.5 s after the one being decided
     /// (those that no longer share its samples).
-    private func later(_ rule: (Rules) -> Float) -> Float {
+    private func later(_ rule: (Rules) -> Float) -> Float { most(rule, from: 2) }
+
+    /// The most a rule scores in any window after the one being decided: does the
+    /// sound come back within the lookahead?
+    private func soon(_ rule: (Rules) -> Float) -> Float { most(rule, from: 1) }
+
+    private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
         var m: Float = 0
-        for k in 2...Self.lookahead { if let e = pending[k] { m = max(m, rule(e.rules)) } }
+        for k in first...Self.lookahead { if let e = pending[k] { m = max(m, rule(e.rules)) } }
         return m
     }
 
     private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) {
         s.reset()
         let cryAfter = later(\.babyCry)
+        // A short sound whose attack lies in the second half of this window lies wholly
+        // in the next one, which starts 0.5 s later (and sees the attack too): that window
+        // reports it, so its event starts within half a second of the sound rather than
+        // up to a second early.
+        let early: Float = f.onsetSeconds >= 0.5 && f.onsetDb >= 8 && pending[1] != nil ? 0 : 1
         // What follows a crash, a gasp or a scream without a new attack is the rest of it.
         let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
-        s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz)
+        s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz, resumes: soon(\.smokeAlarm) > 0.3)
         s[.phoneRing] = r.phoneRing * (1 - s[.smokeAlarm])
         let tone = max(s[.smokeAlarm], r.phoneRing)
 
@@ -105,23 +116,24 @@ public struct Classifier: Sendable {
         let speaking = talking.update(r.speech)
         // A cry is sustained phonation; a short, abrupt voiced burst is a bark.
         let bark = r.impulsive * ramp(f.longestRunSeconds, 0.5, 0.3)
-        s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark))
+        s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark), resumes: soon(\.babyCry) >= 0.5)
         // A cry is sustained, strongly voiced and repeated; a scream is neither of those.
         // Alarm tones and ringers look voiced too, but are steady. A cry already under
         // way explains a shriek within it, and so does one that goes on: a cry bout is
         // cry after cry (with an inhalation between them), a scream stops.
-        s[.scream] = shouting.update(r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), goingOn: goingOn)
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), goingOn: goingOn)
         cryBefore = s[.babyCry]
-        s[.laughter] = laughs.update(r.laughter) * (1 - 0.7 * sustained)
+        s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= 0.5) * (1 - 0.7 * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
-        s[.glassBreak] = shards.update(r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
+        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
-        s[.gasp] = gasping.update(r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
+        s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   goingOn: goingOn)
-        s[.door] = r.door * (1 - background) * (1 - r.glassBreak)
-        s[.cough] = coughs.update(r.cough * (1 - speaking) * (1 - background))
-        s[.dogBark] = barks.update(r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background))
+        s[.door] = early * r.door * (1 - background) * (1 - r.glassBreak)
+        s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background), resumes: soon(\.cough) >= 0.5)
+        s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
+                                   resumes: soon(\.dogBark) >= 0.5)
     }
 }

@@ -38,14 +38,17 @@ struct Rules {
         glassBreak = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
             * (1 - toneLine)
 
-        // Cough: an explosive burst (onset) whose energy sits at 150–1200 Hz, noisy
-        // to weakly voiced, with f0 (if any) below 330 Hz (Korpáš et al. 1996).
-        cough = impulsive * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 360, 300) * ramp(f.tonalStability, 0.7, 0.4)
+        // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
+        // an explosive phase of noise, then (often) a voiced phase with f0 below about
+        // 400 Hz (Korpáš et al. 1996).
+        cough = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
+            * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 420, 340) * ramp(f.tonalStability, 0.7, 0.4)
             * ramp(f.harmonicity, 0.78, 0.7)
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
         // (Yin & McCowan 2004).
-        dogBark = impulsive * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
+        dogBark = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
+            * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
 
         // Door slam: an impact with no pitch (low harmonicity), not a high-pitched crash.

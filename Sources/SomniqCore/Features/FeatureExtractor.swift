@@ -37,6 +37,8 @@ public final class FeatureExtractor {
     private var scratch = [Float](repeating: 0, count: 64)
     private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
     private var nextIndex = 0
+    /// Levels of the three short frames before the current window (nil after a gap).
+    private var prior: SIMD3<Float>?
 
     public init(transform: SpectrumTransform) throws(ParameterError) {
         let needed = 2 * SubFrame.length
@@ -88,10 +90,14 @@ public final class FeatureExtractor {
     public func process(_ window: AudioWindow) -> WindowFeatures {
         precondition(window.samples.count == StreamClock.windowLength, "a window holds \(StreamClock.windowLength) samples")
         let firstNew: Int
+        let step = SubFrame.perWindow - SubFrame.shared
         if window.index == nextIndex, nextIndex > 0 {
-            for i in 0..<SubFrame.shared { frames[i] = frames[i + SubFrame.perWindow - SubFrame.shared] }
+            // The three frames just before this window, so an attack at its very start is seen.
+            prior = SIMD3(frames[step - 3].energyDb, frames[step - 2].energyDb, frames[step - 1].energyDb)
+            for i in 0..<SubFrame.shared { frames[i] = frames[i + step] }
             firstNew = SubFrame.shared
         } else {
+            prior = nil
             firstNew = 0
         }
         nextIndex = window.index + 1
@@ -219,15 +225,17 @@ public final class FeatureExtractor {
         var bandSum = BandVector(), excessSum = BandVector(), allBandSum = BandVector()
         var centroid: Float = 0, rolloff: Float = 0, flat: Float = 0, flux: Float = 0, zcr: Float = 0, harm: Float = 0
         var voiced = 0, tonal = 0
-        var peak = Decibels.silence, onset: Float = 0
+        var peak = Decibels.silence, onset: Float = 0, onsetFrame = 0
         for i in 0..<m {
             let fr = frames[i]
             envelope[i] = fr.energyDb
             peak = max(peak, fr.energyDb)
             allBandSum += fr.bands
-            if i >= 3 {
-                let before = (frames[i - 1].energyDb + frames[i - 2].energyDb + frames[i - 3].energyDb) / 3
-                onset = max(onset, fr.energyDb - max(before, f.floorDbfs))
+            if i >= 3 || prior != nil {
+                var before: Float = 0
+                for k in 1...3 { before += i - k >= 0 ? frames[i - k].energyDb : prior![3 + i - k] }
+                let rise = fr.energyDb - max(before / 3, f.floorDbfs)
+                if rise > onset { onset = rise; onsetFrame = i }
             }
             guard fr.energyDb > activeThreshold else { run = 0; continue }
             active += 1
@@ -242,6 +250,7 @@ public final class FeatureExtractor {
         }
         f.peakDbfs = peak
         f.onsetDb = onset
+        f.onsetSeconds = Float(onsetFrame * SubFrame.hop) / Float(StreamClock.sampleRate)
         f.activeFraction = Float(active) / Float(m)
         f.longestRunSeconds = Float(longest) / SubFrame.rate
         f.bursts = bursts

@@ -26,8 +26,10 @@ public struct WindowFeatures: Sendable {
     public var flux: Float = 0
     public var zcr: Float = 0
     public var harmonicity: Float = 0
-    /// Strongest rise of the short-frame level over the 47 ms before it, dB.
+    /// Strongest rise of the short-frame level over the 47 ms before it, dB, and where
+    /// in the window it happens (seconds from the window's start).
     public var onsetDb: Float = 0
+    public var onsetSeconds: Float = 0
     /// Fraction of active frames with a clear pitch (harmonicity ≥ 0.5), their median f0
     /// and the spread (interquartile range) of f0.
     public var voicedFraction: Float = 0
