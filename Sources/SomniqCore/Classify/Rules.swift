@@ -13,7 +13,7 @@ struct Rules {
         let cryShare = x[2] + x[3] + x[4]               // 300–2400 Hz
         let highShare = x[5] + x[6] + x[7]              // > 2.4 kHz
         let audible = ramp(f.peakSnrDb, 8, 14)          // stands clearly out of the floor
-        let loud = ramp(f.peakSnrDb, 14, 22)
+        let loud = ramp(f.peakSnrDb, 12, 18)
         let deep = ramp(f.centroidHz, 250, 150)         // a rumble, see thunder
         let toneLine = ramp(f.tonalFraction, 0.3, 0.6) * ramp(f.tonalStability, 0.6, 0.9)
 
@@ -34,9 +34,10 @@ struct Rules {
         impulsive = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.6, soft: 0.3)
 
         // Breaking glass: an impulsive, broadband crash with most energy above 2.4 kHz
-        // and a high zero-crossing rate (shards ring at 3–8 kHz).
+        // and a high zero-crossing rate: shards ring at 3–8 kHz, so a good part of it lies
+        // above 4 kHz, where a knock on wood (1.2–4 kHz) has little.
         glassBreak = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
-            * (1 - toneLine)
+            * ramp(x[6] + x[7], 0.12, 0.22) * (1 - toneLine)
 
         // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
