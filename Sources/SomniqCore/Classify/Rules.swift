@@ -26,9 +26,10 @@ struct Rules {
             * ramp(f.longestRunSeconds, 0.97, 0.8)      // beeps, not a continuous tone
 
         // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
-        // warbles 1–4.5 kHz, bell partials), usually with sharp onsets.
-        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * ramp(f.tonalStability, 0.5, 0.8)
-            * (1 - alarmBand) * ramp(f.tonalHz, 800, 1200)
+        // warbles 1–4.5 kHz, bell partials from about 0.8 kHz, whose beating partials
+        // make the strongest line waver), usually with sharp onsets.
+        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * ramp(f.tonalStability, 0.45, 0.7)
+            * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
         // Short, sharp sounds: a strong onset and a burst shorter than ~0.6 s.
         impulsive = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.6, soft: 0.3)
