@@ -64,3 +64,20 @@ private func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
     #expect(scores[6][.babyCry] >= 0.5)
     #expect(scores[4][.scream] < 0.5)
 }
+
+/// A cough: an explosive, voiced burst of 0.4 s at 150–1200 Hz, its attack `at` seconds
+/// into the window.
+private func cough(_ i: Int, at: Float) -> WindowFeatures {
+    var f = window(i, snr: 30, share: [0, 0.3, 0.5, 0.2, 0, 0, 0, 0])
+    f.activeFraction = 0.4; f.longestRunSeconds = 0.4; f.bursts = 1
+    f.onsetDb = 20; f.onsetSeconds = at
+    f.voicedFraction = 0.7; f.harmonicity = 0.65; f.f0Hz = 250; f.tonalStability = 0.2; f.centroidHz = 700
+    return f
+}
+
+@Test func aShortSoundIsReportedByTheWindowThatHoldsItsAttackInItsFirstHalf() {
+    // The attack 0.7 s into window 4 is 0.2 s into window 5, which starts 0.5 s later.
+    let scores = decide((0..<4).map(silence) + [cough(4, at: 0.7), cough(5, at: 0.2)] + (6..<10).map(silence))
+    #expect(scores[4][.cough] == 0)
+    #expect(scores[5][.cough] >= 0.7)
+}

@@ -26,3 +26,23 @@ import Testing
     let rest = (0..<3).map { _ in gasp.update(0, goingOn: true) }
     #expect(rest.map { ($0 * 100).rounded() / 100 } == [0.72, 0.72, 0])
 }
+
+@Test func aHoldBridgesAGapOnlyWhenTheSoundResumes() {
+    var bout = Hold(windows: 2)
+    _ = bout.update(1)
+    #expect(bout.update(0, resumes: true) == 0.8)      // between two coughs
+    #expect(bout.update(0, resumes: true) == 0.8)
+    var last = Hold(windows: 2)
+    _ = last.update(1)
+    #expect(last.update(0, resumes: false) == 0.8)     // the tail of the last cough
+    #expect(last.update(0, resumes: false) == 0)       // then the event ends
+}
+
+@Test func anAlarmIsHeldThroughItsCadenceButNotPastItsLastBeep() {
+    var alarm = AlarmCadence()
+    #expect(alarm.update(instant: 1, toneHz: 3100) == 1)
+    #expect(alarm.update(instant: 0, toneHz: 0, resumes: true) == 1)    // the 1.5 s gap of T3
+    var ended = AlarmCadence()
+    _ = ended.update(instant: 1, toneHz: 3100)
+    #expect(ended.update(instant: 0, toneHz: 0, resumes: false) == 0)   // no tone ahead: over
+}
