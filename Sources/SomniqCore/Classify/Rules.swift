@@ -31,6 +31,10 @@ struct Rules {
         phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * ramp(f.tonalStability, 0.45, 0.7)
             * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
+        // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands
+        // only 12–20 dB out of the floor (a distant bark), most of its level at once.
+        let attack = max(ramp(f.onsetDb, 8, 14), ramp(f.onsetDb / max(f.peakSnrDb, 1), 0.35, 0.5) * ramp(f.onsetDb, 5, 7))
+
         // Short, sharp sounds: a strong onset and a burst shorter than ~0.6 s.
         impulsive = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.6, soft: 0.3)
 
@@ -43,13 +47,13 @@ struct Rules {
         // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
         // 400 Hz (Korpáš et al. 1996).
-        cough = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
+        cough = attack * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
             * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 420, 340) * ramp(f.tonalStability, 0.7, 0.4)
             * ramp(f.harmonicity, 0.78, 0.7)
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
         // (Yin & McCowan 2004).
-        dogBark = ramp(f.onsetDb, 8, 14) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
+        dogBark = attack * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
             * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
 
