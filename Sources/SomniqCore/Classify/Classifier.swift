@@ -85,8 +85,9 @@ public struct Classifier: Sendable {
         let tone = max(s[.smokeAlarm], r.phoneRing)
 
         // Long sounds: their patterns span windows.
-        let rumble = thunder.update(instant: r.thunder, full: f.activeFraction >= 0.7,
-                                    lowExcessDb: max(f.excessDb[0], f.excessDb[1]))
+        // A long burst in a snore train is a snore, however rumbling.
+        let rumble = thunder.update(instant: snores.inTrain ? 0 : r.thunder, full: f.activeFraction >= 0.7,
+                                    lowExcessDb: max(f.excessDb[0], f.excessDb[1]), otherSound: f.peakSnrDb >= 18)
         s[.thunder] = rumble
         // Running speech and a crying baby keep up attacks too; their voices tell them apart.
         let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry))))

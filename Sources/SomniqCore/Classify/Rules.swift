@@ -115,13 +115,18 @@ struct Rules {
         snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
             * ramp(lowShare, 0.12, 0.3) * ramp(f.activeFraction, 0.1, 0.25)
 
-        // Thunder: loud low-frequency sound (< 300 Hz) with no pitch or tonal lines
-        // (which music has); `Rumble` judges its duration and decay.
+        // Thunder: loud noise with no pitch or tonal lines (which music has), its energy
+        // low: a distant rumble below 300 Hz, a near clap spread over 150 Hz–1.2 kHz (with
+        // more at 0.3–1.2 kHz than a snore has) and little above 2.4 kHz, as air absorbs
+        // the highs. `Rumble` judges its duration and decay, which tell it from a thump.
         // Below ~200 Hz (`deep`) a 32 ms frame holds only a few cycles, so band-limited noise looks
         // periodic to the autocorrelation: a deep rumble (centroid < 200 Hz) may seem
         // "harmonic" and still be noise. What a bass note has and a rumble lacks is a
         // stable line among its harmonics above 300 Hz.
-        thunder = ramp(f.peakSnrDb, 12, 18) * ramp(lowShare, 0.7, 0.9)
+        let rumbling = max(ramp(lowShare, 0.7, 0.9),
+                           ramp(lowShare + x[2] + x[3], 0.75, 0.85) * ramp(x[2] + x[3], 0.3, 0.4)
+                               * ramp(f.centroidHz, 1100, 900))
+        thunder = ramp(f.peakSnrDb, 12, 18) * rumbling
             * max(ramp(f.harmonicity, 0.65, 0.45), deep) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses.
