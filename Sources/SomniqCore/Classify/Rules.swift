@@ -79,7 +79,7 @@ struct Rules {
         // weak voice in it — for 0.3–1.5 s. The open vocal tract shapes it: its centroid
         // lies among the low formants (1–1.7 kHz), below a plain breath's hiss or the
         // shards of breaking glass, which have most of their energy above 2 kHz.
-        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.08, 0.13)
+        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.12, 0.18)
             * band(f.harmonicity, 0.3, 0.66, soft: 0.1) * ramp(f.longestRunSeconds, 0.3, 0.45)
             * band(f.centroidHz, 1000, 1700, soft: 250) * ramp(x[6] + x[7], 0.4, 0.25)
 
@@ -98,13 +98,13 @@ struct Rules {
 
         // Breath: a soft, aperiodic (noisy) burst of 0.3–2.5 s with most of its excess at
         // 0.6–6 kHz and no sharp onset; `BreathTrain` turns a rhythm of them into breathing.
-        breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.03, 0.06)
+        breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.05, 0.09)
             * ramp(x[3] + x[4] + x[5] + x[6], 0.4, 0.6) * band(f.longestRunSeconds, 0.3, 2.5, soft: 0.15)
             * ramp(f.onsetDb, 12, 8) * ramp(lowShare, 0.25, 0.12)   // airflow noise has no rumble below 300 Hz
 
         // A heavy breath: loud, breathy and unhurried, 0.2–1 s. One alone could be a gasp;
         // a rhythm of them (`BreathTrain`) is laboured breathing.
-        heavyBreath = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.06, 0.12) * ramp(f.harmonicity, 0.75, 0.55)
+        heavyBreath = ramp(f.peakSnrDb, 14, 20) * ramp(f.flatness, 0.1, 0.16) * ramp(f.harmonicity, 0.75, 0.55)
             * band(f.longestRunSeconds, 0.2, 0.9, soft: 0.2) * ramp(f.onsetDb, 14, 8)
 
         // Snore: a burst of low-frequency (< 300 Hz) energy standing well out of the floor,

@@ -26,6 +26,9 @@ public final class FeatureExtractor {
     private let hann: [Float]
     private let pitch: PitchEstimator
     private let tonalBins: Range<Int>
+    /// 200 Hz – 6 kHz: what any microphone passes, so a small one's band limits (nothing
+    /// below ~120 Hz or above ~7 kHz) do not read as a "peaky" spectrum.
+    private let flatnessBins: Range<Int>
     private let cosTable: [Float], sinTable: [Float]
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
@@ -71,6 +74,7 @@ public final class FeatureExtractor {
 
         let low = Int((300 / binHz).rounded(.up)), high = min(bins - 2, Int(7500 / binHz))
         tonalBins = low..<high
+        flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
 
         // DFT basis for the level envelope (frames at 64 Hz), k = 1 … 30.
         let m = SubFrame.perWindow
@@ -146,7 +150,7 @@ public final class FeatureExtractor {
             f.bands = SpectralShape.bands(p, binHz: binHz)
             f.centroidHz = SpectralShape.centroid(p, binHz: binHz)
             f.rolloffHz = SpectralShape.rolloff(p, binHz: binHz)
-            f.flatness = flatness(from: 1..<bins)
+            f.flatness = flatness(from: flatnessBins)
             f.flux = fluxFromLogs()
             scratch.withUnsafeMutableBufferPointer { s in
                 let peak = TonalPeak.strongest(p, bins: tonalBins, binHz: binHz, scratch: s)
