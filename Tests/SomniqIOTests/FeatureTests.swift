@@ -112,3 +112,24 @@ struct SplitMix {
     }
     mutating func uniform() -> Float { Float(next() >> 40) / Float(1 << 24) }
 }
+
+@Test func noiseChoppedAtASnoresFlutterRateFluttersAndSteadyNoiseDoesNot() throws {
+    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    var generator = SplitMix(seed: 7)
+    // White noise high-passed (a first difference, as a microphone without bass hears it),
+    // gated on and off at 50 Hz (a soft palate fluttering), against the same noise steady.
+    func window(_ index: Int, chopped: Bool) -> WindowFeatures {
+        var previous: Float = 0
+        let samples: [Float] = (0..<16_000).map { n in
+            let white = generator.uniform() * 2 - 1
+            defer { previous = white }
+            let gate: Float = chopped && (n % 320) >= 160 ? 0 : 1
+            return 0.3 * (white - previous) * gate
+        }
+        return samples.withUnsafeBufferPointer {
+            extractor.process(AudioWindow(index: index, startFrame: Int64(index) * 8000, samples: $0))
+        }
+    }
+    #expect(window(0, chopped: true).flutter > 0.5)
+    #expect(window(1, chopped: false).flutter < 0.2)
+}

@@ -101,6 +101,7 @@ struct Rules {
         breathing = ramp(f.peakSnrDb, 6, 10) * ramp(f.harmonicity, 0.65, 0.45) * ramp(f.flatness, 0.05, 0.09)
             * ramp(x[3] + x[4] + x[5] + x[6], 0.4, 0.6) * band(f.longestRunSeconds, 0.3, 2.5, soft: 0.15)
             * ramp(f.onsetDb, 12, 8) * ramp(lowShare, 0.25, 0.12)   // airflow noise has no rumble below 300 Hz
+            * ramp(f.flutter, 0.32, 0.22)                            // nor a snore's flutter
 
         // A heavy breath: loud, breathy and unhurried, 0.2–1 s. One alone could be a gasp;
         // a rhythm of them (`BreathTrain`) is laboured breathing.
@@ -112,8 +113,11 @@ struct Rules {
         // pulse rate (20–80 Hz, below the pitch range), so harmonicity stays low
         // (Pevernagie et al. 2010). Cartoon and real snores add broadband flutter noise,
         // so only a part of the excess needs to be low.
+        // The flutter also chops the sound's envelope into pulses at 30–150 Hz, which a
+        // small microphone that does not pass the pulse rate itself still hears.
+        let fluttering = ramp(f.flutter, 0.22, 0.32)
         snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
-            * ramp(lowShare, 0.12, 0.3) * ramp(f.activeFraction, 0.1, 0.25)
+            * max(ramp(lowShare, 0.12, 0.3), fluttering) * ramp(f.activeFraction, 0.1, 0.25)
 
         // Thunder: loud noise with no pitch or tonal lines (which music has), its energy
         // low: a distant rumble below 300 Hz, a near clap spread over 150 Hz–1.2 kHz (with

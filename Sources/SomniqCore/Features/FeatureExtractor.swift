@@ -39,6 +39,11 @@ public final class FeatureExtractor {
     private var acf: [Float]
     private var scratch = [Float](repeating: 0, count: 64)
     private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
+    /// The window's amplitude envelope at 1 kHz, its band-passed power spectrum and
+    /// autocorrelation (for `flutter`).
+    private var amplitude: [Float]
+    private var amplitudePower: [Float]
+    private var amplitudeACF: [Float]
     private var nextIndex = 0
     /// Levels of the three short frames before the current window (nil after a gap).
     private var prior: SIMD3<Float>?
@@ -58,6 +63,9 @@ public final class FeatureExtractor {
         logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
+        amplitude = [Float](repeating: 0, count: min(transform.size, StreamClock.windowLength / Self.amplitudeStep))
+        amplitudePower = [Float](repeating: 0, count: bins)
+        amplitudeACF = [Float](repeating: 0, count: bins)
 
         // Autocorrelation of the window itself, to undo its taper (Boersma 1993).
         var windowACF = [Float](repeating: 0, count: bins)
@@ -292,7 +300,41 @@ public final class FeatureExtractor {
             f.tonalStability = Float(near) / Float(tonal)
         }
         f.modulation = envelopeModulation()
+        f.flutter = flutter(window.samples)
         return f
+    }
+
+    /// Samples per point of the amplitude envelope (1 ms).
+    private static let amplitudeStep = 16
+
+    /// Periodicity of the amplitude envelope at 30–150 Hz: the normalised autocorrelation
+    /// peak at lags of 6.7–33 ms of the envelope band-passed to 20–300 Hz. A fluttering
+    /// soft palate chops the airflow into pulses at 30–150 Hz (Pevernagie et al. 2010);
+    /// the pulses show in the envelope of whatever noise they carry, so the cue survives
+    /// a microphone that does not pass the pulse rate itself. Steady airflow (a breath)
+    /// has an aperiodic envelope.
+    private func flutter(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        let step = Self.amplitudeStep
+        for j in 0..<amplitude.count {
+            var a: Float = 0
+            for i in (j * step)..<((j + 1) * step) { a += abs(samples[i]) }
+            amplitude[j] = a / Float(step)
+        }
+        let rate = Float(StreamClock.sampleRate / step)          // 1 kHz
+        let hzPerBin = rate / Float(transform.size)
+        let low = Int((20 / hzPerBin).rounded(.up)), high = Int(300 / hzPerBin)
+        amplitude.withUnsafeBufferPointer { a in
+            amplitudePower.withUnsafeMutableBufferPointer { transform.powerSpectrum(of: a, into: $0) }
+        }
+        for k in amplitudePower.indices where k < low || k > high { amplitudePower[k] = 0 }
+        amplitudePower.withUnsafeBufferPointer { p in
+            amplitudeACF.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
+        }
+        let r0 = amplitudeACF[0]
+        guard r0 > 1e-12 else { return 0 }
+        var best: Float = 0
+        for lag in Int(rate / 150)...Int(rate / 30) { best = max(best, amplitudeACF[lag] / r0) }
+        return best
     }
 
     /// Share of the envelope's AC power at 2–8 Hz (DFT bins 2…8 of 62 frames at 64 Hz).

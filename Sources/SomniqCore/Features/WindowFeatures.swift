@@ -42,6 +42,8 @@ public struct WindowFeatures: Sendable {
     public var tonalStability: Float = 0
     /// Share of the level envelope's variance at 2–8 Hz (syllables, laughter, cadence).
     public var modulation: Float = 0
+    /// Periodicity of the amplitude envelope at 30–150 Hz (0 … 1): a snore's flutter.
+    public var flutter: Float = 0
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
 
