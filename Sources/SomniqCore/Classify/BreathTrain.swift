@@ -29,21 +29,8 @@ struct BreathTrain: Sendable {
             active = false
             return min(instant, 0.65)
         }
-        let interval = median
+        let interval = medianInterval(starts)
         active = inBurst || frame <= last + interval + Int((0.35 * Double(interval)).rounded(.up))
         return active ? max(instant, 0.8) : instant
-    }
-
-    /// Median interval between the bursts kept, in windows (at most 5 intervals,
-    /// sorted on the stack: nothing is allocated per window).
-    private var median: Int {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: starts.count - 1) { gaps in
-            for k in 1..<starts.count { gaps[k - 1] = starts[k] - starts[k - 1] }
-            for k in 1..<gaps.count {
-                var j = k
-                while j > 0, gaps[j - 1] > gaps[j] { gaps.swapAt(j - 1, j); j -= 1 }
-            }
-            return gaps[gaps.count / 2]
-        }
     }
 }

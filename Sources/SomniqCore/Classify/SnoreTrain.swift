@@ -82,7 +82,7 @@ struct SnoreTrain: Sendable {
         inTrain = false
         if !paired { return (min(instant, 0.65), pause) }
         // The next snore is due one period after the last one began (± 25 % jitter);
-        // a lone snore is held for 4 s after it ends.
+        // before the train is regular, 5 s after the last snore ended.
         let due = regular ? last + period + Int((0.25 * Double(period)).rounded(.up))
                           : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
         guard frame <= min(due, lastBurstEnd + 9 * Self.rate) || inBurst else { return (instant, pause) }
@@ -92,18 +92,7 @@ struct SnoreTrain: Sendable {
     }
 
     /// Median interval between recent bursts, in windows.
-    private var period: Int {
-        guard bursts.count >= 2 else { return 0 }
-        // At most 7 gaps: sorted on the stack, nothing allocated per window.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: bursts.count - 1) { gaps in
-            for k in 1..<bursts.count { gaps[k - 1] = bursts[k] - bursts[k - 1] }
-            for k in 1..<gaps.count {
-                var j = k
-                while j > 0, gaps[j - 1] > gaps[j] { gaps.swapAt(j - 1, j); j -= 1 }
-            }
-            return gaps[gaps.count / 2]
-        }
-    }
+    private var period: Int { medianInterval(bursts) }
 
     /// At least two intervals, all 2–8 s and within 35 % of the median.
     private var regular: Bool {
