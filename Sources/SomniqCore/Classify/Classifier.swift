@@ -25,9 +25,9 @@ public struct Classifier: Sendable {
     private var laughs = Hold(windows: 2)
     private var breaths = BreathTrain()
     private var inhales = BreathTrain()
-    private var shards = Continuation(maxWindows: 3)
-    private var gasping = Continuation(maxWindows: 2)
-    private var shouting = Continuation(maxWindows: 2)
+    private var shards = Continuation(maxWindows: 3, fades: true)
+    private var gasping = Continuation(maxWindows: 2, fades: true)
+    private var shouting = Continuation(maxWindows: 2, fades: false)
     private var cryBefore: Float = 0
 
     public init() {}
