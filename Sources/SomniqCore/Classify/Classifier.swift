@@ -28,7 +28,9 @@ public struct Classifier: Sendable {
     private var shards = Continuation(maxWindows: 3, fades: true)
     private var gasping = Continuation(maxWindows: 2, fades: true)
     private var shouting = Continuation(maxWindows: 2, fades: false)
+    private var slams = Continuation(maxWindows: 1, fades: true)
     private var cryBefore: Float = 0
+    private var wasActive = false
 
     public init() {}
 
@@ -61,6 +63,17 @@ public struct Classifier: Sendable {
     /// The most a rule scores in any window after the one being decided: does the
     /// sound come back within the lookahead?
     private func soon(_ rule: (Rules) -> Float) -> Float { most(rule, from: 1) }
+
+    /// A door slam that comes within the lookahead with the sound running into it without
+    /// a break: the window is the door's swing (a hinge creaks, a latch rattles) before
+    /// it shuts. Returns the slam's score, or 0.
+    private func slamAhead() -> Float {
+        for k in 1...Self.lookahead {
+            guard let e = pending[k], pending[k - 1]!.features.activeFraction >= 0.3 else { return 0 }
+            if e.rules.door >= 0.5 { return e.rules.door }
+        }
+        return 0
+    }
 
     private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
         var m: Float = 0
@@ -108,7 +121,8 @@ public struct Classifier: Sendable {
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
         // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.
-        let background = max(tone, rumble, rhythm ? s[.breathing] : 0, snores.inTrain ? s[.snoring] : 0)
+        let train = max(rumble, rhythm ? s[.breathing] : 0, snores.inTrain ? s[.snoring] : 0)
+        let background = max(tone, train)
 
         // Voices.
         // A word needs a second window of voice: a single voiced burst is a cough or a bark.
@@ -129,12 +143,17 @@ public struct Classifier: Sendable {
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
         s[.glassBreak] = shards.update(early * r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
+        // The swing before a slam: a sound already under way (so not the slam's own attack
+        // window, which `early` leaves to the next one) that runs into the slam. A hinge
+        // squeak may be as tonal as a ringer, but no ringer ends in a slam.
+        let swing = early > 0 || wasActive ? 0.8 * slamAhead() * (1 - train) : 0
+        s[.door] = slams.update(max(early * r.door * (1 - background), swing) * (1 - r.glassBreak), goingOn: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
         s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   goingOn: goingOn)
-        s[.door] = early * r.door * (1 - background) * (1 - r.glassBreak)
-        s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background), resumes: soon(\.cough) >= 0.5)
+        s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background) * (1 - s[.door]), resumes: soon(\.cough) >= 0.5)
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
                                    resumes: soon(\.dogBark) >= 0.5)
+        wasActive = f.activeFraction >= 0.3
     }
 }
