@@ -118,6 +118,7 @@ struct Rules {
         let fluttering = ramp(f.flutter, 0.22, 0.32)
         snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
             * max(ramp(lowShare, 0.12, 0.3), fluttering) * ramp(f.activeFraction, 0.1, 0.25)
+            * ramp(f.tonalFraction, 0.35, 0.15)         // flapping tissue draws no steady spectral line
 
         // Thunder: loud noise with no pitch or tonal lines (which music has), its energy
         // low: a distant rumble below 300 Hz, a near clap spread over 150 Hz–1.2 kHz (with
