@@ -133,3 +133,28 @@ struct SplitMix {
     #expect(window(0, chopped: true).flutter > 0.5)
     #expect(window(1, chopped: false).flutter < 0.2)
 }
+
+@Test func aTrillRingerSitsOnTwoTonesAndAGlidingVoiceDoesNot() throws {
+    // After 10 s of a quiet room (noise at −60 dBFS, so the floor is known): an electronic
+    // trill, 875 and 1075 Hz alternating every 40 ms (12.5 Hz) with continuous phase;
+    // then a tone gliding from 400 to 700 Hz, as a cry's pitch does.
+    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    var g = SplitMix(seed: 11)
+    let room: Float = pow(10, -60 / 20) * sqrt(3)
+    func sound(_ frequency: (Int) -> Float) -> [Float] {
+        var phase: Float = 0
+        return (0..<16_000).map { n in
+            phase += 2 * Float.pi * frequency(n) / 16_000
+            return 0.3 * sin(phase) + (g.uniform() * 2 - 1) * room
+        }
+    }
+    let quiet = (0..<160_000).map { _ in (g.uniform() * 2 - 1) * room }
+    let samples = quiet + sound { ($0 / 640) % 2 == 0 ? 875 : 1075 } + sound { 400 + 300 * Float($0) / 16_000 }
+    var windows: [WindowFeatures] = []
+    var windower = try Windower()
+    samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { windows.append(extractor.process($0)) } }
+    let trill = windows.first { $0.startSeconds == 10 }!, glide = windows.first { $0.startSeconds == 11 }!
+    #expect(trill.twoToneStability > 0.9)
+    #expect(trill.tonalStability < 0.7)
+    #expect(glide.twoToneStability < 0.5)
+}

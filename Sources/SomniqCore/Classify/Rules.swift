@@ -27,8 +27,11 @@ struct Rules {
 
         // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
         // warbles 1–4.5 kHz, bell partials from about 0.8 kHz, whose beating partials
-        // make the strongest line waver), usually with sharp onsets.
-        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * ramp(f.tonalStability, 0.45, 0.7)
+        // make the strongest line waver), usually with sharp onsets. A trill ringer
+        // alternates between two tones (e.g. 875 and 1075 Hz) a dozen times a second,
+        // which no voice does: nearly every line sits on one of the two.
+        let steady = max(ramp(f.tonalStability, 0.45, 0.7), ramp(f.twoToneStability, 0.8, 0.95))
+        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * steady
             * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
         // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands

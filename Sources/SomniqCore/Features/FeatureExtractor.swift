@@ -293,11 +293,18 @@ public final class FeatureExtractor {
         if tonal > 0 {
             let median = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: tonal, k: tonal / 2) }
             f.tonalHz = median
-            var near = 0
+            var near = 0, rest = 0
             for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
-                if abs(frames[i].tonalHz - median) <= 0.03 * median { near += 1 }
+                if abs(frames[i].tonalHz - median) <= 0.03 * median { near += 1 } else { scratch[rest] = frames[i].tonalHz; rest += 1 }
             }
             f.tonalStability = Float(near) / Float(tonal)
+            // A second line: the median of the lines away from the first, and those near it.
+            var nearSecond = 0
+            if rest > 0 {
+                let second = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: rest, k: rest / 2) }
+                for k in 0..<rest where abs(scratch[k] - second) <= 0.03 * second { nearSecond += 1 }
+            }
+            f.twoToneStability = Float(near + nearSecond) / Float(tonal)
         }
         f.modulation = envelopeModulation()
         f.flutter = flutter(window.samples)

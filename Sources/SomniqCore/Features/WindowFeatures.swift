@@ -40,6 +40,9 @@ public struct WindowFeatures: Sendable {
     public var tonalFraction: Float = 0
     public var tonalHz: Float = 0
     public var tonalStability: Float = 0
+    /// The fraction of lines within 3 % of the median line or of the median of the rest:
+    /// a warbling ringer alternates between two tones.
+    public var twoToneStability: Float = 0
     /// Share of the level envelope's variance at 2–8 Hz (syllables, laughter, cadence).
     public var modulation: Float = 0
     /// Periodicity of the amplitude envelope at 30–150 Hz (0 … 1): a snore's flutter.
