@@ -25,12 +25,12 @@ struct Rules {
         smokeAlarm = audible * toneLine * alarmBand * ramp(alarmShare, 0.4, 0.7)
             * ramp(f.longestRunSeconds, 0.97, 0.8)      // beeps, not a continuous tone
 
-        // Ringers and ringtones: stable tonal lines outside the alarm band (electronic
-        // warbles 1–4.5 kHz, bell partials from about 0.8 kHz, whose beating partials
-        // make the strongest line waver), usually with sharp onsets. A trill ringer
-        // alternates between two tones (e.g. 875 and 1075 Hz) a dozen times a second,
-        // which no voice does: nearly every line sits on one of the two.
-        let steady = max(ramp(f.tonalStability, 0.45, 0.7), ramp(f.twoToneStability, 0.8, 0.95))
+        // Ringers and ringtones: tonal lines outside the alarm band (electronic warbles
+        // 1–4.5 kHz, bell partials from about 0.8 kHz), usually with sharp onsets, that
+        // sit on one tone or, for a trill ringer, alternate between two (e.g. 875 and
+        // 1075 Hz a dozen times a second): nearly every line is on one of at most two
+        // frequencies. A voice's harmonic wanders more, even in a steady, tonal scream.
+        let steady = ramp(f.twoToneStability, 0.85, 0.95)
         phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * steady
             * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
