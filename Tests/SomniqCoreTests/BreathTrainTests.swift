@@ -24,3 +24,17 @@ private func breaths(_ t: inout BreathTrain, frames: Range<Int>, period: Int) ->
     #expect(after[0...3].allSatisfy { $0 >= 0.8 })
     #expect(after[4...].allSatisfy { $0 == 0 })
 }
+
+@Test func aSequenceEndsAsSoonAsTheLookaheadShowsTheNextBreathIsNotComing() {
+    var t = BreathTrain()
+    _ = breaths(&t, frames: 0..<24, period: 8)                  // last breath at frame 16
+    // The next is due by frame 27; with 3 windows in view and none of them a breath, the
+    // sequence ends at frame 24, when 27 comes into view.
+    let after = (18..<28).map { t.update(instant: 0, frame: $0, nextInView: false, horizon: 3) }
+    #expect(after[0...5].allSatisfy { $0 >= 0.8 })              // frames 18–23: not due yet
+    #expect(after[6...].allSatisfy { $0 == 0 })
+    // One that is in view keeps it going.
+    var u = BreathTrain()
+    _ = breaths(&u, frames: 0..<24, period: 8)
+    #expect(u.update(instant: 0, frame: 24, nextInView: true, horizon: 3) >= 0.8)
+}

@@ -62,3 +62,15 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     #expect(held[0...2].allSatisfy { $0 >= 0.8 })
     #expect(held[3...].allSatisfy { $0 == 0 })
 }
+
+@Test func aTrainEndsAsSoonAsTheLookaheadShowsNoNextSnore() {
+    var t = SnoreTrain()
+    _ = train(&t, from: 0, count: 4, period: 8, level: 20)   // last snore starts at frame 24
+    // Due by frame 34; with 3 windows in view and no snore among them, over at frame 31.
+    let held = (28..<34).map {
+        t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: $0, nextInView: false, horizon: 3).snoring
+    }
+    #expect(held[0...2].allSatisfy { $0 >= 0.8 })              // frames 28–30
+    #expect(held[3...].allSatisfy { $0 == 0 })
+    #expect(!t.inTrain)
+}

@@ -3,7 +3,8 @@
 /// is a rhythm, so it starts with the second burst at such an interval. Then the score
 /// is held through the pause until the next breath is due (the median interval plus
 /// 35 %), so a sequence is one event that ends soon after its last breath; and a burst
-/// inside a sequence is a breath, not a gasp.
+/// inside a sequence is a breath, not a gasp. Once the time the next breath is due lies
+/// within the classifier's lookahead and no breath is in view, the sequence has ended.
 struct BreathTrain: Sendable {
     private var inBurst = false
     private var starts: [Int] = { var s = [Int](); s.reserveCapacity(7); return s }()
@@ -14,7 +15,8 @@ struct BreathTrain: Sendable {
     /// True while bursts keep coming at a breathing rhythm.
     private(set) var active = false
 
-    mutating func update(instant: Float, frame: Int) -> Float {
+    /// `nextInView`: a burst comes within the next `horizon` windows (the lookahead).
+    mutating func update(instant: Float, frame: Int, nextInView: Bool = true, horizon: Int = 0) -> Float {
         if instant >= 0.5, !inBurst {
             inBurst = true
             if let last = starts.last, frame - last > Self.intervals.upperBound { starts.removeAll(keepingCapacity: true) }
@@ -30,7 +32,8 @@ struct BreathTrain: Sendable {
             return min(instant, 0.65)
         }
         let interval = medianInterval(starts)
-        active = inBurst || frame <= last + interval + Int((0.35 * Double(interval)).rounded(.up))
+        let due = last + interval + Int((0.35 * Double(interval)).rounded(.up))
+        active = inBurst || (frame <= due && (nextInView || frame + horizon < due))
         return active ? max(instant, 0.8) : instant
     }
 }

@@ -107,15 +107,18 @@ public struct Classifier: Sendable {
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
-        let breathing = max(breaths.update(instant: max(r.breathing, r.heavyBreath), frame: f.index),
-                            inhales.update(instant: r.heavyBreath, frame: f.index))
+        let breathing = max(breaths.update(instant: max(r.breathing, r.heavyBreath), frame: f.index,
+                                           nextInView: soon { max($0.breathing, $0.heavyBreath) } >= 0.5, horizon: Self.lookahead),
+                            inhales.update(instant: r.heavyBreath, frame: f.index,
+                                           nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
         let rhythm = breaths.active || inhales.active
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore.
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
         let storm: Float = thunder.storming ? rumble : 0
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained),
-                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9, frame: f.index)
+                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9, frame: f.index,
+                                  nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
         s[.snoring] = snore.snoring
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.

@@ -36,7 +36,10 @@ struct SnoreTrain: Sendable {
 
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end.
-    mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int) -> (snoring: Float, pause: Float) {
+    /// `nextInView`: a snore comes within the next `horizon` windows (the lookahead); once
+    /// the next one is due within them and none is in view, the train has ended.
+    mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int,
+                         nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         let starting = instant >= 0.5 && !inBurst
         if starting || (gasp >= 0.6 && !inBurst) {
@@ -85,7 +88,8 @@ struct SnoreTrain: Sendable {
         // before the train is regular, 5 s after the last snore ended.
         let due = regular ? last + period + Int((0.25 * Double(period)).rounded(.up))
                           : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
-        guard frame <= min(due, lastBurstEnd + 9 * Self.rate) || inBurst else { return (instant, pause) }
+        let end = min(due, lastBurstEnd + 9 * Self.rate)
+        guard inBurst || (frame <= end && (nextInView || frame + horizon < end)) else { return (instant, pause) }
         inTrain = true
         let held: Float = regular ? 0.85 : 0.8
         return (max(instant, held), pause)
