@@ -93,6 +93,7 @@ struct Rules {
         speech = audible * ramp(f.voicedFraction, 0.5, 0.75) * band(f.f0Hz, 85, 320, soft: 60)
             * ramp(x[0] + voiceShare, 0.6, 0.8) * (0.6 + 0.4 * max(ramp(Float(f.bursts), 1, 2), ramp(f.modulation, 0.3, 0.5)))
             * ramp(f.harmonicity, 0.64, 0.74) * (1 - deep)
+            * ramp(x[3], 0.65, 0.45)                    // a voice's energy lies mostly below 600 Hz
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
         // f0 200–500 Hz (Bachorowski et al. 2001).
