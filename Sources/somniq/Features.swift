@@ -18,14 +18,14 @@ struct Features: ParsableCommand {
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
-        print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "bursts", "onset", "onset_s", "centroid", "rolloff",
+        print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "loud_run", "bursts", "loud_bursts", "onset", "onset_s", "centroid", "rolloff",
                 "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "two_tone", "mod", "flutter"]
                + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)).joined(separator: "\t"))
         do {
             _ = try Replayer(profile: p).replay(path: file, record: { _ in }, onWindow: { f, s in
                 var row: [String] = [String(format: "%.1f", f.startSeconds)]
-                let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds,
-                                       Float(f.bursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
+                let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
+                                       Float(f.bursts), Float(f.loudBursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
                                        f.harmonicity, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.tonalFraction, f.tonalHz,
                                        f.tonalStability, f.twoToneStability, f.modulation, f.flutter]
                 row += values.map { String(format: "%.2f", $0) }

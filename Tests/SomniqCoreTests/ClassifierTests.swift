@@ -18,7 +18,7 @@ private func silence(_ i: Int) -> WindowFeatures { window(i, snr: 2) }
 /// A loud, voiced, high shout with its energy at 0.6–2.4 kHz.
 private func shout(_ i: Int) -> WindowFeatures {
     var f = window(i, snr: 30, share: [0, 0, 0.05, 0.6, 0.3, 0.05, 0, 0])
-    f.activeFraction = 0.6; f.longestRunSeconds = 0.6; f.bursts = 1
+    f.activeFraction = 0.6; f.longestRunSeconds = 0.6; f.loudRunSeconds = 0.5; f.bursts = 1; f.loudBursts = 1
     f.voicedFraction = 0.95; f.harmonicity = 0.75; f.f0Hz = 450; f.centroidHz = 1100
     f.onsetDb = 14
     return f
@@ -27,7 +27,7 @@ private func shout(_ i: Int) -> WindowFeatures {
 /// A cry unit: sustained, strongly harmonic phonation with a moving pitch.
 private func cry(_ i: Int) -> WindowFeatures {
     var f = shout(i)
-    f.activeFraction = 0.9; f.longestRunSeconds = 0.8; f.onsetDb = 4
+    f.activeFraction = 0.9; f.longestRunSeconds = 0.8; f.loudRunSeconds = 0.7; f.onsetDb = 4
     f.harmonicity = 0.85; f.tonalFraction = 0.5; f.tonalStability = 0.3
     return f
 }
@@ -80,4 +80,15 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     let scores = decide((0..<4).map(silence) + [cough(4, at: 0.7), cough(5, at: 0.2)] + (6..<10).map(silence))
     #expect(scores[4][.cough] == 0)
     #expect(scores[5][.cough] >= 0.7)
+}
+
+@Test func aLaughsRunOfHasIsNeitherAScreamNorABark() {
+    // The shout's level and voice, but broken into four "ha"s, each at full strength
+    // for about 0.1 s, with the sound never dipping into the floor between them.
+    var laugh = shout(4)
+    laugh.loudRunSeconds = 0.1; laugh.loudBursts = 4; laugh.f0Hz = 400
+    let scores = decide((0..<4).map(silence) + [laugh] + (5..<10).map(silence))
+    #expect(scores[4][.laughter] >= 0.7)
+    #expect(scores[4][.scream] < 0.3)
+    #expect(scores[4][.dogBark] < 0.3)
 }

@@ -59,6 +59,7 @@ struct Rules {
         dogBark = attack * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
             * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
+            * ramp(Float(f.loudBursts), 3.5, 2.5)       // one or two barks a second, not a laugh's run of "ha"s
 
         // Door slam: an impact with no pitch (low harmonicity), not a high-pitched crash.
         // Knocking: a run of short raps whose ringing (wood, 1.2–4 kHz) may look pitched.
@@ -71,11 +72,13 @@ struct Rules {
         babyCry = audible * ramp(f.voicedFraction, 0.6, 0.85) * ramp(f.harmonicity, 0.6, 0.8)
             * band(f.f0Hz, 320, 700, soft: 40) * ramp(f.longestRunSeconds, 0.2, 0.4) * ramp(cryShare, 0.5, 0.7)
             * ramp(f.tonalStability, 0.65, 0.45)         // a cry's pitch moves; a ringer's does not
+            * ramp(f.loudRunSeconds, 0.15, 0.25)         // and it holds its full strength, a bark does not
 
         // Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz
         // where the ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
         scream = ramp(f.peakSnrDb, 12, 18) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
             * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 650, 800) * ramp(f.harmonicity, 0.5, 0.6)
+            * ramp(f.loudRunSeconds, 0.2, 0.3)          // one sustained shout, not a laugh's "ha"s
 
         // Gasp: a sudden, loud inhalation through an open glottis: it starts abruptly
         // (what tells it from a calm breath), is breathy — turbulent noise with at most a
@@ -97,7 +100,9 @@ struct Rules {
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
         // f0 200–500 Hz (Bachorowski et al. 2001).
-        laughter = audible * ramp(Float(f.bursts), 2, 4) * ramp(f.voicedFraction, 0.4, 0.7)
+        // A near laugh may not dip into the floor between its "ha"s, but it returns to
+        // its full strength at each.
+        laughter = audible * ramp(Float(max(f.bursts, f.loudBursts)), 2, 4) * ramp(f.voicedFraction, 0.4, 0.7)
             * band(f.f0Hz, 200, 500, soft: 50) * ramp(x[3] + x[4], 0.4, 0.7)
 
         // Breath: a soft, aperiodic (noisy) burst of 0.3–2.5 s with most of its excess at

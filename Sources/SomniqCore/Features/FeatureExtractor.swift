@@ -261,6 +261,19 @@ public final class FeatureExtractor {
             if fr.harmonicity >= 0.5 { scratch[voiced] = fr.f0Hz; voiced += 1 }
         }
         f.peakDbfs = peak
+        // The longest stretch held within 10 dB of the window's loudest frame: how long a
+        // sound keeps its full strength, whatever its level above the floor.
+        // And how many times it comes back to that strength: each "ha" of a laugh does,
+        // however little the sound dips between them.
+        var held = 0, longestHeld = 0, loudBursts = 0
+        for i in 0..<m {
+            guard frames[i].energyDb > activeThreshold && frames[i].energyDb >= peak - 10 else { held = 0; continue }
+            held += 1
+            if held == 1 { loudBursts += 1 }
+            longestHeld = max(longestHeld, held)
+        }
+        f.loudRunSeconds = Float(longestHeld) / SubFrame.rate
+        f.loudBursts = loudBursts
         f.onsetDb = onset
         f.onsetSeconds = Float(onsetFrame * SubFrame.hop) / Float(StreamClock.sampleRate)
         f.activeFraction = Float(active) / Float(m)
