@@ -49,10 +49,11 @@ struct Rules {
 
         // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
-        // 400 Hz (Korpáš et al. 1996).
+        // 400 Hz (Korpáš et al. 1996). Only the explosive phase, 30–100 ms, is at full
+        // strength; the voiced phase trails off, where a bark or a word holds its level.
         cough = attack * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
             * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 420, 340) * ramp(f.tonalStability, 0.7, 0.4)
-            * ramp(f.harmonicity, 0.78, 0.7)
+            * ramp(f.harmonicity, 0.84, 0.76) * ramp(f.loudRunSeconds, 0.16, 0.11)
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
         // (Yin & McCowan 2004).
