@@ -98,8 +98,11 @@ public struct Classifier: Sendable {
         let tone = max(s[.smokeAlarm], r.phoneRing)
 
         // Long sounds: their patterns span windows.
-        // A long burst in a snore train is a snore, however rumbling.
-        let rumble = thunder.update(instant: snores.inTrain ? 0 : r.thunder, full: f.activeFraction >= 0.7,
+        // A burst in a snore train is a snore, however rumbling, unless it fills the whole
+        // lookahead too: 2.5 s of unbroken sound from this window's start is longer than
+        // the inhalation the train expects, and a thunderclap after a snore is thunder.
+        let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= 0.9 }
+        let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
                                     lowExcessDb: max(f.excessDb[0], f.excessDb[1]), otherSound: f.peakSnrDb >= 18)
         s[.thunder] = rumble
         // Running speech and a crying baby keep up attacks too; their voices tell them apart.
