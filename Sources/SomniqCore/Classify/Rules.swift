@@ -100,10 +100,11 @@ struct Rules {
             * ramp(x[3], 0.65, 0.45)                    // a voice's energy lies mostly below 600 Hz
 
         // Laughter: a run of short voiced bursts ("ha-ha-ha", ~4–5 per second) with
-        // f0 200–500 Hz (Bachorowski et al. 2001).
+        // f0 200–500 Hz (Bachorowski et al. 2001). Much laughter is breathy, unvoiced
+        // snorts and pants between the voiced calls, so a third of the window voiced will do.
         // A near laugh may not dip into the floor between its "ha"s, but it returns to
         // its full strength at each.
-        laughter = audible * ramp(Float(max(f.bursts, f.loudBursts)), 2, 4) * ramp(f.voicedFraction, 0.4, 0.7)
+        laughter = audible * ramp(Float(max(f.bursts, f.loudBursts)), 2, 4) * ramp(f.voicedFraction, 0.3, 0.55)
             * band(f.f0Hz, 200, 500, soft: 50) * ramp(x[3] + x[4], 0.4, 0.7)
 
         // Breath: a soft, aperiodic (noisy) burst of 0.3–2.5 s with most of its excess at
