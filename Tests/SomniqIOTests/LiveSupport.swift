@@ -55,6 +55,43 @@ final class LiveRig {
         return (fifo, writer)
     }
 
+    /// True once the writer of `stallingFIFO` has put all of its file into the FIFO and
+    /// the reader has taken every byte of it (peeked at through a second, idle reader).
+    func drained(_ fifo: String, writer: Process) -> Bool {
+        let cmdline = (try? String(contentsOfFile: "/proc/\(writer.processIdentifier)/cmdline", encoding: .utf8)) ?? ""
+        guard cmdline.hasPrefix("sleep") else { return false }
+        let fd = open(fifo, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var unread: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &unread) == 0 && unread == 0
+    }
+
+    /// CPU time (user + system, in clock ticks) a process has used so far.
+    func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return -1 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, utime and stime are fields 14 and 15.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return -1 }
+        return user + system
+    }
+
+    /// Waits until the daemon has taken all of the FIFO and has used no CPU for 0.5 s:
+    /// it has judged every sample it was given, however fast this build runs.
+    func waitUntilIdle(_ p: Process, after fifo: String, writer: Process, timeout: Double = 60) throws {
+        try waitUntil(timeout: timeout) { drained(fifo, writer: writer) }
+        var last = cpuTicks(p.processIdentifier)
+        let end = Date(timeIntervalSinceNow: timeout)
+        while Date() < end {
+            Thread.sleep(forTimeInterval: 0.5)
+            let now = cpuTicks(p.processIdentifier)
+            if now == last { return }
+            last = now
+        }
+        throw Timeout()
+    }
+
     /// Starts `somniq run` with this rig's environment.
     func start(_ arguments: [String], environment extra: [String: String] = [:], prefix: [String] = []) throws -> Process {
         let p = Process()
