@@ -12,27 +12,27 @@ import Testing
     #expect(scores.last == 0)                  // the music stopped
 }
 
-@Test func aContinuationCarriesACutOffSoundUntilANewAttackOrTheEnd() {
-    var scream = Continuation(maxWindows: 3, fades: false)
-    #expect(scream.update(1, goingOn: false) == 1)
-    #expect(scream.update(0.1, goingOn: true) == 0.8)
-    #expect(scream.update(0.1, goingOn: false) == 0.1)     // the sound ended
-    #expect(scream.update(0.1, goingOn: true) == 0.1)      // and stays ended
+@Test func aHoldCarriesACutOffSoundUntilANewAttackOrTheEnd() {
+    var scream = Hold(windows: 3, tail: false)
+    #expect(scream.update(1, resumes: false) == 1)
+    #expect(scream.update(0.1, resumes: true) == 0.8)
+    #expect(scream.update(0.1, resumes: false) == 0.1)     // the sound ended
+    #expect(scream.update(0.1, resumes: true) == 0.1)      // and stays ended
 }
 
 @Test func aFadingSoundKeepsOneWindowForTheTailBeneathTheFloor() {
-    var shards = Continuation(maxWindows: 3, fades: true)
-    #expect(shards.update(1, goingOn: false) == 1)
-    #expect(shards.update(0.1, goingOn: true) == 0.8)
-    #expect(shards.update(0.1, goingOn: false) == 0.8)     // sunk into the floor: its tail
-    #expect(shards.update(0.1, goingOn: false) == 0.1)     // then it has ended
-    #expect(shards.update(0.1, goingOn: true) == 0.1)      // and stays ended
+    var shards = Hold(windows: 3)
+    #expect(shards.update(1, resumes: false) == 1)
+    #expect(shards.update(0.1, resumes: true) == 0.8)
+    #expect(shards.update(0.1, resumes: false) == 0.8)     // sunk into the floor: its tail
+    #expect(shards.update(0.1, resumes: false) == 0.1)     // then it has ended
+    #expect(shards.update(0.1, resumes: true) == 0.1)      // and stays ended
 }
 
-@Test func aContinuationLastsAtMostItsWindows() {
-    var gasp = Continuation(maxWindows: 2, fades: true)
-    _ = gasp.update(0.9, goingOn: true)
-    let rest = (0..<3).map { _ in gasp.update(0, goingOn: true) }
+@Test func aHoldLastsAtMostItsWindows() {
+    var gasp = Hold(windows: 2)
+    _ = gasp.update(0.9, resumes: true)
+    let rest = (0..<3).map { _ in gasp.update(0, resumes: true) }
     #expect(rest.map { ($0 * 100).rounded() / 100 } == [0.72, 0.72, 0])
 }
 

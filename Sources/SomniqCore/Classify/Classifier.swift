@@ -2,7 +2,7 @@
 ///
 /// Instantaneous rules (`Rules`) look at one window; pattern detectors that span
 /// windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`, `Rumble`, `Beat`,
-/// `Continuation`, `Persistence`, `Hold`) hold or raise the scores of later windows.
+/// `Persistence`, `Hold`) hold or raise the scores of later windows.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
 /// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
 /// frequency, so the scores do not depend on microphone gain.
@@ -25,10 +25,10 @@ public struct Classifier: Sendable {
     private var laughs = Hold(windows: 2)
     private var breaths = BreathTrain()
     private var inhales = BreathTrain()
-    private var shards = Continuation(maxWindows: 3, fades: true)
-    private var gasping = Continuation(maxWindows: 2, fades: true)
-    private var shouting = Continuation(maxWindows: 2, fades: false)
-    private var slams = Continuation(maxWindows: 1, fades: true)
+    private var shards = Hold(windows: 3)
+    private var gasping = Hold(windows: 2)
+    private var shouting = Hold(windows: 2, tail: false)
+    private var slams = Hold(windows: 1)
     private var cryBefore: Float = 0
     private var wasActive = false
 
@@ -110,8 +110,9 @@ public struct Classifier: Sendable {
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
-        let breathing = max(breaths.update(instant: max(r.breathing, r.heavyBreath), frame: f.index,
-                                           nextInView: soon { max($0.breathing, $0.heavyBreath) } >= 0.5, horizon: Self.lookahead),
+        let breath: (Rules) -> Float = { max($0.breathing, $0.heavyBreath) }
+        let breathing = max(breaths.update(instant: breath(r), frame: f.index,
+                                           nextInView: soon(breath) >= 0.5, horizon: Self.lookahead),
                             inhales.update(instant: r.heavyBreath, frame: f.index,
                                            nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
         let rhythm = breaths.active || inhales.active
@@ -142,21 +143,21 @@ public struct Classifier: Sendable {
         // Alarm tones and ringers look voiced too, but are steady. A cry already under
         // way explains a shriek within it, and so does one that goes on: a cry bout is
         // cry after cry (with an inhalation between them), a scream stops.
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), goingOn: goingOn)
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= 0.5) * (1 - 0.7 * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
-        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - r.snore) * (1 - tone), goingOn: goingOn)
+        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - r.snore) * (1 - tone), resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.
         let swing = early > 0 || wasActive ? 0.8 * slamAhead() * (1 - train) : 0
-        s[.door] = slams.update(max(early * r.door * (1 - background), swing) * (1 - r.glassBreak), goingOn: goingOn)
+        s[.door] = slams.update(max(early * r.door * (1 - background), swing) * (1 - r.glassBreak), resumes: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
         s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
-                                  goingOn: goingOn)
+                                  resumes: goingOn)
         s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background) * (1 - s[.door]), resumes: soon(\.cough) >= 0.5)
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
                                    resumes: soon(\.dogBark) >= 0.5)

@@ -18,12 +18,12 @@ public struct WindowFeatures: Sendable {
     public var activeFraction: Float = 0
     /// Longest run of active frames, in seconds, and the number of separate runs.
     public var longestRunSeconds: Float = 0
-    /// Longest run of active sub-frames within 10 dB of the window's loudest: a bark or a
-    /// cough is at full strength only briefly, a cry or a held note for long.
-    public var loudRunSeconds: Float = 0
-    /// Runs of sub-frames within 10 dB of the window's loudest.
-    public var loudBursts = 0
     public var bursts = 0
+    /// Longest run of active sub-frames within 10 dB of the window's loudest, in seconds,
+    /// and the number of such runs: a bark or a cough is at full strength only briefly, a
+    /// cry or a held note for long; a laugh returns to it at every "ha".
+    public var loudRunSeconds: Float = 0
+    public var loudBursts = 0
     /// Means over active frames.
     public var centroidHz: Float = 0
     public var rolloffHz: Float = 0
