@@ -143,13 +143,17 @@ public struct Classifier: Sendable {
         // Alarm tones and ringers look voiced too, but are steady. A cry already under
         // way explains a shriek within it, and so does one that goes on: a cry bout is
         // cry after cry (with an inhalation between them), a scream stops.
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - tone), resumes: goingOn)
+        // A scream may open on a steady, pure vowel that reads as a ringer's line for half a
+        // second; when what follows is a scream and not a ring, it was the scream's start
+        // (unless it all is a held note of music).
+        let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
+        let ringing = max(s[.smokeAlarm], r.phoneRing * (1 - screamAhead))
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing), resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= 0.5) * (1 - 0.7 * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
-        // A snore's flutter is broadband too, but its low-frequency burst is not a shatter.
-        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - r.snore) * (1 - tone), resumes: goingOn)
+        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone), resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.

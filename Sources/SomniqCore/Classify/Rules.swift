@@ -44,8 +44,16 @@ struct Rules {
         // Breaking glass: an impulsive, broadband crash with most energy above 2.4 kHz
         // and a high zero-crossing rate: shards ring at 3–8 kHz, so a good part of it lies
         // above 4 kHz, where a knock on wood (1.2–4 kHz) has little.
-        glassBreak = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
-            * ramp(x[6] + x[7], 0.12, 0.22) * (1 - toneLine)
+        // A shatter also radiates as strongly at 2.4–6 kHz as anywhere below: a noise-like
+        // burst (flat spectrum) that rises as far over the floor there as in its strongest
+        // lower band, even when a thud of the frame carries most of the power. A knock or a
+        // slam falls away above 2–4 kHz, and is less noise-like.
+        let rise = f.excessDb
+        let topRise = min(rise[5], rise[6]) - max(rise[0], rise[1], rise[2], rise[3], rise[4])
+        let whiteCrash = ramp(f.onsetDb, 10, 14) * loud * ramp(f.flatness, 0.29, 0.32) * ramp(topRise, -4, -3.4)
+            * ramp(f.longestRunSeconds, 0.08, 0.12)
+        let shatter = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
+            * ramp(x[6] + x[7], 0.12, 0.22)
 
         // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
@@ -130,6 +138,9 @@ struct Rules {
         snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
             * max(ramp(lowShare, 0.12, 0.3), fluttering) * ramp(f.activeFraction, 0.1, 0.25)
             * ramp(f.tonalFraction, 0.35, 0.15)         // flapping tissue draws no steady spectral line
+        // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
+        // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
+        glassBreak = max(shatter * (1 - snore), whiteCrash) * (1 - toneLine)
 
         // Thunder: loud noise with no pitch or tonal lines (which music has), its energy
         // low: a distant rumble below 300 Hz, a near clap spread over 150 Hz–1.2 kHz (with
