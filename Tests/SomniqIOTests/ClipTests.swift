@@ -5,7 +5,8 @@ import SomniqCore
 
 /// Clips from the shared corpus, each placed 6 s into the corpus's quiet bedroom
 /// background (so the floor is the room's, as it is for a daemon that has been
-/// listening), at the level it was recorded at.
+/// listening), at the level it was recorded at; and moments of the dev scenes that once
+/// went wrong.
 @Suite(.enabled(if: Paths.corpusPresent, "needs ../shared/corpus beside the clone"))
 struct ClipTests {
     static let lead = 6.0
@@ -75,6 +76,16 @@ struct ClipTests {
         #expect(screams.count == 1, "found \(found)")
         #expect(screams.first.map { $0.onset <= Self.lead + 0.25 } == true, "found \(found)")
         #expect(!found.contains { $0.soundClass == .phoneRing }, "found \(found)")
+    }
+
+    @Test func aCoughIsNotASyllableOfSpeechThatHasNotBegun() throws {
+        // Dev scene 3, 80–92 s: a woman's cough at 86.86 s, starting 0.14 s before a window
+        // ends, where its voiced start reads as a word. One window of voice is not running
+        // speech, and the cough is a cough.
+        let scene = try readMono16k(Paths.corpus + "/scenes/dev-scene-03.flac")
+        let found = try detections(samples: Array(scene[80 * StreamClock.sampleRate ..< 92 * StreamClock.sampleRate]))
+        #expect(found.contains { $0.soundClass == .cough && abs($0.onset - 6.86) <= 0.5 }, "found \(found)")
+        #expect(!found.contains { $0.soundClass == .speech }, "found \(found)")
     }
 
     func clipSeconds(_ clip: String) throws -> Double {

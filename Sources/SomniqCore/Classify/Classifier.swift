@@ -133,9 +133,10 @@ public struct Classifier: Sendable {
 
         // Voices.
         // A word needs a second window of voice: a single voiced burst is a cough or a bark.
-        s[.speech] = sentences.update(words.update(r.speech)) * (1 - 0.7 * sustained)
+        let said = words.update(r.speech)
+        s[.speech] = sentences.update(said) * (1 - 0.7 * sustained)
         // Voiced onsets inside running speech are syllables, not coughs or barks.
-        let speaking = talking.update(r.speech)
+        let speaking = talking.update(said)
         // A cry is sustained phonation; a short, abrupt voiced burst is a bark.
         let bark = r.impulsive * ramp(f.longestRunSeconds, 0.5, 0.3)
         s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark), resumes: soon(\.babyCry) >= 0.5)
