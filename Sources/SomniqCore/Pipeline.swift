@@ -10,7 +10,8 @@ public final class Pipeline {
     /// Samples pushed so far: the stream's clock.
     public private(set) var streamFrames: Int64 = 0
 
-    /// Called for every window with its features and raw scores (for diagnostics).
+    /// Called for every window with its features and raw scores (for diagnostics), once
+    /// all of them are settled.
     public var onWindow: ((WindowFeatures, ClassScores) -> Void)?
 
     /// `idPrefix`: see `AlertProcessor.init`.
@@ -37,9 +38,8 @@ public final class Pipeline {
     /// marked truncated.
     public func finish(emit: (AlertOutput) -> Void) {
         windower.flush { window in handle(window, emit: emit) }
-        while let decided = measure(.classify, { classifier.flush(into: &scores) }) {
-            step(decided, emit: emit)
-        }
+        classifier.finish()
+        decide(emit: emit)
         alerts.finish(emit: emit)
     }
 
@@ -58,17 +58,20 @@ public final class Pipeline {
 
     private func handle(_ window: AudioWindow, emit: (AlertOutput) -> Void) {
         let features = measure(.features) { extractor.process(window) }
-        if let decided = measure(.classify, { classifier.push(features, into: &scores) }) {
-            step(decided, emit: emit)
-        }
+        classifier.push(features)
+        decide(emit: emit)
     }
 
-    /// Hands one decided window to the alert processor.
-    private func step(_ features: WindowFeatures, emit: (AlertOutput) -> Void) {
-        onWindow?(features, scores)
-        measure(.alerts) {
-            alerts.step(scores, levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
-                        emit: emit)
+    /// Hands every decision the classifier can make to the alert processor.
+    private func decide(emit: (AlertOutput) -> Void) {
+        while let (decision, features) = measure(.classify, { classifier.next(into: &scores) }) {
+            if decision == .final { onWindow?(features, scores) }
+            measure(.alerts) {
+                alerts.step(scores, frame: features.index,
+                            classes: decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses,
+                            levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
+                            emit: emit)
+            }
         }
     }
 }

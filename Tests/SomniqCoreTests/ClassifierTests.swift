@@ -32,26 +32,39 @@ private func cry(_ i: Int) -> WindowFeatures {
     return f
 }
 
+/// The final scores of every window, in order.
 private func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
     var c = Classifier()
     var s = ClassScores()
     var out: [ClassScores] = []
-    for w in windows where c.push(w, into: &s) != nil { out.append(s) }
-    while c.flush(into: &s) != nil { out.append(s) }
+    for w in windows {
+        c.push(w)
+        while let (d, _) = c.next(into: &s) { if d == .final { out.append(s) } }
+    }
+    c.finish()
+    while let (d, _) = c.next(into: &s) { if d == .final { out.append(s) } }
     return out
 }
 
-@Test func eachWindowIsDecidedLookaheadWindowsLateAndFlushDecidesTheRest() {
+@Test func windowsAreSettledLookaheadWindowsLateAndTrainsLaterStillAndFinishSettlesTheRest() {
     var c = Classifier()
     var s = ClassScores()
-    var decided: [Int] = []
-    for i in 0..<5 {
-        if let f = c.push(silence(i), into: &s) { decided.append(f.index) }
-        if i < Classifier.lookahead { #expect(decided.isEmpty) }
+    var prompt: [Int] = [], final: [Int] = []
+    func drain() {
+        while let (d, f) = c.next(into: &s) {
+            if d == .prompt { prompt.append(f.index) } else { final.append(f.index) }
+        }
     }
-    #expect(decided == Array(0..<(5 - Classifier.lookahead)))
-    while let f = c.flush(into: &s) { decided.append(f.index) }
-    #expect(decided == Array(0..<5))
+    let n = 30
+    for i in 0..<n {
+        c.push(silence(i))
+        drain()
+        #expect(prompt.count == max(0, i + 1 - Classifier.lookahead))
+        #expect(final.count == max(0, i + 1 - Classifier.lookahead - Classifier.trainDelay))
+    }
+    c.finish()
+    drain()
+    #expect(prompt == Array(0..<n) && final == Array(0..<n))
 }
 
 @Test func aShoutThatStopsIsAScream() {
@@ -91,4 +104,22 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     #expect(scores[4][.laughter] >= 0.7)
     #expect(scores[4][.scream] < 0.3)
     #expect(scores[4][.dogBark] < 0.3)
+}
+
+/// A snore: a low, rough burst standing 20 dB out of the floor below 300 Hz.
+private func snore(_ i: Int) -> WindowFeatures {
+    var f = window(i, snr: 22, share: [0.45, 0.3, 0.15, 0.1, 0, 0, 0, 0])
+    f.excessDb = [20, 18, 10, 6, 0, 0, 0, 0]
+    f.activeFraction = 0.6; f.longestRunSeconds = 0.6; f.bursts = 1
+    f.harmonicity = 0.3; f.centroidHz = 280; f.onsetDb = 6
+    return f
+}
+
+@Test func aLoneSnoreIsNotYetSnoringButTheFirstSnoreOfATrainIs() {
+    let lone = decide((0..<10).map(silence) + [snore(10)] + (11..<45).map(silence))
+    #expect(lone[10][.snoring] < 0.7)
+    // The second snore 4 s later: snoring started with the first, and went on between them.
+    let train = decide((0..<10).map(silence) + [snore(10)] + (11..<18).map(silence) + [snore(18)] + (19..<45).map(silence))
+    #expect((10...18).allSatisfy { train[$0][.snoring] >= 0.7 }, "\((8...20).map { train[$0][.snoring] })")
+    #expect(train[9][.snoring] < 0.7)
 }

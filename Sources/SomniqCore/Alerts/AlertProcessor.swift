@@ -1,12 +1,16 @@
 /// Runs one `AlertStateMachine` per class under a profile and turns their actions
-/// into events with ids and decision traces. Pure: frames in, outputs out.
+/// into events with ids and decision traces. Pure: frames in, outputs out. Each class
+/// goes through its frames in order, but not every class at the same frame: the
+/// classifier settles the trains (snoring, breathing) later than the rest.
 public struct AlertProcessor: Sendable {
     public private(set) var profile: Profile
     private var machines: [AlertStateMachine]
     private var open: [OpenEvent?]
     private var nextID = 1
     private let idPrefix: String
-    private var frame = 0
+    /// Per class, the frame after the last one it was given: where an event open at a
+    /// reload or at the end of the stream ends.
+    private var nextFrame: [Int]
 
     private struct OpenEvent: Sendable {
         var id: String
@@ -33,6 +37,7 @@ public struct AlertProcessor: Sendable {
         self.idPrefix = idPrefix
         machines = SoundClass.allCases.map { AlertStateMachine(rule: profile.rule(for: $0)) }
         open = Array(repeating: nil, count: SoundClass.allCases.count)
+        nextFrame = Array(repeating: 0, count: SoundClass.allCases.count)
     }
 
     /// Puts a new profile in force; open events stay open and are judged by the new
@@ -42,7 +47,7 @@ public struct AlertProcessor: Sendable {
         for c in SoundClass.allCases {
             let i = c.index
             let rule = newProfile.rule(for: c)
-            if !rule.enabled, case let .close(offset, _)? = machines[i].finish(frame: frame), let event = open[i] {
+            if !rule.enabled, case let .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 open[i] = nil
                 emit(.end(end(event, c, offset: offset, truncated: false)))
             }
@@ -50,12 +55,14 @@ public struct AlertProcessor: Sendable {
         }
     }
 
-    /// Feeds one frame of raw scores; calls `emit` for every event that starts or ends.
-    public mutating func step(_ scores: ClassScores, levels: Levels, emit: (AlertOutput) -> Void) {
-        defer { frame += 1 }
-        for c in SoundClass.allCases {
+    /// Feeds the raw scores of frame `frame` (time `frame × 0.5 s`) for `classes`; calls
+    /// `emit` for every event that starts or ends.
+    public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
+                              levels: Levels, emit: (AlertOutput) -> Void) {
+        for c in classes {
             let i = c.index
             let raw = Double(scores[c])
+            nextFrame[i] = frame + 1
             let action = machines[i].step(raw, frame: frame)
             if var event = open[i] {
                 event.peakDbfs = max(event.peakDbfs, levels.levelDbfs)
@@ -91,7 +98,7 @@ public struct AlertProcessor: Sendable {
     public mutating func finish(emit: (AlertOutput) -> Void) {
         for c in SoundClass.allCases {
             let i = c.index
-            if case let .close(offset, _)? = machines[i].finish(frame: frame), let event = open[i] {
+            if case let .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 open[i] = nil
                 emit(.end(end(event, c, offset: offset, truncated: true)))
             }

@@ -12,8 +12,16 @@ struct BreathTrain: Sendable {
     private static let rate = 2                 // windows per second
     private static let intervals = 5...(7 * rate)
 
+    /// The score a sequence holds between its breaths.
+    static let held: Float = 0.8
+
     /// True while bursts keep coming at a breathing rhythm.
     private(set) var active = false
+
+    /// Set by the update that starts a sequence: the window where its first breath began
+    /// (or, if a sequence ended since, the window after that), as in `SnoreTrain`.
+    private(set) var startedAt: Int?
+    private var lastActive = Int.min / 2
 
     /// `nextInView`: a burst comes within the next `horizon` windows (the lookahead).
     mutating func update(instant: Float, frame: Int, nextInView: Bool = true, horizon: Int = 0) -> Float {
@@ -29,11 +37,17 @@ struct BreathTrain: Sendable {
         for k in starts.indices.dropFirst() where !Self.intervals.contains(starts[k] - starts[k - 1]) { rhythmic = false }
         guard rhythmic, let last = starts.last else {
             active = false
+            startedAt = nil
             return min(instant, 0.65)
         }
         let interval = medianInterval(starts)
         let due = last + interval + Int((0.35 * Double(interval)).rounded(.up))
         active = inBurst || (frame <= due && (nextInView || frame + horizon < due))
-        return active ? max(instant, 0.8) : instant
+        startedAt = nil
+        if active {
+            if frame > lastActive + 1 { startedAt = max(starts[starts.count - 2], lastActive + 1) }
+            lastActive = frame
+        }
+        return active ? max(instant, Self.held) : instant
     }
 }

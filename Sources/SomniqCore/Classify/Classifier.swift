@@ -9,8 +9,24 @@
 public struct Classifier: Sendable {
     /// Windows a decision waits for: 1.5 s at the 0.5 s hop.
     public static let lookahead = 3
+    /// Windows the trains wait further (`TrainBacklog`): 8 s, the longest a snore may follow
+    /// the one before it in a train (a breath follows the one before within 7 s).
+    public static let trainDelay = 16
+    /// The classes decided `trainDelay` windows after the others.
+    public static let trainClasses: [SoundClass] = [.snoring, .breathing]
+    public static let promptClasses: [SoundClass] = SoundClass.allCases.filter { !trainClasses.contains($0) }
+
+    /// What a decision settles.
+    public enum Decision: Sendable, Equatable {
+        /// The scores of `promptClasses` for the window `lookahead` windows back.
+        case prompt
+        /// The scores of every class for the window `lookahead + trainDelay` windows back.
+        case final
+    }
 
     private var pending = Lookahead(capacity: lookahead + 1)
+    private var backlog = TrainBacklog(capacity: trainDelay + 1)
+    private var ending = false
     private var alarm = AlarmCadence()
     private var snores = SnoreTrain()
     private var thunder = Rumble()
@@ -34,26 +50,36 @@ public struct Classifier: Sendable {
 
     public init() {}
 
-    /// Takes the next window. Once `lookahead` later windows have arrived, decides the
-    /// window that many places back, writes its scores into `s` and returns its
-    /// features; until then returns nil.
-    public mutating func push(_ f: WindowFeatures, into s: inout ClassScores) -> WindowFeatures? {
+    /// Takes the next window. Call `next` until it returns nil before pushing another.
+    public mutating func push(_ f: WindowFeatures) {
         pending.append(.init(features: f, rules: Rules(f)))
-        guard pending.isFull else { return nil }
-        return decideOldest(into: &s)
     }
 
-    /// At the end of the stream: decides the next window still waiting (with silence
-    /// after the last one) and returns its features; nil when none is left.
-    public mutating func flush(into s: inout ClassScores) -> WindowFeatures? {
-        pending.count > 0 ? decideOldest(into: &s) : nil
-    }
+    /// The stream has ended: `next` goes on to decide every window still waiting, with
+    /// silence after the last one.
+    public mutating func finish() { ending = true }
 
-    private mutating func decideOldest(into s: inout ClassScores) -> WindowFeatures {
-        let now = pending[0]!
-        score(now.features, now.rules, into: &s)
-        pending.dropOldest()
-        return now.features
+    /// The next decision: writes its scores into `s` (all classes; those it does not settle
+    /// are provisional) and returns it with its window's features. Nil when nothing more can
+    /// be decided until another window arrives, or, after `finish`, when all is decided.
+    public mutating func next(into s: inout ClassScores) -> (Decision, WindowFeatures)? {
+        let ready = pending.isFull || (ending && pending.count > 0)
+        if ready && !backlog.isFull {
+            let now = pending[0]!
+            let breathing = score(now.features, now.rules, into: &s)
+            pending.dropOldest()
+            backlog.append(now.features, s, breathing: breathing)
+            // A train that starts here started with its first snore or breath, which the
+            // backlog still holds.
+            if let first = snores.startedAt { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
+            let firstBreath = min(breaths.startedAt ?? .max, inhales.startedAt ?? .max)
+            if firstBreath < .max { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
+            return (.prompt, now.features)
+        }
+        if backlog.isFull || (ending && !ready && backlog.count > 0) {
+            return (.final, backlog.releaseOldest(into: &s))
+        }
+        return nil
     }
 
     /// The most a rule scores in the windows 1 to 1.5 s after the one being decided
@@ -81,7 +107,8 @@ public struct Classifier: Sendable {
         return m
     }
 
-    private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) {
+    /// Scores one window into `s`; returns its breathing score before snoring (see `TrainBacklog`).
+    private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) -> Float {
         s.reset()
         let cryAfter = later(\.babyCry)
         // A short sound whose attack lies in the second half of this window lies wholly
@@ -167,5 +194,6 @@ public struct Classifier: Sendable {
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
                                    resumes: soon(\.dogBark) >= 0.5)
         wasActive = f.activeFraction >= 0.3
+        return breathing
     }
 }

@@ -6,7 +6,8 @@
 /// burst, and in a train of regularly spaced bursts until one period (plus a quarter
 /// for its jitter) after the last burst began. So a night of snoring is one event with its
 /// gaps, not one per breath, and it ends soon after the last snore. A lone burst
-/// scores just under an alert: snoring starts with the second burst. A burst that goes
+/// scores just under an alert; the second burst, a breath later, starts a train, and
+/// snoring started with the first (`startedAt`; the classifier raises the windows since). A burst that goes
 /// on for longer than a breath (thunder, traffic, a drum loop) is not a snore: it
 /// scores nothing and leaves the train.
 ///
@@ -31,8 +32,17 @@ struct SnoreTrain: Sendable {
     /// Windows per second.
     private static let rate = 2
 
+    /// The score a train holds between its snores (a regular one a little more).
+    static let held: Float = 0.8
+
     /// Two or more snores a breath apart: a burst now belongs to the train.
     private(set) var inTrain = false
+
+    /// Set by the update that starts a train: the window where its first snore began (or,
+    /// if a train ended since, the window after that). Snoring began there, a breath before
+    /// the update could know it; the classifier raises those windows, which it holds back.
+    private(set) var startedAt: Int?
+    private var lastInTrain = Int.min / 2
 
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end.
@@ -41,6 +51,7 @@ struct SnoreTrain: Sendable {
     mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int,
                          nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
+        startedAt = nil
         let starting = instant >= 0.5 && !inBurst
         if starting || (gasp >= 0.6 && !inBurst) {
             // A new burst (or a gasp): was it the end of a pause in a regular train?
@@ -90,9 +101,10 @@ struct SnoreTrain: Sendable {
                           : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
         let end = min(due, lastBurstEnd + 9 * Self.rate)
         guard inBurst || (frame <= end && (nextInView || frame + horizon < end)) else { return (instant, pause) }
+        if frame > lastInTrain + 1 { startedAt = max(bursts[bursts.count - 2], lastInTrain + 1) }
         inTrain = true
-        let held: Float = regular ? 0.85 : 0.8
-        return (max(instant, held), pause)
+        lastInTrain = frame
+        return (max(instant, regular ? 0.85 : Self.held), pause)
     }
 
     /// Median interval between recent bursts, in windows.
