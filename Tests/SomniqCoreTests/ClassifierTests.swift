@@ -123,3 +123,18 @@ private func snore(_ i: Int) -> WindowFeatures {
     #expect((10...18).allSatisfy { train[$0][.snoring] >= 0.7 }, "\((8...20).map { train[$0][.snoring] })")
     #expect(train[9][.snoring] < 0.7)
 }
+
+/// Running speech: a voiced window at 140 Hz that fills 95 % of its frames but dips to
+/// the floor once between words.
+private func talk(_ i: Int) -> WindowFeatures {
+    var f = window(i, snr: 30, share: [0.1, 0.25, 0.5, 0.1, 0.05, 0, 0, 0])
+    f.activeFraction = 0.95; f.longestRunSeconds = 0.6; f.bursts = 2; f.modulation = 0.6
+    f.voicedFraction = 0.9; f.harmonicity = 0.8; f.f0Hz = 140; f.centroidHz = 450
+    return f
+}
+
+@Test func runningSpeechThatPausesBetweenWordsIsSpeechNotMusic() {
+    let scores = decide((0..<4).map(silence) + (4..<16).map(talk) + (16..<24).map(silence))
+    #expect((6..<16).allSatisfy { scores[$0][.speech] >= 0.7 && scores[$0][.music] < 0.4 },
+            "\((4..<16).map { (scores[$0][.speech], scores[$0][.music]) })")
+}

@@ -156,9 +156,11 @@ struct Rules {
         thunder = ramp(f.peakSnrDb, 12, 18) * rumbling
             * max(ramp(f.harmonicity, 0.65, 0.45), deep) * ramp(f.tonalFraction, 0.3, 0.1)
 
-        // Music: continuous, tonal or harmonic sound with no pauses.
+        // Music: continuous, tonal or harmonic sound with no pauses: it holds the whole
+        // window without one dip to the floor, where running speech, however fluent, dips
+        // between words (the longest unbroken run of a speech window is ~0.6 s).
         // (A deep rumble's apparent harmonicity is no evidence of notes, see thunder.)
-        music = audible * ramp(f.activeFraction, 0.75, 0.95)
+        music = audible * ramp(f.activeFraction, 0.75, 0.95) * ramp(f.longestRunSeconds, 0.8, 0.95)
             * max(ramp(f.harmonicity, 0.55, 0.7) * (1 - deep), ramp(f.tonalFraction, 0.3, 0.6))
 
         // A beat: continuous sound with a sharp attack in it (drums, a bass line), which
