@@ -138,3 +138,28 @@ private func talk(_ i: Int) -> WindowFeatures {
     #expect((6..<16).allSatisfy { scores[$0][.speech] >= 0.7 && scores[$0][.music] < 0.4 },
             "\((4..<16).map { (scores[$0][.speech], scores[$0][.music]) })")
 }
+
+@Test func aTrainEndsWithItsLastSnoreNotWhenTheNextWasDue() {
+    // Snores every 4 s; after the third, none comes. Snoring was held for the next one
+    // until it was due; it ended with the window after the last snore.
+    let scores = decide((0..<10).map(silence) + [snore(10)] + (11..<18).map(silence) + [snore(18)]
+                        + (19..<26).map(silence) + [snore(26)] + (27..<50).map(silence))
+    #expect((10...27).allSatisfy { scores[$0][.snoring] >= 0.7 }, "\((8...30).map { scores[$0][.snoring] })")
+    #expect((28..<50).allSatisfy { scores[$0][.snoring] < 0.4 }, "\((26...40).map { scores[$0][.snoring] })")
+}
+
+/// A calm breath: a soft, noisy burst at 0.6–6 kHz.
+private func breath(_ i: Int) -> WindowFeatures {
+    var f = window(i, snr: 12, share: [0, 0.05, 0.05, 0.3, 0.4, 0.2, 0, 0])
+    f.activeFraction = 0.6; f.longestRunSeconds = 0.6; f.bursts = 1
+    f.harmonicity = 0.3; f.flatness = 0.2; f.centroidHz = 1800; f.onsetDb = 4
+    return f
+}
+
+@Test func breathingStartsWithItsFirstBreathAndEndsWithItsLast() {
+    let scores = decide((0..<10).map(silence) + [breath(10)] + (11..<18).map(silence) + [breath(18)]
+                        + (19..<26).map(silence) + [breath(26)] + (27..<50).map(silence))
+    #expect(scores[9][.breathing] < 0.4)
+    #expect((10...27).allSatisfy { scores[$0][.breathing] >= 0.7 }, "\((8...30).map { scores[$0][.breathing] })")
+    #expect((28..<50).allSatisfy { scores[$0][.breathing] < 0.4 }, "\((26...40).map { scores[$0][.breathing] })")
+}

@@ -22,6 +22,9 @@ struct BreathTrain: Sendable {
     /// (or, if a sequence ended since, the window after that), as in `SnoreTrain`.
     private(set) var startedAt: Int?
     private var lastActive = Int.min / 2
+    /// Set by the update that ends a sequence: the first window after its last breath.
+    private(set) var endedAt: Int?
+    private var lastEnd = Int.min / 2
 
     /// `nextInView`: a burst comes within the next `horizon` windows (the lookahead).
     mutating func update(instant: Float, frame: Int, nextInView: Bool = true, horizon: Int = 0) -> Float {
@@ -32,7 +35,10 @@ struct BreathTrain: Sendable {
             if starts.count > 6 { starts.removeFirst() }
         } else if inBurst, instant < 0.5 {
             inBurst = false
+            lastEnd = frame
         }
+        let wasActive = active
+        defer { endedAt = wasActive && !active ? lastEnd : nil }
         var rhythmic = starts.count >= 2
         for k in starts.indices.dropFirst() where !Self.intervals.contains(starts[k] - starts[k - 1]) { rhythmic = false }
         guard rhythmic, let last = starts.last else {

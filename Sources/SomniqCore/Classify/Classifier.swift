@@ -72,6 +72,11 @@ public struct Classifier: Sendable {
             // A train that starts here started with its first snore or breath, which the
             // backlog still holds.
             if let first = snores.startedAt { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
+            // One that ends here ended with its last snore or breath: what was held for the
+            // next one, which did not come, was silence.
+            if let end = snores.endedAt { backlog.lower(.snoring, to: 0.3, from: end + 1) }
+            let breathEnd = max(breaths.endedAt ?? .min, inhales.endedAt ?? .min)
+            if breathEnd > .min, !breaths.active, !inhales.active { backlog.lower(.breathing, to: 0.3, from: breathEnd + 1) }
             let firstBreath = min(breaths.startedAt ?? .max, inhales.startedAt ?? .max)
             if firstBreath < .max { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
             return (.prompt, now.features)

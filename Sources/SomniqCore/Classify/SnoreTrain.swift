@@ -43,6 +43,10 @@ struct SnoreTrain: Sendable {
     /// the update could know it; the classifier raises those windows, which it holds back.
     private(set) var startedAt: Int?
     private var lastInTrain = Int.min / 2
+    /// Set by the update that ends a train: the first window after its last snore. The
+    /// train was held until the next snore was due; none came, so snoring ended there,
+    /// and the classifier lowers the windows since.
+    private(set) var endedAt: Int?
 
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end.
@@ -52,6 +56,8 @@ struct SnoreTrain: Sendable {
                          nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         startedAt = nil
+        let wasInTrain = inTrain
+        defer { endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil }
         let starting = instant >= 0.5 && !inBurst
         if starting || (gasp >= 0.6 && !inBurst) {
             // A new burst (or a gasp): was it the end of a pause in a regular train?

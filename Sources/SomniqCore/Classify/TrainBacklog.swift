@@ -4,7 +4,9 @@
 /// A snore or a calm breath alone is nothing yet; the next one, a breath later, makes
 /// the first the start of snoring or breathing. So those two classes are decided
 /// `Classifier.trainDelay` windows after the others, long enough for the second snore
-/// to come and raise the windows from the first one on. Stream times are unaffected;
+/// to come and raise the windows from the first one on. Likewise a train is held after
+/// each snore until the next is due; when none comes, the windows since the last one are
+/// lowered again, so snoring ends with its last snore. Stream times are unaffected;
 /// only their live alerts come that much later, which neither needs to be prompt.
 struct TrainBacklog: Sendable {
     struct Entry: Sendable {
@@ -41,6 +43,14 @@ struct TrainBacklog: Sendable {
         for k in 0..<count {
             let i = (head + k) % ring.count
             if ring[i].features.index >= first { ring[i].scores[c] = max(ring[i].scores[c], score) }
+        }
+    }
+
+    /// Lowers `c` to at most `score` in every window held from window `first` on.
+    mutating func lower(_ c: SoundClass, to score: Float, from first: Int) {
+        for k in 0..<count {
+            let i = (head + k) % ring.count
+            if ring[i].features.index >= first { ring[i].scores[c] = min(ring[i].scores[c], score) }
         }
     }
 
