@@ -74,3 +74,18 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     #expect(held[3...].allSatisfy { $0 == 0 })
     #expect(!t.inTrain)
 }
+
+@Test func aBurstThatSoundsUnlikeTheTrainIsNoSnoreOfIt() {
+    var t = SnoreTrain()
+    // Snores with their energy around 2.5 kHz at frames 0 and 8; at frame 16, a thud
+    // centred at 300 Hz (a door) in the pause: not a snore, whatever its level.
+    for frame in 0..<16 {
+        let snoring: Float = frame % 8 < 2 ? 1 : 0
+        _ = t.update(instant: snoring, gasp: 0, levelDb: 20, full: false, centroidHz: 2500, frame: frame)
+    }
+    let thud = (16..<18).map { t.update(instant: 1, gasp: 0, levelDb: 25, full: false, centroidHz: 300, frame: $0).snoring }
+    #expect(thud == [0, 0])
+    for frame in 18..<24 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame) }
+    // The next snore, like the others, is one again.
+    #expect(t.update(instant: 1, gasp: 0, levelDb: 20, full: false, centroidHz: 2400, frame: 24).snoring >= 0.7)
+}

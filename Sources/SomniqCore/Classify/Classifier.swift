@@ -153,7 +153,8 @@ public struct Classifier: Sendable {
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
         let storm: Float = thunder.storming ? rumble : 0
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained),
-                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9, frame: f.index,
+                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
+                                  centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
         s[.snoring] = snore.snoring
         s[.breathingPause] = snore.pause

@@ -23,7 +23,10 @@ struct SnoreTrain: Sendable {
     private var lastBurstEnd = Int.min / 2
     /// Windows of the current burst that were entirely filled with sound.
     private var fullWindows = 0
-    private var tooLong = false
+    /// The current burst is no snore of the train (too long, or sounding unlike it).
+    private var foreign = false
+    /// Spectral centroid where the last snore of the train began.
+    private var timbreHz: Float = 0
 
     /// A snore lasts at most one breath, inhalation and exhalation (at most 5 s at 12
     /// breaths a minute), so at most nine 1 s windows at a 0.5 s hop lie entirely inside it.
@@ -49,10 +52,10 @@ struct SnoreTrain: Sendable {
     private(set) var endedAt: Int?
 
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
-    /// window is filled with sound from start to end.
+    /// window is filled with sound from start to end; `centroidHz`: its spectral centroid.
     /// `nextInView`: a snore comes within the next `horizon` windows (the lookahead); once
     /// the next one is due within them and none is in view, the train has ended.
-    mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, frame: Int,
+    mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, centroidHz: Float = 0, frame: Int,
                          nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         startedAt = nil
@@ -73,18 +76,28 @@ struct SnoreTrain: Sendable {
             if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             burstLevel = levelDb
             fullWindows = full ? 1 : 0
-            tooLong = false
-            bursts.append(frame)
-            if bursts.count > 8 { bursts.removeFirst() }
+            // One sleeper snores through one airway into one microphone: the snores of a
+            // train sound alike. A burst whose centroid lies more than a factor of 3 (1.6
+            // octaves) from the last snore's is something else (a door, a voice) in a pause.
+            if let last = bursts.last, frame - last <= 8 * Self.rate, timbreHz > 0, centroidHz > 0,
+               abs(Float.log2(centroidHz / timbreHz)) > Float.log2(3) {
+                foreign = true
+                return (0, pause)
+            } else {
+                foreign = false
+                bursts.append(frame)
+                if bursts.count > 8 { bursts.removeFirst() }
+                timbreHz = centroidHz
+            }
         } else if inBurst {
             burstLevel = max(burstLevel, levelDb)
             fullWindows += full ? 1 : 0
-            if !tooLong, fullWindows > Self.mostFullWindows {
+            if !foreign, fullWindows > Self.mostFullWindows {
                 // Too long for a snore: whatever it is, it is not part of the train.
-                tooLong = true
+                foreign = true
                 bursts.removeLast()
             }
-            if tooLong {
+            if foreign {
                 if instant < 0.3 { inBurst = false }
                 return (0, pause)
             }
