@@ -55,3 +55,11 @@ import Testing
     _ = ended.update(instant: 1, toneHz: 3100)
     #expect(ended.update(instant: 0, toneHz: 0, resumes: false) == 0)   // no tone ahead: over
 }
+
+@Test func aHoldKeepsEightyPercentOfThePeakOfAFadingSound() {
+    // A scream at full strength, then weaker as it trails off: the hold is 80 % of the
+    // peak (0.8), not of the last window above 0.5 (0.44, under an alert).
+    var scream = Hold(windows: 2, tail: false)
+    let held = [1.0, 0.55, 0.3].map { scream.update($0, resumes: true) }
+    #expect(held == [1.0, 0.55, 0.8])
+}

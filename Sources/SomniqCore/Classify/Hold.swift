@@ -1,5 +1,7 @@
 /// Holds 80 % of a high score for a few windows while the sound `resumes` (within the
-/// classifier's lookahead) or goes on. Two uses:
+/// classifier's lookahead) or goes on: 80 % of the highest score since the hold began, so a
+/// sound that fades out (a scream that trails off) is held at its peak's strength, not at
+/// its last strong window's. Two uses:
 ///
 /// - Bridging the short silences inside one event — between two coughs of a bout, the
 ///   barks of one dog, the breaths of a cry — so one bout is one event. Only a gap that
@@ -26,7 +28,7 @@ struct Hold: Sendable {
 
     mutating func update(_ x: Float, resumes: Bool = true) -> Float {
         if x >= 0.5 {
-            held = x
+            held = left > 0 ? max(held, x) : x
             left = windows
             return x
         }
