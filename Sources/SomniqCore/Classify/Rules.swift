@@ -98,6 +98,7 @@ struct Rules {
         gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.12, 0.18)
             * band(f.harmonicity, 0.3, 0.66, soft: 0.1) * ramp(f.longestRunSeconds, 0.3, 0.45)
             * band(f.centroidHz, 1000, 1700, soft: 250) * ramp(x[6] + x[7], 0.4, 0.25)
+            * ramp(f.loudRunSeconds, 0.12, 0.18)   // it holds its strength; a slam or a drum hit dies at once
 
         // Speech: voiced segments with f0 85–320 Hz (adult and child voices), energy in
         // 150–1200 Hz, usually broken by pauses and consonants (syllable rate 2–8 Hz;
