@@ -163,3 +163,17 @@ private func breath(_ i: Int) -> WindowFeatures {
     #expect((10...27).allSatisfy { scores[$0][.breathing] >= 0.7 }, "\((8...30).map { scores[$0][.breathing] })")
     #expect((28..<50).allSatisfy { scores[$0][.breathing] < 0.4 }, "\((26...40).map { scores[$0][.breathing] })")
 }
+
+/// A drum loop: hits several times a second, the sound dipping between them but for no
+/// more than a few frames (87 % of the window above the floor).
+private func drums(_ i: Int) -> WindowFeatures {
+    var f = window(i, snr: 25, share: [0.1, 0.2, 0.3, 0.3, 0.05, 0.03, 0.02, 0])
+    f.activeFraction = 0.87; f.longestRunSeconds = 0.4; f.bursts = 4; f.loudBursts = 4
+    f.onsetDb = 12; f.harmonicity = 0.45; f.centroidHz = 900; f.voicedFraction = 0.3
+    return f
+}
+
+@Test func aDrumLoopWhoseHitsKeepComingIsMusic() {
+    let scores = decide((0..<4).map(silence) + (4..<20).map(drums) + (20..<28).map(silence))
+    #expect((12..<20).allSatisfy { scores[$0][.music] >= 0.7 }, "\((4..<20).map { scores[$0][.music] })")
+}

@@ -137,8 +137,9 @@ public struct Classifier: Sendable {
         let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
                                     lowExcessDb: max(f.excessDb[0], f.excessDb[1]), otherSound: f.peakSnrDb >= 18)
         s[.thunder] = rumble
-        // Running speech and a crying baby keep up attacks too; their voices tell them apart.
-        let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry))))
+        // Running speech, a crying baby and a ringer keep up attacks too; their voices and
+        // steady lines tell them apart.
+        let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry, r.phoneRing))))
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.

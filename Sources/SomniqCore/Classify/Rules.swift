@@ -165,9 +165,10 @@ struct Rules {
         music = audible * ramp(f.activeFraction, 0.75, 0.95) * ramp(f.longestRunSeconds, 0.8, 0.95)
             * max(ramp(f.harmonicity, 0.55, 0.7) * (1 - deep), ramp(f.tonalFraction, 0.3, 0.6))
 
-        // A beat: continuous sound with a sharp attack in it (drums, a bass line), which
+        // A beat: continuous sound (a drum loop dips between hits, but only for a few
+        // frames) with a sharp attack in it (drums, a bass line), which
         // only music keeps up for seconds on end; speech pauses, thunder rolls without
         // new attacks of this strength. `Beat` judges it over seconds.
-        beat = audible * ramp(f.activeFraction, 0.85, 0.95) * ramp(f.onsetDb, 7, 10)
+        beat = audible * ramp(f.activeFraction, 0.75, 0.9) * ramp(f.onsetDb, 7, 10)
     }
 }
