@@ -31,8 +31,11 @@ struct Rules {
         // 1075 Hz a dozen times a second): nearly every line is on one of at most two
         // frequencies. A voice's harmonic wanders more, even in a steady, tonal scream.
         let steady = ramp(f.twoToneStability, 0.85, 0.95)
-        phoneRing = audible * ramp(f.tonalFraction, 0.2, 0.45) * steady
-            * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
+        // A ringer that rings on without a break, its line perfectly steady, is one even
+        // when a rumble in the room takes much of the window's energy from the line.
+        let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady,
+                          ramp(f.tonalFraction, 0.15, 0.3) * ramp(f.twoToneStability, 0.95, 0.99) * ramp(f.activeFraction, 0.5, 0.8))
+        phoneRing = audible * ringing * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
         // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands
         // only 12–20 dB out of the floor (a distant bark), most of its level at once.
