@@ -188,3 +188,23 @@ private func drums(_ i: Int) -> WindowFeatures {
     let scores = decide((0..<4).map(silence) + (4..<12).map { i in var w = ring; w.index = i; w.startSeconds = Double(i) * 0.5; return w } + (12..<16).map(silence))
     #expect((5..<12).allSatisfy { scores[$0][.phoneRing] >= 0.7 }, "\((4..<12).map { scores[$0][.phoneRing] })")
 }
+
+/// A gasp: a sudden, loud, breathy inhalation that holds for half a second, with a
+/// rumble in it that a snore would have too.
+private func gasp(_ i: Int) -> WindowFeatures {
+    var f = window(i, snr: 30, share: [0.1, 0.3, 0.2, 0.2, 0.15, 0.05, 0, 0])
+    f.excessDb = [14, 18, 14, 12, 10, 6, 2, 0]
+    f.activeFraction = 0.6; f.longestRunSeconds = 0.6; f.loudRunSeconds = 0.3; f.bursts = 1; f.loudBursts = 1
+    f.onsetDb = 18; f.harmonicity = 0.5; f.flatness = 0.2; f.centroidHz = 1200
+    return f
+}
+
+@Test func aGaspAndARumbleABreathLaterAreNoSnoreTrain() {
+    // The rumble (a roll of thunder setting in) sounds enough like the gasp to pass for
+    // the next snore of a train the gasp had begun.
+    var rumble = snore(20)
+    rumble.centroidHz = 700
+    let scores = decide((0..<10).map(silence) + [gasp(10)] + (11..<20).map(silence) + [rumble] + (21..<50).map(silence))
+    #expect(scores[10][.gasp] >= 0.7)
+    #expect((0..<50).allSatisfy { scores[$0][.snoring] < 0.7 }, "\((8...24).map { scores[$0][.snoring] })")
+}

@@ -46,6 +46,7 @@ public struct Classifier: Sendable {
     private var shouting = Hold(windows: 2, tail: false)
     private var slams = Hold(windows: 1)
     private var cryBefore: Float = 0
+    private var gaspBefore: Float = 0
     private var wasActive = false
 
     public init() {}
@@ -150,10 +151,10 @@ public struct Classifier: Sendable {
                                            nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
         let rhythm = breaths.active || inhales.active
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
-        // is not a snore; music's bass is not a snore.
+        // is not a snore; music's bass is not a snore; a gasp, or the rest of one, is not a snore.
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
         let storm: Float = thunder.storming ? rumble : 0
-        let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained),
+        let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained) * (1 - max(r.gasp, gaspBefore)),
                                   gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
@@ -201,6 +202,7 @@ public struct Classifier: Sendable {
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
                                    resumes: soon(\.dogBark) >= 0.5)
         wasActive = f.activeFraction >= 0.3
+        gaspBefore = s[.gasp]
         return breathing
     }
 }
