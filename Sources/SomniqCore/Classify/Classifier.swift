@@ -194,7 +194,10 @@ public struct Classifier: Sendable {
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.
         let swing = early > 0 || wasActive ? 0.8 * slamAhead() * (1 - train) : 0
-        s[.door] = slams.update(max(early * r.door * (1 - background), swing) * (1 - r.glassBreak), resumes: goingOn)
+        // A loud slam stands alone: no new attack 1–1.5 s after it, where drums go on.
+        let alone = (2...Self.lookahead).allSatisfy { (pending[$0]?.features.onsetDb ?? 0) < 8 }
+        let door = max(r.door, alone ? r.slamHit : 0)
+        s[.door] = slams.update(max(early * door * (1 - background), swing) * (1 - r.glassBreak), resumes: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
         s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   resumes: goingOn)

@@ -1,7 +1,7 @@
 /// The instantaneous rules: one score per class from one window's features.
 /// Each rule names the acoustic cue it relies on.
 struct Rules {
-    let smokeAlarm, phoneRing, glassBreak, scream, gasp, cough, dogBark, door: Float
+    let smokeAlarm, phoneRing, glassBreak, scream, gasp, cough, dogBark, door, slamHit: Float
     let babyCry, speech, laughter, breathing, heavyBreath, snore, thunder, music, beat: Float
     /// How much the window is a short, sharp burst (strong onset, < 0.6 s).
     let impulsive: Float
@@ -79,6 +79,10 @@ struct Rules {
         let slam = ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
         let knock = ramp(Float(f.bursts), 1, 3) * ramp(x[4] + x[5], 0.5, 0.7) * ramp(f.longestRunSeconds, 0.35, 0.2)
         door = impulsive * max(slam, knock)
+        // A near, loud slam rattles and rings above the floor for most of a second, but it
+        // is at full strength (within 10 dB of its peak) only for its first tens of ms. So
+        // is a drum hit: the classifier takes it for a slam only when no hit follows it.
+        slamHit = ramp(f.onsetDb, 8, 14) * loud * ramp(f.loudRunSeconds, 0.15, 0.1) * slam
 
         // Infant cry: sustained, strongly harmonic phonation with f0 300–700 Hz and energy
         // in the cry formants (Zeskind & Lester 2001; LaGasse et al. 2005).
