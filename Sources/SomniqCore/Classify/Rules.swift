@@ -68,8 +68,8 @@ struct Rules {
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
         // (Yin & McCowan 2004). A bark heard across a yard comes with its onset smeared by
-        // the echoes; 6–10 dB within 47 ms is still a sudden start (a cry or a word swells).
-        dogBark = max(attack, ramp(f.onsetDb, 6, 10)) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
+        // the echoes; 5–8 dB within 47 ms is still a sudden start (a cry or a word swells).
+        dogBark = max(attack, ramp(f.onsetDb, 5, 8)) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
             * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
             * ramp(Float(f.loudBursts), 3.5, 2.5)       // one or two barks a second, not a laugh's run of "ha"s
