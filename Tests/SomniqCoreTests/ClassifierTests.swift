@@ -211,3 +211,15 @@ private func gasp(_ i: Int) -> WindowFeatures {
     #expect(scores[10][.gasp] >= 0.7)
     #expect((0..<50).allSatisfy { scores[$0][.snoring] < 0.7 }, "\((8...24).map { scores[$0][.snoring] })")
 }
+
+@Test func thunderThroughASmallMicrophoneIsStillThunder() {
+    // Without its energy below 120 Hz, a rumble's 150–300 Hz band fills a 32 ms frame
+    // with a few cycles that look periodic (harmonicity 0.6); it is still thunder.
+    var rumble = window(0, snr: 22, share: [0.25, 0.73, 0.02, 0, 0, 0, 0, 0])
+    rumble.excessDb = [14, 20, 6, 0, 0, 0, 0, 0]
+    rumble.activeFraction = 1; rumble.longestRunSeconds = 0.97; rumble.bursts = 1
+    rumble.harmonicity = 0.6; rumble.centroidHz = 350; rumble.flatness = 0.1; rumble.onsetDb = 4
+    let scores = decide((0..<4).map(silence) + (4..<20).map { i in var w = rumble; w.index = i; w.startSeconds = Double(i) * 0.5; return w }
+                        + (20..<28).map(silence))
+    #expect((8..<20).allSatisfy { scores[$0][.thunder] >= 0.7 }, "\((4..<20).map { scores[$0][.thunder] })")
+}

@@ -156,14 +156,15 @@ struct Rules {
         // more at 0.3–1.2 kHz than a snore has) and little above 2.4 kHz, as air absorbs
         // the highs. `Rumble` judges its duration and decay, which tell it from a thump.
         // Below ~200 Hz (`deep`) a 32 ms frame holds only a few cycles, so band-limited noise looks
-        // periodic to the autocorrelation: a deep rumble (centroid < 200 Hz) may seem
-        // "harmonic" and still be noise. What a bass note has and a rumble lacks is a
+        // periodic to the autocorrelation: a deep rumble (centroid < 200 Hz, or nearly all
+        // of it below 300 Hz, as through a small microphone that passes nothing below
+        // 120 Hz) may seem "harmonic" and still be noise. What a bass note has and a rumble lacks is a
         // stable line among its harmonics above 300 Hz.
         let rumbling = max(ramp(lowShare, 0.7, 0.9),
                            ramp(lowShare + x[2] + x[3], 0.75, 0.85) * ramp(x[2] + x[3], 0.3, 0.4)
                                * ramp(f.centroidHz, 1100, 900))
         thunder = ramp(f.peakSnrDb, 12, 18) * rumbling
-            * max(ramp(f.harmonicity, 0.65, 0.45), deep) * ramp(f.tonalFraction, 0.3, 0.1)
+            * max(ramp(f.harmonicity, 0.65, 0.45), deep, ramp(lowShare, 0.85, 0.95)) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses: it holds the whole
         // window without one dip to the floor, where running speech, however fluent, dips
