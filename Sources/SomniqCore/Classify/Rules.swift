@@ -139,12 +139,14 @@ struct Rules {
         // Snore: a burst of low-frequency (< 300 Hz) energy standing well out of the floor,
         // from the vibrating soft palate: rough and aperiodic or with a very low, jittery
         // pulse rate (20–80 Hz, below the pitch range), so harmonicity stays low
-        // (Pevernagie et al. 2010). Cartoon and real snores add broadband flutter noise,
+        // (Pevernagie et al. 2010); when nearly all of it lies below 300 Hz, a 32 ms frame
+        // holds too few cycles for harmonicity to mean anything (see thunder), as through a
+        // small microphone that passes nothing below 120 Hz. Cartoon and real snores add broadband flutter noise,
         // so only a part of the excess needs to be low.
         // The flutter also chops the sound's envelope into pulses at 30–150 Hz, which a
         // small microphone that does not pass the pulse rate itself still hears.
         let fluttering = ramp(f.flutter, 0.22, 0.32)
-        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * ramp(f.harmonicity, 0.72, 0.55)
+        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * max(ramp(f.harmonicity, 0.72, 0.55), ramp(lowShare, 0.85, 0.95))
             * max(ramp(lowShare, 0.12, 0.3), fluttering) * ramp(f.activeFraction, 0.1, 0.25)
             * ramp(f.tonalFraction, 0.35, 0.15)         // flapping tissue draws no steady spectral line
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
