@@ -15,6 +15,16 @@ private func window(_ index: Int, snr: Float, share: BandVector = BandVector()) 
 
 private func silence(_ i: Int) -> WindowFeatures { window(i, snr: 2) }
 
+private extension WindowFeatures {
+    /// The same window at index `i`.
+    func moved(to i: Int) -> WindowFeatures {
+        var f = self
+        f.index = i
+        f.startSeconds = Double(i) * 0.5
+        return f
+    }
+}
+
 /// A loud, voiced, high shout with its energy at 0.6–2.4 kHz.
 private func shout(_ i: Int) -> WindowFeatures {
     var f = window(i, snr: 30, share: [0, 0, 0.05, 0.6, 0.3, 0.05, 0, 0])
@@ -139,11 +149,15 @@ private func talk(_ i: Int) -> WindowFeatures {
             "\((4..<16).map { (scores[$0][.speech], scores[$0][.music]) })")
 }
 
+/// Fifty windows: bursts at windows 10, 18 and 26 (4 s apart), silence between and after.
+private func threeBursts(_ burst: (Int) -> WindowFeatures) -> [WindowFeatures] {
+    (0..<50).map { [10, 18, 26].contains($0) ? burst($0) : silence($0) }
+}
+
 @Test func aTrainEndsWithItsLastSnoreNotWhenTheNextWasDue() {
     // Snores every 4 s; after the third, none comes. Snoring was held for the next one
     // until it was due; it ended with the window after the last snore.
-    let scores = decide((0..<10).map(silence) + [snore(10)] + (11..<18).map(silence) + [snore(18)]
-                        + (19..<26).map(silence) + [snore(26)] + (27..<50).map(silence))
+    let scores = decide(threeBursts(snore))
     #expect((10...27).allSatisfy { scores[$0][.snoring] >= 0.7 }, "\((8...30).map { scores[$0][.snoring] })")
     #expect((28..<50).allSatisfy { scores[$0][.snoring] < 0.4 }, "\((26...40).map { scores[$0][.snoring] })")
 }
@@ -157,8 +171,7 @@ private func breath(_ i: Int) -> WindowFeatures {
 }
 
 @Test func breathingStartsWithItsFirstBreathAndEndsWithItsLast() {
-    let scores = decide((0..<10).map(silence) + [breath(10)] + (11..<18).map(silence) + [breath(18)]
-                        + (19..<26).map(silence) + [breath(26)] + (27..<50).map(silence))
+    let scores = decide(threeBursts(breath))
     #expect(scores[9][.breathing] < 0.4)
     #expect((10...27).allSatisfy { scores[$0][.breathing] >= 0.7 }, "\((8...30).map { scores[$0][.breathing] })")
     #expect((28..<50).allSatisfy { scores[$0][.breathing] < 0.4 }, "\((26...40).map { scores[$0][.breathing] })")
@@ -188,7 +201,7 @@ private func drums(_ i: Int) -> WindowFeatures {
     ring.activeFraction = 1; ring.longestRunSeconds = 0.97; ring.bursts = 1; ring.onsetDb = 20
     ring.tonalFraction = 0.3; ring.tonalHz = 4095; ring.tonalStability = 1; ring.twoToneStability = 1
     ring.harmonicity = 0.5; ring.centroidHz = 1200
-    let scores = decide((0..<4).map(silence) + (4..<12).map { i in var w = ring; w.index = i; w.startSeconds = Double(i) * 0.5; return w } + (12..<16).map(silence))
+    let scores = decide((0..<4).map(silence) + (4..<12).map { ring.moved(to: $0) } + (12..<16).map(silence))
     #expect((5..<12).allSatisfy { scores[$0][.phoneRing] >= 0.7 }, "\((4..<12).map { scores[$0][.phoneRing] })")
 }
 
@@ -219,8 +232,7 @@ private func gasp(_ i: Int) -> WindowFeatures {
     rumble.excessDb = [14, 20, 6, 0, 0, 0, 0, 0]
     rumble.activeFraction = 1; rumble.longestRunSeconds = 0.97; rumble.bursts = 1
     rumble.harmonicity = 0.6; rumble.centroidHz = 350; rumble.flatness = 0.1; rumble.onsetDb = 4
-    let scores = decide((0..<4).map(silence) + (4..<20).map { i in var w = rumble; w.index = i; w.startSeconds = Double(i) * 0.5; return w }
-                        + (20..<28).map(silence))
+    let scores = decide((0..<4).map(silence) + (4..<20).map { rumble.moved(to: $0) } + (20..<28).map(silence))
     #expect((8..<20).allSatisfy { scores[$0][.thunder] >= 0.7 }, "\((4..<20).map { scores[$0][.thunder] })")
 }
 

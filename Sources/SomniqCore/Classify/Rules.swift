@@ -33,8 +33,9 @@ struct Rules {
         let steady = ramp(f.twoToneStability, 0.85, 0.95)
         // A ringer that rings on without a break, its line perfectly steady, is one even
         // when a rumble in the room takes much of the window's energy from the line.
-        let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady,
-                          ramp(f.tonalFraction, 0.15, 0.3) * ramp(f.twoToneStability, 0.95, 0.99) * ramp(f.activeFraction, 0.5, 0.8))
+        let ringingOn = ramp(f.tonalFraction, 0.15, 0.3) * ramp(f.twoToneStability, 0.95, 0.99)
+            * ramp(f.activeFraction, 0.5, 0.8)
+        let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady, ringingOn)
         phoneRing = audible * ringing * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
         // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands
@@ -141,8 +142,8 @@ struct Rules {
         // pulse rate (20–80 Hz, below the pitch range), so harmonicity stays low
         // (Pevernagie et al. 2010); when nearly all of it lies below 300 Hz, a 32 ms frame
         // holds too few cycles for harmonicity to mean anything (see thunder), as through a
-        // small microphone that passes nothing below 120 Hz. Cartoon and real snores add broadband flutter noise,
-        // so only a part of the excess needs to be low.
+        // small microphone that passes nothing below 120 Hz. Cartoon and real snores add
+        // broadband flutter noise, so only a part of the excess needs to be low.
         // The flutter also chops the sound's envelope into pulses at 30–150 Hz, which a
         // small microphone that does not pass the pulse rate itself still hears.
         let fluttering = ramp(f.flutter, 0.22, 0.32)
