@@ -1,10 +1,11 @@
 /// Follows a sequence of calm breaths: soft, noisy bursts (inhale or exhale) one every
 /// 2.5–7 s (9–24 breaths a minute). A lone burst scores just under an alert: breathing
-/// is a rhythm, so it starts with the second burst at such an interval. Then the score
-/// is held through the pause until the next breath is due (the median interval plus
-/// 35 %), so a sequence is one event that ends soon after its last breath; and a burst
+/// is a rhythm, so it is confirmed by the second burst at such an interval, and started
+/// with the first (`startedAt`). Then the score is held through the pause until the next
+/// breath is due (the median interval plus 35 %), so a sequence is one event; and a burst
 /// inside a sequence is a breath, not a gasp. Once the time the next breath is due lies
-/// within the classifier's lookahead and no breath is in view, the sequence has ended.
+/// within the classifier's lookahead and no breath is in view, the sequence has ended, with
+/// its last breath (`endedAt`). The classifier applies both to the windows it holds back.
 struct BreathTrain: Sendable {
     private var inBurst = false
     private var starts: [Int] = { var s = [Int](); s.reserveCapacity(7); return s }()

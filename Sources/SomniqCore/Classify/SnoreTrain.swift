@@ -5,11 +5,12 @@
 /// snore burst the snoring score is held until the next one is due: for 5 s after a
 /// burst, and in a train of regularly spaced bursts until one period (plus a quarter
 /// for its jitter) after the last burst began. So a night of snoring is one event with its
-/// gaps, not one per breath, and it ends soon after the last snore. A lone burst
-/// scores just under an alert; the second burst, a breath later, starts a train, and
-/// snoring started with the first (`startedAt`; the classifier raises the windows since). A burst that goes
-/// on for longer than a breath (thunder, traffic, a drum loop) is not a snore: it
-/// scores nothing and leaves the train.
+/// gaps, not one per breath. A lone burst scores just under an alert; the second burst,
+/// a breath later, starts a train, and snoring started with the first (`startedAt`);
+/// when the next one was due and did not come, snoring ended with the last (`endedAt`).
+/// The classifier applies both to the windows it holds back. A burst that goes on for
+/// longer than a breath (thunder, traffic, a drum loop), or that sounds unlike the
+/// train's snores, is not a snore: it scores nothing and leaves the train.
 ///
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
 /// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
@@ -110,7 +111,7 @@ struct SnoreTrain: Sendable {
 
         guard let last = bursts.last else { return (instant, pause) }
         // A lone burst is not yet snoring: a gasp, a thump or the start of a rumble look
-        // the same. Snoring is a second burst a breath later. (Just below the balanced `on`.)
+        // the same. A second burst a breath later confirms it. (Just below the balanced `on`.)
         let paired = bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
         inTrain = false
         if !paired { return (min(instant, 0.65), pause) }
