@@ -97,6 +97,7 @@ struct Rules {
         scream = ramp(f.peakSnrDb, 12, 18) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
             * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 650, 800) * ramp(f.harmonicity, 0.5, 0.6)
             * ramp(f.loudRunSeconds, 0.2, 0.3)          // one sustained shout, not a laugh's "ha"s
+            * ramp(x[6] + x[7], 0.2, 0.15)              // a voice has little above 4 kHz; a ringtone's partials go on
 
         // Gasp: a sudden, loud inhalation through an open glottis: it starts abruptly
         // (what tells it from a calm breath), is breathy — turbulent noise with at most a
