@@ -24,7 +24,7 @@ public struct Classifier: Sendable {
         case final
     }
 
-    private var pending = Lookahead(capacity: lookahead + 1)
+    private var pending = Lookahead(capacity: lookahead + 1) { .empty }
     private var backlog = TrainBacklog(capacity: trainDelay + 1)
     private var ending = false
     private var alarm = AlarmCadence()

@@ -6,36 +6,12 @@
 /// crying. So the classifier decides each window `Classifier.lookahead` windows late,
 /// with those later windows in view. Stream times are unaffected (every decision is
 /// stamped with its own window's time); only the live alert comes that much later.
-struct Lookahead: Sendable {
-    struct Entry: Sendable {
-        var features: WindowFeatures
-        var rules: Rules
-    }
+typealias Lookahead = Ring<LookaheadEntry>
 
-    private var ring: [Entry]
-    private var head = 0                    // the oldest entry
-    private(set) var count = 0
+/// A window waiting in the lookahead, with its instantaneous rules.
+struct LookaheadEntry: Sendable {
+    var features: WindowFeatures
+    var rules: Rules
 
-    init(capacity: Int) {
-        ring = [Entry](repeating: Entry(features: WindowFeatures(), rules: Rules(WindowFeatures())), count: capacity)
-    }
-
-    var capacity: Int { ring.count }
-    var isFull: Bool { count == ring.count }
-
-    /// The `k`-th window after the oldest (0: the oldest itself); nil past the newest.
-    subscript(k: Int) -> Entry? {
-        k < count ? ring[(head + k) % ring.count] : nil
-    }
-
-    mutating func append(_ e: Entry) {
-        precondition(!isFull, "decide the oldest window before appending")
-        ring[(head + count) % ring.count] = e
-        count += 1
-    }
-
-    mutating func dropOldest() {
-        head = (head + 1) % ring.count
-        count -= 1
-    }
+    static let empty = LookaheadEntry(features: WindowFeatures(), rules: Rules(WindowFeatures()))
 }

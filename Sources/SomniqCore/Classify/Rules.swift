@@ -15,6 +15,7 @@ struct Rules {
         let audible = ramp(f.peakSnrDb, 8, 14)          // stands clearly out of the floor
         let loud = ramp(f.peakSnrDb, 12, 18)
         let deep = ramp(f.centroidHz, 250, 150)         // a rumble, see thunder
+        let allLow = ramp(lowShare, 0.85, 0.95)         // nearly all below 300 Hz: harmonicity means nothing, see thunder
         let toneLine = ramp(f.tonalFraction, 0.3, 0.6) * ramp(f.tonalStability, 0.6, 0.9)
 
         // Smoke/CO alarms: a steady piezo line near 3 kHz (UL 217 / EN 14604 sounders,
@@ -148,7 +149,7 @@ struct Rules {
         // The flutter also chops the sound's envelope into pulses at 30–150 Hz, which a
         // small microphone that does not pass the pulse rate itself still hears.
         let fluttering = ramp(f.flutter, 0.22, 0.32)
-        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * max(ramp(f.harmonicity, 0.72, 0.55), ramp(lowShare, 0.85, 0.95))
+        snore = ramp(max(f.excessDb[0], f.excessDb[1]), 11, 16) * max(ramp(f.harmonicity, 0.72, 0.55), allLow)
             * max(ramp(lowShare, 0.12, 0.3), fluttering) * ramp(f.activeFraction, 0.1, 0.25)
             * ramp(f.tonalFraction, 0.35, 0.15)         // flapping tissue draws no steady spectral line
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
@@ -168,7 +169,7 @@ struct Rules {
                            ramp(lowShare + x[2] + x[3], 0.75, 0.85) * ramp(x[2] + x[3], 0.3, 0.4)
                                * ramp(f.centroidHz, 1100, 900))
         thunder = ramp(f.peakSnrDb, 12, 18) * rumbling
-            * max(ramp(f.harmonicity, 0.65, 0.45), deep, ramp(lowShare, 0.85, 0.95)) * ramp(f.tonalFraction, 0.3, 0.1)
+            * max(ramp(f.harmonicity, 0.65, 0.45), deep, allLow) * ramp(f.tonalFraction, 0.3, 0.1)
 
         // Music: continuous, tonal or harmonic sound with no pauses: it holds the whole
         // window without one dip to the floor, where running speech, however fluent, dips

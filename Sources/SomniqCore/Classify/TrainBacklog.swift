@@ -16,52 +16,50 @@ struct TrainBacklog: Sendable {
         var scores = ClassScores()
     }
 
-    private var ring: [Entry]
-    private var head = 0                    // the oldest entry
-    private(set) var count = 0
+    private var ring: Ring<Entry>
 
     init(capacity: Int) {
-        ring = [Entry](repeating: Entry(), count: capacity)
-        for i in ring.indices { ring[i].scores = ClassScores() }      // each its own storage
+        ring = Ring(capacity: capacity) { Entry() }
     }
 
-    var isFull: Bool { count == ring.count }
+    var isFull: Bool { ring.isFull }
+    var count: Int { ring.count }
 
     /// Appends a decided window's features and scores (copied into the ring), with its
     /// breathing score before snoring.
     mutating func append(_ f: WindowFeatures, _ s: ClassScores, breathing: Float) {
-        precondition(!isFull, "release the oldest window before appending")
-        let i = (head + count) % ring.count
-        ring[i].features = f
-        for k in s.values.indices { ring[i].scores.values[k] = s.values[k] }
-        ring[i].scores[.breathing] = breathing
-        count += 1
+        ring.append { e in
+            e.features = f
+            for k in s.values.indices { e.scores.values[k] = s.values[k] }
+            e.scores[.breathing] = breathing
+        }
     }
 
     /// Raises `c` to at least `score` in every window held from window `first` on.
     mutating func raise(_ c: SoundClass, to score: Float, from first: Int) {
-        for k in 0..<count {
-            let i = (head + k) % ring.count
-            if ring[i].features.index >= first { ring[i].scores[c] = max(ring[i].scores[c], score) }
-        }
+        change(c, from: first) { max($0, score) }
     }
 
     /// Lowers `c` to at most `score` in every window held from window `first` on.
     mutating func lower(_ c: SoundClass, to score: Float, from first: Int) {
-        for k in 0..<count {
-            let i = (head + k) % ring.count
-            if ring[i].features.index >= first { ring[i].scores[c] = min(ring[i].scores[c], score) }
+        change(c, from: first) { min($0, score) }
+    }
+
+    private mutating func change(_ c: SoundClass, from first: Int, _ f: (Float) -> Float) {
+        for k in 0..<ring.count {
+            ring.update(k) { e in if e.features.index >= first { e.scores[c] = f(e.scores[c]) } }
         }
     }
 
     /// Removes the oldest window, writing its final scores into `s`, and returns its features.
     mutating func releaseOldest(into s: inout ClassScores) -> WindowFeatures {
-        precondition(count > 0, "nothing to release")
-        for k in s.values.indices { s.values[k] = ring[head].scores.values[k] }
+        var f = WindowFeatures()
+        ring.update(0) { e in
+            for k in s.values.indices { s.values[k] = e.scores.values[k] }
+            f = e.features
+        }
         s[.breathing] *= 1 - s[.snoring]
-        let f = ring[head].features
-        head = (head + 1) % ring.count
-        count -= 1
+        ring.dropOldest()
         return f
     }
 }
