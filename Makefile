@@ -40,12 +40,16 @@ test: deps sedeval
 bench: build
 	.build/release/somniq bench --hours 8
 
-# Scores the classifier on the shared corpus (beside the clone), if it is there.
+# Scores the classifier on the shared corpus (beside the clone), if it is there: tune/ (the
+# folds rules are tuned on), check/ (other recordings, reported, never tuned on), the legacy
+# dev scenes, and false alerts on background-only quiet/ nights and stress/ loops; then every
+# smoke alarm found or missed, and the five profiles side by side.
 CORPUS ?= ../shared/corpus
+EVAL_SETS = tune check scenes quiet stress
 eval: build
-	@if [ -d $(CORPUS)/scenes ]; then \
-	  .build/release/somniq eval $(CORPUS)/scenes $(CORPUS)/quiet; echo; \
-	  .build/release/somniq eval --profile all $(CORPUS)/scenes $(CORPUS)/quiet; \
+	@if [ -d $(CORPUS)/tune ]; then \
+	  .build/release/somniq eval $(addprefix $(CORPUS)/,$(EVAL_SETS)); echo; \
+	  .build/release/somniq eval --profile all $(addprefix $(CORPUS)/,$(EVAL_SETS)); \
 	else echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; fi
 
 # Re-embeds profiles/*.json into the binary after editing them.

@@ -30,10 +30,17 @@ struct Eval: ParsableCommand {
     var estimates: String?
 
     func run() throws {
-        let collected: (items: [Evaluator.Item], skipped: [String])
-        do { collected = try Evaluator.collect(paths) } catch { throw fail("\(error)", Exit.dataError) }
-        for file in collected.skipped { FileHandle.standardError.write(Data("somniq: \(file): no sibling .tsv labels; skipped\n".utf8)) }
-        guard !collected.items.isEmpty else { throw fail("no audio file with a sibling .tsv label file in \(paths.joined(separator: " "))", Exit.dataError) }
+        // Several paths are scored apart, one summary row each (a tune set, a check set and
+        // background-only recordings are different questions); JSON pools them, as before.
+        let groups = json || paths.count == 1 ? [paths] : paths.map { [$0] }
+        var collected: [(items: [Evaluator.Item], skipped: [String])] = []
+        for group in groups {
+            do { collected.append(try Evaluator.collect(group)) } catch { throw fail("\(error)", Exit.dataError) }
+        }
+        for file in collected.flatMap(\.skipped) { FileHandle.standardError.write(Data("somniq: \(file): no sibling .tsv labels; skipped\n".utf8)) }
+        for (group, c) in zip(groups, collected) where c.items.isEmpty {
+            throw fail("no audio file with a sibling .tsv label file in \(group.joined(separator: " "))", Exit.dataError)
+        }
 
         let profiles: [Profile]
         if profile == "all" {
@@ -46,28 +53,39 @@ struct Eval: ParsableCommand {
                 throw fail("\(estimates): cannot create the estimates directory: \((error as NSError).localizedDescription)", Exit.ioError)
             }
         }
-        var results: [Evaluator.Result] = []
+        var results: [[Evaluator.Result]] = []          // per profile, per group
+        var alarms = AlarmCheck()
         for p in profiles {
-            do {
-                results.append(try Evaluator.evaluate(collected.items, profile: p) { item, found in
-                    guard let estimates, profiles.count == 1 else { return }
-                    let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension + ".tsv"
-                    let text = found.map { String(format: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
-                    let path = (estimates as NSString).appendingPathComponent(name)
-                    do { try (text.isEmpty ? "" : text + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                        throw fail("\(path): cannot write the estimates: \((error as NSError).localizedDescription)", Exit.ioError)
-                    }
-                })
-            } catch let error as AudioFileError {
-                throw fail("\(error)", Exit.dataError)
+            var row: [Evaluator.Result] = []
+            for c in collected {
+                do {
+                    row.append(try Evaluator.evaluate(c.items, profile: p) { item, found in
+                        guard profiles.count == 1 else { return }
+                        alarms.add(file: item.audio, reference: item.labels, estimated: found)
+                        guard let estimates else { return }
+                        let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension + ".tsv"
+                        let text = found.map { String(format: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
+                        let path = (estimates as NSString).appendingPathComponent(name)
+                        do { try (text.isEmpty ? "" : text + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                            throw fail("\(path): cannot write the estimates: \((error as NSError).localizedDescription)", Exit.ioError)
+                        }
+                    })
+                } catch let error as AudioFileError {
+                    throw fail("\(error)", Exit.dataError)
+                }
             }
+            results.append(row)
         }
         if json {
-            print(JSONValue.array(results.map(EvalReport.json)).prettyText)
+            print(JSONValue.array(results.map { EvalReport.json($0[0]) }).prettyText)
+        } else if results.count == 1 && groups.count == 1 {
+            print(EvalReport.table(results[0][0], items: collected[0].items))
         } else if results.count == 1 {
-            print(EvalReport.table(results[0], items: collected.items))
+            print(EvalReport.folders(results[0], names: groups.map { ($0[0] as NSString).lastPathComponent }))
+            print(EvalReport.alarms(alarms))
         } else {
-            print(EvalReport.profiles(results))
+            print(EvalReport.profiles(results.map { $0[0] }, names: groups.count == 1 ? nil : groups.map { ($0[0] as NSString).lastPathComponent },
+                                      byGroup: results))
         }
     }
 }
@@ -128,12 +146,48 @@ enum EvalReport {
         return lines.joined(separator: "\n")
     }
 
-    static func profiles(_ results: [Evaluator.Result]) -> String {
-        var lines = [pad("profile", 19) + "seg F1  event F1  seg recall  false alerts/h  critical"]
-        for r in results {
-            lines.append(pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
+    static func profiles(_ results: [Evaluator.Result], names: [String]? = nil, byGroup: [[Evaluator.Result]] = []) -> String {
+        var lines = [(names == nil ? "" : pad("folder", 10)) + pad("profile", 19) + "seg F1  event F1  seg recall  false alerts/h  critical"]
+        let rows: [(String, Evaluator.Result)] = names.map { names in
+            names.indices.flatMap { g in byGroup.map { (names[g], $0[g]) } }
+        } ?? results.map { ("", $0) }
+        for (folder, r) in rows {
+            lines.append((names == nil ? "" : pad(folder, 10)) + pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
                          + pad(f(r.segmentOverall.recall), 12) + pad(r.backgroundFiles > 0 ? String(format: "%.1f", r.falseAlertsPerHour) : "-", 16)
                          + "\(r.falseCriticalAlerts)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One column of segment F1 per folder and class, then one summary row per folder.
+    static func folders(_ results: [Evaluator.Result], names: [String]) -> String {
+        let w = max(8, (names.map(\.count).max() ?? 0) + 2)
+        var lines = ["profile \(results[0].profile); segment F1 per class and folder", "",
+                     pad("class", 13) + names.map { pad($0, w) }.joined()]
+        for (k, c) in results[0].classes.enumerated() {
+            lines.append(pad(c.label, 13) + results.map { pad(f($0.classes[k].segment.f1), w) }.joined())
+        }
+        lines.append(pad("macro", 13) + results.map { pad(f($0.segmentAverage.f1), w) }.joined())
+        lines += ["", pad("folder", w) + "files  labels  seg F1  event F1  false alerts/h  critical"]
+        for (name, r) in zip(names, results) {
+            let labelled = r.classes.reduce(0) { $0 + $1.event.nref }
+            lines.append(pad(name, w) + pad("\(r.labelledFiles + r.backgroundFiles)", 7) + pad("\(labelled)", 8)
+                         + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
+                         + pad(r.backgroundFiles > 0 ? String(format: "%.1f in %.2f h", r.falseAlertsPerHour, r.backgroundHours) : "-", 16)
+                         + (r.backgroundFiles > 0 ? "\(r.falseCriticalAlerts)" : "-"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every labelled smoke alarm: found (onset error, events) or missed; then false ones.
+    static func alarms(_ a: AlarmCheck) -> String {
+        var lines = ["", "smoke alarms: \(a.alarms.count - a.missed) of \(a.alarms.count) found within \(Int(AlarmCheck.tolerance)) s, "
+                     + "\(a.split) split into several events, \(a.falseAlarms) raised where none sounded"]
+        for alarm in a.alarms {
+            let folder = ((alarm.file as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            let name = folder + "/" + ((alarm.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let what = alarm.latency.map { String(format: "found %+.2f s, %d event%@", $0, alarm.events, alarm.events == 1 ? "" : "s") } ?? "MISSED"
+            lines.append("  " + pad(name, 24) + String(format: "%7.2f s  ", alarm.onset) + what)
         }
         return lines.joined(separator: "\n")
     }
