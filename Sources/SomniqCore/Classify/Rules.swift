@@ -17,6 +17,9 @@ struct Rules {
         let deep = ramp(f.centroidHz, 250, 150)         // a rumble, see thunder
         let allLow = ramp(lowShare, 0.85, 0.95)         // nearly all below 300 Hz: harmonicity means nothing, see thunder
         let toneLine = ramp(f.tonalFraction, 0.3, 0.6) * ramp(f.tonalStability, 0.6, 0.9)
+        // A one-off sound stands out of what the room has been doing (`RecentPeaks`): a clock's tick,
+        // a cricket's chirp or a frog's croak, heard in most windows of the last 30 s, is background.
+        let novel = ramp(f.noveltyDb, 3, 6)
 
         // Smoke/CO alarms: a steady piezo line near 3 kHz (UL 217 / EN 14604 sounders,
         // 2.8–3.7 kHz) or the 520 Hz square wave of low-frequency alarms (NFPA 72 18.4.6.3),
@@ -37,7 +40,7 @@ struct Rules {
         let ringingOn = ramp(f.tonalFraction, 0.15, 0.3) * ramp(f.twoToneStability, 0.95, 0.99)
             * ramp(f.activeFraction, 0.5, 0.8)
         let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady, ringingOn)
-        phoneRing = audible * ringing * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
+        phoneRing = novel * audible * ringing * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
 
         // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands
         // only 12–20 dB out of the floor (a distant bark), most of its level at once.
@@ -64,14 +67,14 @@ struct Rules {
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
         // 400 Hz (Korpáš et al. 1996). Only the explosive phase, 30–100 ms, is at full
         // strength; the voiced phase trails off, where a bark or a word holds its level.
-        cough = attack * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
+        cough = novel * attack * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
             * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 420, 340) * ramp(f.tonalStability, 0.7, 0.4)
             * ramp(f.harmonicity, 0.84, 0.76) * ramp(f.loudRunSeconds, 0.16, 0.11)
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
         // (Yin & McCowan 2004). A bark heard across a yard comes with its onset smeared by
         // the echoes; 5–8 dB within 47 ms is still a sudden start (a cry or a word swells).
-        dogBark = max(attack, ramp(f.onsetDb, 5, 8)) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
+        dogBark = novel * max(attack, ramp(f.onsetDb, 5, 8)) * loud * band(f.longestRunSeconds, 0.05, 0.9, soft: 0.3)
             * ramp(f.voicedFraction, 0.4, 0.6) * band(f.f0Hz, 340, 900, soft: 40)
             * ramp(x[2] + x[3], 0.6, 0.8)
             * ramp(Float(f.loudBursts), 3.5, 2.5)       // one or two barks a second, not a laugh's run of "ha"s
@@ -80,11 +83,11 @@ struct Rules {
         // Knocking: a run of short raps whose ringing (wood, 1.2–4 kHz) may look pitched.
         let slam = ramp(f.harmonicity, 0.62, 0.45) * (1 - ramp(highShare, 0.5, 0.7))
         let knock = ramp(Float(f.bursts), 1, 3) * ramp(x[4] + x[5], 0.5, 0.7) * ramp(f.longestRunSeconds, 0.35, 0.2)
-        door = impulsive * max(slam, knock)
+        door = novel * impulsive * max(slam, knock)
         // A near, loud slam rattles and rings above the floor for most of a second, but it
         // is at full strength (within 10 dB of its peak) only for its first tens of ms. So
         // is a drum hit: the classifier takes it for a slam only when no hit follows it.
-        slamHit = ramp(f.onsetDb, 8, 14) * loud * ramp(f.loudRunSeconds, 0.15, 0.1) * slam
+        slamHit = novel * ramp(f.onsetDb, 8, 14) * loud * ramp(f.loudRunSeconds, 0.15, 0.1) * slam
 
         // Infant cry: sustained, strongly harmonic phonation with f0 300–700 Hz and energy
         // in the cry formants (Zeskind & Lester 2001; LaGasse et al. 2005).
@@ -95,7 +98,7 @@ struct Rules {
 
         // Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz
         // where the ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
-        scream = ramp(f.peakSnrDb, 12, 18) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
+        scream = novel * ramp(f.peakSnrDb, 12, 18) * ramp(x[3] + x[4] + x[5], 0.55, 0.8) * ramp(f.voicedFraction, 0.4, 0.6)
             * ramp(f.longestRunSeconds, 0.2, 0.35) * ramp(f.centroidHz, 650, 800) * ramp(f.harmonicity, 0.5, 0.6)
             * ramp(f.loudRunSeconds, 0.2, 0.3)          // one sustained shout, not a laugh's "ha"s
             * ramp(x[6] + x[7], 0.2, 0.15)              // a voice has little above 4 kHz; a ringtone's partials go on
@@ -105,7 +108,7 @@ struct Rules {
         // weak voice in it — for 0.3–1.5 s. The open vocal tract shapes it: its centroid
         // lies among the low formants (1–1.7 kHz), below a plain breath's hiss or the
         // shards of breaking glass, which have most of their energy above 2 kHz.
-        gasp = ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.12, 0.18)
+        gasp = novel * ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.12, 0.18)
             * band(f.harmonicity, 0.3, 0.66, soft: 0.1) * ramp(f.longestRunSeconds, 0.3, 0.45)
             * band(f.centroidHz, 1000, 1700, soft: 250) * ramp(x[6] + x[7], 0.4, 0.25)
             * ramp(f.loudRunSeconds, 0.12, 0.18)   // it holds its strength; a slam or a drum hit dies at once
@@ -124,7 +127,7 @@ struct Rules {
         // snorts and pants between the voiced calls, so a third of the window voiced will do.
         // A near laugh may not dip into the floor between its "ha"s, but it returns to
         // its full strength at each.
-        laughter = audible * ramp(Float(max(f.bursts, f.loudBursts)), 2, 4) * ramp(f.voicedFraction, 0.3, 0.55)
+        laughter = novel * audible * ramp(Float(max(f.bursts, f.loudBursts)), 2, 4) * ramp(f.voicedFraction, 0.3, 0.55)
             * band(f.f0Hz, 200, 500, soft: 50) * ramp(x[3] + x[4], 0.4, 0.7)
 
         // Breath: a soft, aperiodic (noisy) burst of 0.3–2.5 s with most of its excess at
@@ -154,7 +157,7 @@ struct Rules {
             * ramp(f.tonalFraction, 0.35, 0.15)         // flapping tissue draws no steady spectral line
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
         // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
-        glassBreak = max(shatter * (1 - snore), whiteCrash) * (1 - toneLine)
+        glassBreak = novel * max(shatter * (1 - snore), whiteCrash) * (1 - toneLine)
 
         // Thunder: loud noise with no pitch or tonal lines (which music has), its energy
         // low: a distant rumble below 300 Hz, a near clap spread over 150 Hz–1.2 kHz (with

@@ -19,6 +19,7 @@ public final class FeatureExtractor {
     }
 
     public private(set) var floor = BackgroundFloor()
+    private var recentPeaks = RecentPeaks()
     private let transform: SpectrumTransform
     private let binHz: Float
     private let bins: Int
@@ -122,6 +123,8 @@ public final class FeatureExtractor {
         var f = aggregate(window)
         f.index = window.index
         f.startSeconds = window.startSeconds
+        f.recentPeakDbfs = recentPeaks.median()
+        recentPeaks.add(f.peakDbfs)
         floor.update(candidateDb: candidate)
         return f
     }

@@ -52,6 +52,9 @@ public struct WindowFeatures: Sendable {
     public var modulation: Float = 0
     /// Periodicity of the amplitude envelope at 30–150 Hz (0 … 1): a snore's flutter.
     public var flutter: Float = 0
+    /// Median loudest-frame level of the windows of the last 30 s (`RecentPeaks`): what the
+    /// room's recurring sounds reach.
+    public var recentPeakDbfs: Float = Decibels.silence
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
 
@@ -61,4 +64,7 @@ public struct WindowFeatures: Sendable {
     public var snrDb: Float { levelDbfs - floorDbfs }
     /// How far its loudest frame stands above the floor, dB.
     public var peakSnrDb: Float { peakDbfs - floorDbfs }
+    /// How far its loudest frame stands above what the last 30 s usually reached, dB: a
+    /// one-off sound stands out; a clock's tick, a cricket's chirp do not.
+    public var noveltyDb: Float { peakDbfs - recentPeakDbfs }
 }
