@@ -19,7 +19,7 @@ struct Features: ParsableCommand {
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
         print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "loud_run", "bursts", "loud_bursts", "onset", "onset_s", "centroid", "rolloff",
-                "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "two_tone", "mod", "flutter", "novelty"]
+                "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "two_tone", "mod", "flutter", "novelty", "tone_runs", "tone_s"]
                + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)).joined(separator: "\t"))
         do {
             _ = try Replayer(profile: p).replay(path: file, record: { _ in }, onWindow: { f, s in
@@ -27,7 +27,7 @@ struct Features: ParsableCommand {
                 let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
                                        Float(f.bursts), Float(f.loudBursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
                                        f.harmonicity, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.tonalFraction, f.tonalHz,
-                                       f.tonalStability, f.twoToneStability, f.modulation, f.flutter, f.noveltyDb]
+                                       f.tonalStability, f.twoToneStability, f.modulation, f.flutter, f.noveltyDb, Float(f.toneRuns), f.longestToneSeconds]
                 row += values.map { String(format: "%.2f", $0) }
                 row += (0..<Bands.count).map { String(format: "%.1f", f.excessDb[$0]) }
                 row += (0..<Bands.count).map { String(format: "%.2f", f.excessShare[$0]) }

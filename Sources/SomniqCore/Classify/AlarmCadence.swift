@@ -1,30 +1,50 @@
-/// Holds the smoke-alarm score through the silences of the alarm's cadence.
+/// Holds the smoke-alarm score through the silences of the alarm's cadence, so one alarm
+/// is one event, not one per beep.
 ///
-/// The temporal-three pattern (ISO 8201, NFPA 72 §18.4.2: three 0.5 s tones 0.5 s
-/// apart, then 1.5 s of silence) leaves up to two whole windows without a tone. A
-/// tone near the same frequency in the last two windows keeps the alarm alive, so
-/// one T3 alarm is one event, not one per beep. (The CO temporal-four pattern, with
-/// 5 s of silence, is not bridged yet: each of its cycles is an event of its own.)
+/// - Temporal-three (ISO 8201, NFPA 72 §18.4.2; smoke and fire): three 0.5 s tones 0.5 s
+///   apart, then 1.5 s of silence. The silences last at most three windows: a tone near the
+///   same frequency within the last three windows keeps the alarm alive while a tone comes
+///   back within the classifier's lookahead.
+/// - Temporal-four (NFPA 720, UL 2034; carbon monoxide): four 0.1 s beeps 0.1 s apart, then
+///   5 s of silence (each ±10 %). One window holds a whole cluster of beeps: three or more
+///   separate bursts, none longer than a quarter second. After such a cluster the alarm is
+///   held until the next cluster is due (5.5 s after it, plus 10 %), whether or not the
+///   lookahead shows it yet.
+/// The silence after the alarm's last beep is not held longer than its cadence allows.
 struct AlarmCadence: Sendable {
     private var lastScore: Float = 0
     private var lastHz: Float = 0
     private var sinceTone = Int.max / 2
+    /// Windows the current silence may last: the T3 gap, or T4's after a cluster of beeps.
+    private var bridge = t3Windows
 
-    /// Windows (0.5 s each) a tone is remembered: covers the 1.5 s gap of T3.
-    static let holdWindows = 2
+    /// Windows (0.5 s each) a T3 tone is remembered: its 1.5 s gap (+10 %) leaves up to
+    /// three windows that hold no whole tone.
+    static let t3Windows = 3
+    /// Windows a T4 cluster is remembered: its 5 s gap (+10 %) after the cluster's window.
+    static let t4Windows = 12
+    /// A T4 cluster: at least this many separate bursts in one window …
+    static let t4Beeps = 3
+    /// … each a 0.1 s beep (−10 %, at the 16 ms frame hop), none longer than a beep and its
+    /// room tail, seconds.
+    static let t4ShortestBeep: Float = 0.07
+    static let t4LongestBeep: Float = 0.25
 
-    /// `resumes`: a tone comes back within the classifier's lookahead. The silence
-    /// after the alarm's last beep is not held: the event ends with the alarm.
-    mutating func update(instant: Float, toneHz: Float, resumes: Bool = true) -> Float {
+    /// `resumes`: a tone comes back within the classifier's lookahead. `bursts` and
+    /// `longestRun`: the tone's separate runs in the window and the longest, in seconds.
+    mutating func update(instant: Float, toneHz: Float, resumes: Bool = true, bursts: Int = 1, longestRun: Float = 0.5) -> Float {
         if instant > 0.3 {
             let sameTone = lastHz > 0 && abs(toneHz - lastHz) <= 0.05 * lastHz
             lastScore = sameTone ? max(instant, 0.9 * lastScore + 0.1 * instant) : instant
             lastHz = toneHz
             sinceTone = 0
+            let cluster = bursts >= Self.t4Beeps && (Self.t4ShortestBeep...Self.t4LongestBeep).contains(longestRun)
+            bridge = cluster ? Self.t4Windows : (sameTone ? bridge : Self.t3Windows)
             return max(instant, lastScore)
         }
         sinceTone += 1
-        guard sinceTone <= Self.holdWindows, resumes else { lastScore = 0; lastHz = 0; return instant }
+        let t4 = bridge > Self.t3Windows
+        guard sinceTone <= bridge, resumes || t4 else { lastScore = 0; lastHz = 0; bridge = Self.t3Windows; return instant }
         return max(instant, lastScore)
     }
 }

@@ -126,7 +126,8 @@ public struct Classifier: Sendable {
         let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
-        s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz, resumes: soon(\.smokeAlarm) > 0.3)
+        s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz, resumes: soon(\.smokeAlarm) > 0.3,
+                                      bursts: f.toneRuns, longestRun: f.longestToneSeconds)
         s[.phoneRing] = r.phoneRing * (1 - s[.smokeAlarm])
         let tone = max(s[.smokeAlarm], r.phoneRing)
 

@@ -26,8 +26,17 @@ struct Rules {
         // carrying most of the energy above the floor. Cadence is judged by `AlarmCadence`.
         let alarmBand = max(band(f.tonalHz, 2800, 3700, soft: 200), band(f.tonalHz, 480, 560, soft: 30))
         let alarmShare = max(x[5], x[2])
-        smokeAlarm = audible * toneLine * alarmBand * ramp(alarmShare, 0.4, 0.7)
-            * ramp(f.longestRunSeconds, 0.97, 0.8)      // beeps, not a continuous tone
+        // A sounder is band-limited: judged by how far its own band rises over that band's
+        // floor (an alarm 5 dB over a fan broadband stands 17 dB over the floor at 3 kHz).
+        let lineRise = f.excessDb[Bands.index(ofHz: f.tonalHz)]
+        // Its beeps, timed on the line itself (ISO 8201, NFPA 720): a whole T3 tone of 0.5 s
+        // (±10 %; every tone lies wholly inside one window at the 0.5 s hop), or a T4 cluster,
+        // three or more beeps of 0.1 s. A steady tone (a hum, a whistling wind) runs on; an
+        // insect's chirps are shorter or come in no such cluster.
+        let t3Tone = ramp(f.longestToneSeconds, 0.3, 0.4) * ramp(f.longestToneSeconds, 0.9, 0.7)
+        let t4Cluster = ramp(Float(f.toneRuns), 2, 3) * band(f.longestToneSeconds, 0.08, 0.25, soft: 0.02)
+        let beeps = max(t3Tone, t4Cluster)
+        smokeAlarm = ramp(lineRise, 8, 14) * toneLine * alarmBand * ramp(alarmShare, 0.4, 0.7) * beeps
 
         // Ringers and ringtones: tonal lines outside the alarm band (electronic warbles
         // 1–4.5 kHz, bell partials from about 0.8 kHz), usually with sharp onsets, that

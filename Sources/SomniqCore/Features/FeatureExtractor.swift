@@ -321,6 +321,16 @@ public final class FeatureExtractor {
                 for k in 0..<rest where abs(scratch[k] - second) <= 0.03 * second { nearSecond += 1 }
             }
             f.twoToneStability = Float(near + nearSecond) / Float(tonal)
+            // The line's own on-runs, whatever the broadband level: the beeps of an alarm.
+            var run = 0, runs = 0, longestTone = 0
+            for i in 0..<m {
+                guard frames[i].tonalProminenceDb >= 15, abs(frames[i].tonalHz - median) <= 0.03 * median else { run = 0; continue }
+                run += 1
+                if run == 1 { runs += 1 }
+                longestTone = max(longestTone, run)
+            }
+            f.toneRuns = runs
+            f.longestToneSeconds = Float(longestTone) / SubFrame.rate
         }
         f.modulation = envelopeModulation()
         f.flutter = flutter(window.samples)

@@ -48,6 +48,11 @@ public struct WindowFeatures: Sendable {
     /// The fraction of lines within 3 % of the median line or of the median of the rest:
     /// a warbling ringer alternates between two tones.
     public var twoToneStability: Float = 0
+    /// Separate runs of short frames that carry the median line (≥ 15 dB out of its
+    /// neighbourhood, within 3 % of it), whatever the broadband level, and the longest run
+    /// in seconds: the beeps of an alarm, heard in their own band over a louder background.
+    public var toneRuns = 0
+    public var longestToneSeconds: Float = 0
     /// Share of the level envelope's variance at 2–8 Hz (syllables, laughter, cadence).
     public var modulation: Float = 0
     /// Periodicity of the amplitude envelope at 30–150 Hz (0 … 1): a snore's flutter.
