@@ -143,6 +143,9 @@ public struct Classifier: Sendable {
         // steady lines tell them apart.
         let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry, r.phoneRing))))
         s[.music] = sustained * (1 - s[.smokeAlarm])
+        // A held note over a bass (a pitch of 60–300 Hz under the line) is music going on;
+        // a bell or a ringer sounds alone.
+        s[.phoneRing] *= 1 - sustained * band(f.f0Hz, 60, 300, soft: 30)
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
         let breath: (Rules) -> Float = { max($0.breathing, $0.heavyBreath) }

@@ -48,8 +48,14 @@ struct Rules {
         // when a rumble in the room takes much of the window's energy from the line.
         let ringingOn = ramp(f.tonalFraction, 0.15, 0.3) * ramp(f.twoToneStability, 0.95, 0.99)
             * ramp(f.activeFraction, 0.5, 0.8)
-        let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady, ringingOn)
-        phoneRing = novel * audible * ringing * (1 - alarmBand) * ramp(f.tonalHz, 700, 1000)
+        // An electronic ringtone plays a tune: a run of short, pure notes, each its own
+        // steady line, several a second (a voice's line is one continuous glide).
+        let melodic = ramp(Float(f.toneRuns), 3, 5) * ramp(f.tonalFraction, 0.5, 0.8)
+        let ringing = max(ramp(f.tonalFraction, 0.2, 0.45) * steady, ringingOn, melodic)
+        // Bells and phone ringers sound from about 450 Hz (a doorbell's ding-dong, an old
+        // phone's bells at 450–800 Hz) up to the 4.5 kHz of electronic warbles; a sounder's
+        // beeps are left to the smoke alarm, whose cadence the classifier checks.
+        phoneRing = novel * audible * ringing * (1 - smokeAlarm) * ramp(f.tonalHz, 350, 450)
 
         // An abrupt attack: a rise of 8–14 dB within 47 ms, or, for a sound that stands
         // only 12–20 dB out of the floor (a distant bark), most of its level at once.
