@@ -82,8 +82,11 @@ struct Rules {
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
         // 400 Hz (Korpáš et al. 1996). Only the explosive phase, 30–100 ms, is at full
         // strength; the voiced phase trails off, where a bark or a word holds its level.
+        // The explosive phase is turbulence shaped by the vocal tract's formants (F1 0.4–0.9,
+        // F2 1.2–2.5, F3 2.5–3.5 kHz), so its energy spans 150 Hz–4 kHz, and the voiced phase
+        // may be pitched anywhere from a man's 100 Hz to a child's 900 Hz.
         cough = novel * attack * loud * band(f.longestRunSeconds, 0.05, 0.8, soft: 0.3)
-            * ramp(voiceShare, 0.55, 0.8) * ramp(f.f0Hz, 420, 340) * ramp(f.tonalStability, 0.7, 0.4)
+            * ramp(x[1] + x[2] + x[3] + x[4] + x[5], 0.6, 0.8) * ramp(f.f0Hz, 950, 850) * ramp(f.tonalStability, 0.7, 0.4)
             * ramp(f.harmonicity, 0.84, 0.76) * ramp(f.loudRunSeconds, 0.16, 0.11)
 
         // Dog bark: an abrupt, harmonic burst (f0 ≈ 300–900 Hz) centred at 300–1200 Hz
