@@ -126,7 +126,7 @@ struct Rules {
         // weak voice in it — for 0.3–1.5 s. The open vocal tract shapes it: its centroid
         // lies among the low formants (1–1.7 kHz), below a plain breath's hiss or the
         // shards of breaking glass, which have most of their energy above 2 kHz.
-        gasp = novel * ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 8, 12) * ramp(f.flatness, 0.12, 0.18)
+        gasp = novel * ramp(f.peakSnrDb, 14, 20) * ramp(f.onsetDb, 5, 8) * ramp(f.flatness, 0.12, 0.18)
             * band(f.harmonicity, 0.3, 0.66, soft: 0.1) * ramp(f.longestRunSeconds, 0.3, 0.45)
             * band(f.centroidHz, 1000, 1700, soft: 250) * ramp(x[6] + x[7], 0.4, 0.25)
             * ramp(f.loudRunSeconds, 0.12, 0.18)   // it holds its strength; a slam or a drum hit dies at once
