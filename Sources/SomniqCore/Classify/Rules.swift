@@ -77,6 +77,9 @@ struct Rules {
             * ramp(f.longestRunSeconds, 0.08, 0.12)
         let shatter = ramp(f.onsetDb, 5, 10) * loud * ramp(highShare, 0.35, 0.6) * ramp(f.zcr, 0.2, 0.3)
             * ramp(x[6] + x[7], 0.12, 0.22)
+            // A shatter is noise, not a croak's tonal trill, and it goes on as its shards fall
+            // and ring for more than the 10–30 ms of a clock's tick or a drip.
+            * ramp(f.flatness, 0.04, 0.08) * ramp(f.longestRunSeconds, 0.12, 0.2)
 
         // Cough: an explosive burst (onset) of 0.2–0.8 s whose energy sits at 150–1200 Hz:
         // an explosive phase of noise, then (often) a voiced phase with f0 below about
