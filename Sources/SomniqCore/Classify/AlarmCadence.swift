@@ -32,7 +32,12 @@ struct AlarmCadence: Sendable {
 
     /// `resumes`: a tone comes back within the classifier's lookahead. `bursts` and
     /// `longestRun`: the tone's separate runs in the window and the longest, in seconds.
-    mutating func update(instant: Float, toneHz: Float, resumes: Bool = true, bursts: Int = 1, longestRun: Float = 0.5) -> Float {
+    /// `novel`: how far (0…1) the window stands out of what the last 30 s usually reached
+    /// (`RecentPeaks`). An alarm starts only as something new (an insect that has chirped at
+    /// 3 kHz all along is none); once it sounds, its cadence carries it however long it goes on.
+    mutating func update(instant: Float, toneHz: Float, resumes: Bool = true, bursts: Int = 1, longestRun: Float = 0.5,
+                         novel: Float = 1) -> Float {
+        let instant = lastScore > 0 ? instant : instant * novel
         if instant > 0.3 {
             let sameTone = lastHz > 0 && abs(toneHz - lastHz) <= 0.05 * lastHz
             lastScore = sameTone ? max(instant, 0.9 * lastScore + 0.1 * instant) : instant

@@ -127,7 +127,8 @@ public struct Classifier: Sendable {
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
         s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz, resumes: soon(\.smokeAlarm) > 0.3,
-                                      bursts: f.toneRuns, longestRun: f.longestToneSeconds)
+                                      bursts: f.toneRuns, longestRun: f.longestToneSeconds,
+                                      novel: ramp(f.noveltyDb, 1, 3))
         s[.phoneRing] = r.phoneRing * (1 - s[.smokeAlarm])
         let tone = max(s[.smokeAlarm], r.phoneRing)
 
