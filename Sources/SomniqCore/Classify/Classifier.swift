@@ -1,8 +1,9 @@
 /// Hand-written rules that give every window a score in [0, 1] for each class.
 ///
-/// Instantaneous rules (`Rules`) look at one window; pattern detectors that span
-/// windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`, `Rumble`, `Beat`,
-/// `Persistence`, `Hold`) hold or raise the scores of later windows.
+/// Instantaneous rules (`Rules`, one file per class in `Rules/`) look at one window;
+/// pattern detectors that span windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`,
+/// `Rumble`, `Beat`, `Persistence`, `Hold`) hold or raise the scores of later windows;
+/// `score` arbitrates between the classes.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
 /// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
 /// frequency, so the scores do not depend on microphone gain.
@@ -30,21 +31,21 @@ public struct Classifier: Sendable {
     private var alarm = AlarmCadence()
     private var snores = SnoreTrain()
     private var thunder = Rumble()
-    private var music = Persistence(startWindows: 0, fullWindows: 2)
+    private var music = Persistence(startWindows: 0, fullWindows: Music.fullWindows)
     private var beats = Beat()
-    private var talking = Hold(windows: 4)
-    private var words = Persistence(startWindows: 0, fullWindows: 2)
-    private var sentences = Hold(windows: 2)
-    private var coughs = Hold(windows: 2)
-    private var barks = Hold(windows: 2)
-    private var cries = Hold(windows: 3)
-    private var laughs = Hold(windows: 2)
+    private var talking = Hold(windows: Speech.runningHold)
+    private var words = Persistence(startWindows: 0, fullWindows: Speech.wordWindows)
+    private var sentences = Hold(windows: Speech.hold)
+    private var coughs = Hold(windows: Cough.hold)
+    private var barks = Hold(windows: DogBark.hold)
+    private var cries = Hold(windows: BabyCry.hold)
+    private var laughs = Hold(windows: Laughter.hold)
     private var breaths = BreathTrain()
     private var inhales = BreathTrain()
-    private var shards = Hold(windows: 3)
-    private var gasping = Hold(windows: 2)
-    private var shouting = Hold(windows: 2, tail: false)
-    private var slams = Hold(windows: 1)
+    private var shards = Hold(windows: GlassBreak.hold)
+    private var gasping = Hold(windows: Gasp.hold)
+    private var shouting = Hold(windows: Scream.hold, tail: Scream.holdsTail)
+    private var slams = Hold(windows: Door.hold)
     private var cryBefore: Float = 0
     private var gaspBefore: Float = 0
     private var wasActive = false
@@ -114,6 +115,31 @@ public struct Classifier: Sendable {
     }
 
     /// Scores one window into `s`; returns its breathing score before snoring (see `TrainBacklog`).
+    ///
+    /// Each class's instant score comes from its rule (`Rules/`); here the classes are
+    /// arbitrated, in this order, each suppressed by what explains the window better:
+    /// 1. Smoke alarm: by nothing; a sounder's line explains the window's onsets and lines.
+    /// 2. Phone ring, by the alarm: the alarm's beeps are tonal lines too.
+    /// 3. Thunder, by a snore train: a burst in the train is the next snore, unless it
+    ///    fills the whole lookahead (longer than the inhalation the train expects).
+    /// 4. Music, by the alarm: a steady beep is not a held note. Its beat, by speech, a
+    ///    cry or a ringer: they keep up attacks too.
+    /// 5. Snoring, by a storm, an impact, music and a gasp (or the rest of one): a long
+    ///    rumble is thunder, a slam is a slam, music's bass is music, a gasp is a gasp.
+    /// 6. Breathing, by snoring: during a snore train the breaths belong to it.
+    /// 7. Speech and laughter, lowered by music: a voice within music is singing.
+    /// 8. Baby cry, by the alarm and a short, abrupt burst: tones look voiced; a bark is short.
+    /// 9. Scream, by a cry just before or after it, the alarm and a ringer: a cry bout
+    ///    explains a shriek within it; tones look voiced but are steady.
+    /// 10. Glass break, by a tone: the onset of a beep is not a crash.
+    /// 11. Door, by a tone, a train and breaking glass: a burst in a train is its next
+    ///     snore or breath; a crash that shatters is glass.
+    /// 12. Gasp, by a snore train, a breathing rhythm, breaking glass and music: a burst in
+    ///     a train is its next snore or breath; a crash is glass; an attack in music is music.
+    /// 13. Cough, by running speech, a tone or a train, and a door: a voiced onset in speech
+    ///     is a syllable; a slam's attack is not a cough.
+    /// 14. Dog bark, by running speech, a cry, a tone or a train: a short voiced burst
+    ///     within speech is a syllable, within a cry bout part of the cry.
     private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) -> Float {
         s.reset()
         let cryAfter = later(\.babyCry)
@@ -138,7 +164,7 @@ public struct Classifier: Sendable {
         // the inhalation the train expects, and a thunderclap after a snore is thunder.
         let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= 0.9 }
         let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
-                                    lowExcessDb: max(f.excessDb[0], f.excessDb[1]), otherSound: f.peakSnrDb >= 18)
+                                    lowExcessDb: f.highestRise(0...300), otherSound: f.peakSnrDb >= 18)
         s[.thunder] = rumble
         // Running speech, a crying baby and a ringer keep up attacks too; their voices and
         // steady lines tell them apart.

@@ -9,11 +9,11 @@ public enum Bands {
     public static let edgesHz: [Float] = [0, 150, 300, 600, 1200, 2400, 4000, 6000, 8000]
     public static let names = ["<150", "150-300", "300-600", "600-1k2", "1k2-2k4", "2k4-4k", "4k-6k", ">6k"]
 
-    /// The band that holds a frequency (the top band for anything above 6 kHz).
-    public static func index(ofHz hz: Float) -> Int {
+    /// The edges of the band that holds a frequency (the top band for anything above 6 kHz).
+    public static func range(ofHz hz: Float) -> ClosedRange<Float> {
         var b = 0
         while b < count - 1, hz >= edgesHz[b + 1] { b += 1 }
-        return b
+        return edgesHz[b]...edgesHz[b + 1]
     }
 }
 

@@ -1,0 +1,48 @@
+/// Breaking glass: an impulsive, broadband crash with most energy above 2.4 kHz and a high
+/// zero-crossing rate: shards ring at 3–8 kHz, so a good part of it lies above 4 kHz, where
+/// a knock on wood (1.2–4 kHz) has little. A shatter also radiates as strongly at 2.4–6 kHz
+/// as anywhere below: a noise-like burst (flat spectrum) that rises as far over the floor
+/// there as in its strongest lower band, even when a thud of the frame carries most of the
+/// power (a white crash). A knock or a slam falls away above 2–4 kHz, and is less noise-like.
+///
+/// Across windows a `Hold` of `hold` windows carries it through the falling, ringing shards.
+/// A steady line (a beep or a ringer) and a snore's broadband flutter are not a shatter;
+/// in the arbitration an alarm or a ringer suppresses it; it suppresses a door and a gasp.
+enum GlassBreak {
+    /// Windows the Classifier's `Hold` carries a crash on while sound goes on without a new attack.
+    static let hold = 3
+    /// Shatter: an onset of 5–10 dB within 47 ms …
+    static let shatterRiseDb: ClosedRange<Float> = 5...10
+    /// … with 35–60 % of the energy above the floor above 2.4 kHz …
+    static let shareAbove2k4: ClosedRange<Float> = 0.35...0.6
+    /// … a zero-crossing rate of 0.2–0.3 (noise-like, high frequencies) …
+    static let zeroCrossingRate: ClosedRange<Float> = 0.2...0.3
+    /// … and 12–22 % of it above 4 kHz, where shards ring and a knock on wood has little.
+    static let shareAbove4k: ClosedRange<Float> = 0.12...0.22
+    /// White crash: a sharp onset, a rise of 10–14 dB within 47 ms …
+    static let crashRiseDb: ClosedRange<Float> = 10...14
+    /// … a flat, noise-like spectrum (spectral flatness 0.29–0.32) …
+    static let crashFlatness: ClosedRange<Float> = 0.29...0.32
+    /// … standing as far over the floor at 2.4–6 kHz as in its strongest band below 2.4 kHz:
+    /// the weaker of 2.4–4 and 4–6 kHz falls short of that by at most 3.4–4 dB …
+    static let topRiseDb: ClosedRange<Float> = -4 ... -3.4
+    /// … and lasting at least 80–120 ms (a click is shorter).
+    static let crashSeconds: ClosedRange<Float> = 0.08...0.12
+    /// A shatter is noise (spectral flatness above 0.04–0.08), not a frog's tonal croak …
+    static let shatterFlatness: ClosedRange<Float> = 0.04...0.08
+    /// … and goes on as its shards fall and ring, an active run of 0.12–0.2 s or more,
+    /// longer than the 10–30 ms of a clock's tick or a drip.
+    static let shatterSeconds: ClosedRange<Float> = 0.12...0.2
+
+    static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
+        let topRise = min(f.rise(2400...4000), f.rise(4000...6000)) - f.highestRise(0...2400)
+        let whiteCrash = ramp(f.onsetDb, up: crashRiseDb) * cue.loud * ramp(f.flatness, up: crashFlatness) * ramp(topRise, up: topRiseDb)
+            * ramp(f.longestRunSeconds, up: crashSeconds)
+        let shatter = ramp(f.onsetDb, up: shatterRiseDb) * cue.loud * ramp(f.share(2400...8000), up: shareAbove2k4)
+            * ramp(f.zcr, up: zeroCrossingRate) * ramp(f.share(4000...8000), up: shareAbove4k)
+            * ramp(f.flatness, up: shatterFlatness) * ramp(f.longestRunSeconds, up: shatterSeconds)
+        // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
+        // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
+        return cue.novel * max(shatter * (1 - Snoring.instant(f, cue)), whiteCrash) * (1 - cue.toneLine)
+    }
+}

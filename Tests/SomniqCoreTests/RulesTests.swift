@@ -1,0 +1,425 @@
+import Testing
+@testable import SomniqCore
+
+/// A window whose loudest frame stands `snr` dB above a floor of −60 dBFS, with `parts`
+/// of its above-floor energy in the given frequency ranges (each split evenly over its bands).
+private func window(snr: Float, _ parts: (ClosedRange<Float>, Float)...) -> WindowFeatures {
+    var f = WindowFeatures()
+    f.floorDbfs = -60
+    f.peakDbfs = -60 + snr
+    f.levelDbfs = -60 + snr - 3
+    f.excessShare = spread(parts)
+    return f
+}
+
+/// `parts` as one value per band.
+private func spread(_ parts: [(ClosedRange<Float>, Float)]) -> BandVector {
+    var v = BandVector()
+    for (hz, x) in parts {
+        let low = Bands.edgesHz.firstIndex(of: hz.lowerBound)!, high = Bands.edgesHz.firstIndex(of: hz.upperBound)!
+        for i in low..<high { v[i] += x / Float(high - low) }
+    }
+    return v
+}
+
+private func score(_ rule: (WindowFeatures, Cues) -> Float, _ f: WindowFeatures) -> Float { rule(f, Cues(f)) }
+
+@Test func bandsAreNamedByTheirEdgesInHz() {
+    let f = window(snr: 30, (0...150, 0.1), (150...300, 0.2), (300...600, 0.3), (600...1200, 0.4))
+    #expect(f.share(150...1200) == f.excessShare[1] + f.excessShare[2] + f.excessShare[3])
+    #expect(f.share(0...8000) == f.share(0...1200))
+    var g = f
+    g.excessDb = [3, 9, 4, 0, 0, 7, 2, 1]
+    #expect(g.rise(2400...4000) == 7 && g.highestRise(0...2400) == 9 && g.highestRise(0...300) == 9)
+}
+
+// MARK: Tones
+
+/// A T3 beep of a piezo sounder: a steady line at 3.2 kHz carrying most of the energy.
+private func beep() -> WindowFeatures {
+    var f = window(snr: 30, (2400...4000, 0.8), (4000...6000, 0.2))
+    f.tonalFraction = Cues.lineFraction.upperBound + 0.2; f.tonalStability = Cues.lineStability.upperBound + 0.05
+    f.tonalHz = 3200; f.longestRunSeconds = 0.5
+    f.excessDb[5] = SmokeAlarm.lineRiseDb.upperBound + 2          // 2.4–4 kHz, where the line is
+    f.toneRuns = 1; f.longestToneSeconds = 0.5
+    return f
+}
+
+@Test func smokeAlarmIsASteadyPiezoLineInBeeps() {
+    #expect(score(SmokeAlarm.instant, beep()) >= 0.8)
+}
+
+@Test func aContinuousToneIsNotAnAlarmsBeep() {
+    var f = beep()
+    f.longestToneSeconds = SmokeAlarm.steadyToneSeconds.upperBound + 0.05
+    #expect(score(SmokeAlarm.instant, f) < 0.2)
+}
+
+@Test func anAlarmIsJudgedByItsOwnBandNotByTheBroadbandLevel() {
+    // 4 dB over a fan broadband, but 16 dB over the floor at 2.4–4 kHz: an alarm.
+    var f = beep()
+    f.peakDbfs = f.floorDbfs + 4
+    #expect(score(SmokeAlarm.instant, f) >= 0.8)
+    f.excessDb[5] = SmokeAlarm.lineRiseDb.lowerBound - 2
+    #expect(score(SmokeAlarm.instant, f) < 0.2)
+}
+
+@Test func aCOAlarmsClusterOfFourShortBeepsIsAnAlarmAnInsectsChirpsAreNot() {
+    var t4 = beep()
+    t4.toneRuns = 4; t4.longestToneSeconds = 0.11
+    #expect(score(SmokeAlarm.instant, t4) >= 0.8)
+    var chirps = t4
+    chirps.longestToneSeconds = 0.04                                  // 40 ms pulses at 3.2 kHz
+    #expect(score(SmokeAlarm.instant, chirps) < 0.2)
+}
+
+/// A trill ringer: lines on two tones at 1–1.5 kHz, outside the alarm bands.
+private func ring() -> WindowFeatures {
+    var f = window(snr: 30, (600...1200, 0.4), (1200...2400, 0.6))
+    f.tonalFraction = PhoneRing.lineFraction.upperBound + 0.1; f.twoToneStability = PhoneRing.twoTone.upperBound + 0.02
+    f.tonalHz = PhoneRing.lineHz.upperBound + 500
+    return f
+}
+
+@Test func phoneRingIsATonalLineOnOneOrTwoTonesOutsideTheAlarmBand() {
+    #expect(score(PhoneRing.instant, ring()) >= 0.8)
+}
+
+@Test func aBellRingingAt500HzIsARinger() {
+    var f = ring()
+    f.tonalHz = 500                                                   // an old phone's bells, 450–800 Hz
+    #expect(score(PhoneRing.instant, f) >= 0.8)
+    f.tonalHz = PhoneRing.lineHz.lowerBound - 50
+    #expect(score(PhoneRing.instant, f) < 0.2)
+}
+
+@Test func aMelodicRingtoneOfShortNotesIsARinger() {
+    var f = ring()
+    f.twoToneStability = 0.4                                          // many notes, not two tones
+    f.toneRuns = Int(PhoneRing.melodyRuns.upperBound) + 2
+    f.tonalFraction = PhoneRing.melodyLineFraction.upperBound
+    #expect(score(PhoneRing.instant, f) >= 0.8)
+}
+
+@Test func aRingerThatHasRungInMostWindowsOfTheLastHalfMinuteIsBackground() {
+    var f = ring()
+    f.recentPeakDbfs = f.peakDbfs - 1                                 // frogs croaking all night
+    #expect(score(PhoneRing.instant, f) < 0.2)
+}
+
+@Test func aLineThatWandersLikeAVoicesHarmonicIsNotARinger() {
+    var f = ring()
+    f.twoToneStability = PhoneRing.twoTone.lowerBound - 0.1
+    #expect(score(PhoneRing.instant, f) < 0.2)
+}
+
+// MARK: Short sounds
+
+/// Shattering glass: a sharp, loud, noise-like burst with most of its energy above 2.4 kHz.
+private func shatter() -> WindowFeatures {
+    var f = window(snr: 30, (1200...2400, 0.1), (2400...4000, 0.4), (4000...6000, 0.3), (6000...8000, 0.2))
+    f.onsetDb = GlassBreak.shatterRiseDb.upperBound + 5; f.zcr = GlassBreak.zeroCrossingRate.upperBound + 0.1
+    f.longestRunSeconds = 0.4; f.flatness = GlassBreak.shatterFlatness.upperBound + 0.1
+    return f
+}
+
+@Test func glassBreakIsASharpCrashWithMostOfItsEnergyAbove2k4AndMuchAbove4k() {
+    #expect(score(GlassBreak.instant, shatter()) >= 0.8)
+}
+
+@Test func aClocksTicksAreNoShatterTheyAreTooShortAndHeardAllTheTime() {
+    var tick = shatter()
+    tick.longestRunSeconds = 0.03
+    #expect(score(GlassBreak.instant, tick) < 0.2)
+    var ticking = shatter()
+    ticking.recentPeakDbfs = ticking.peakDbfs - 1                  // as loud as the last 30 s
+    #expect(score(GlassBreak.instant, ticking) < 0.2)
+}
+
+@Test func aFrogsTonalCroakIsNoShatter() {
+    var croak = shatter()
+    croak.flatness = 0.01
+    #expect(score(GlassBreak.instant, croak) < 0.2)
+}
+
+@Test func aKnockOnWoodWithItsEnergyBelow2k4IsNotGlass() {
+    var f = shatter()
+    f.excessShare = spread([(1200...2400, 1 - GlassBreak.shareAbove2k4.lowerBound + 0.1), (2400...4000, GlassBreak.shareAbove2k4.lowerBound - 0.1)])
+    #expect(score(GlassBreak.instant, f) < 0.2)
+}
+
+/// A loud shout: voiced, sustained, its energy at 0.6–4 kHz.
+private func shout() -> WindowFeatures {
+    var f = window(snr: 30, (300...600, 0.1), (600...1200, 0.3), (1200...2400, 0.5), (2400...4000, 0.1))
+    f.voicedFraction = Scream.voicedFraction.upperBound + 0.2; f.harmonicity = Scream.harmonicity.upperBound + 0.1
+    f.longestRunSeconds = 0.6; f.loudRunSeconds = Scream.loudRunSeconds.upperBound + 0.2
+    f.centroidHz = Scream.centroidHz.upperBound + 300
+    return f
+}
+
+@Test func screamIsOneLoudSustainedShoutWithItsEnergyAt600HzTo4kHz() {
+    #expect(score(Scream.instant, shout()) >= 0.8)
+}
+
+@Test func aShoutAtFullStrengthOnlyInShortHasIsNotAScream() {
+    var f = shout()
+    f.loudRunSeconds = Scream.loudRunSeconds.lowerBound - 0.1
+    #expect(score(Scream.instant, f) < 0.2)
+}
+
+/// A gasp: a loud, abrupt, breathy inhalation centred among the low formants.
+private func gasp() -> WindowFeatures {
+    var f = window(snr: 30, (600...1200, 0.4), (1200...2400, 0.5), (4000...8000, 0.1))
+    f.onsetDb = Gasp.riseDb.upperBound + 2; f.flatness = Gasp.flatness.upperBound + 0.07
+    f.harmonicity = 0.5; f.longestRunSeconds = Gasp.longestRunSeconds.upperBound + 0.15
+    f.centroidHz = Gasp.centroidHz.lowerBound + 300; f.loudRunSeconds = Gasp.loudRunSeconds.upperBound + 0.1
+    return f
+}
+
+@Test func gaspIsALoudBreathyInhalationThatStartsAbruptly() {
+    #expect(score(Gasp.instant, gasp()) >= 0.8)
+}
+
+@Test func aQuietGaspThatRisesSixDecibelsAtOnceIsAGasp() {
+    var f = gasp()
+    f.onsetDb = 6.5
+    #expect(score(Gasp.instant, f) >= 0.45)
+}
+
+@Test func anInhalationThatSwellsIsNotAGasp() {
+    var f = gasp()
+    f.onsetDb = Gasp.riseDb.lowerBound - 2
+    #expect(score(Gasp.instant, f) < 0.2)
+}
+
+/// A cough: an explosive, partly voiced burst of 0.4 s at 150–1200 Hz.
+private func cough() -> WindowFeatures {
+    var f = window(snr: 30, (150...300, 0.3), (300...600, 0.5), (600...1200, 0.2))
+    f.onsetDb = 20; f.longestRunSeconds = 0.4; f.loudRunSeconds = Cough.loudRunSeconds.lowerBound - 0.03
+    f.f0Hz = Cough.f0Hz.lowerBound - 90; f.tonalStability = Cough.lineStability.lowerBound - 0.2
+    f.harmonicity = Cough.harmonicity.lowerBound - 0.1
+    return f
+}
+
+@Test func aCoughWhoseEnergyLiesAt2kHzAndWhoseVoicePitchIs700HzIsACough() {
+    var f = cough()
+    f.excessShare = spread([(1200...2400, 0.7), (2400...4000, 0.3)])
+    f.f0Hz = 700                                                      // a child's voiced phase
+    #expect(score(Cough.instant, f) >= 0.8)
+}
+
+@Test func coughIsAnExplosiveBurstThatIsAtFullStrengthOnlyBriefly() {
+    #expect(score(Cough.instant, cough()) >= 0.8)
+}
+
+@Test func aBurstThatHoldsItsFullStrengthLikeAWordIsNotACough() {
+    var f = cough()
+    f.loudRunSeconds = Cough.loudRunSeconds.upperBound + 0.2
+    #expect(score(Cough.instant, f) < 0.2)
+}
+
+/// A bark: an abrupt, harmonic burst with f0 in the dog's range and energy at 300–1200 Hz.
+private func bark() -> WindowFeatures {
+    var f = window(snr: 30, (300...600, 0.5), (600...1200, 0.4), (1200...2400, 0.1))
+    f.onsetDb = 20; f.longestRunSeconds = 0.3; f.loudRunSeconds = 0.1; f.loudBursts = 1
+    f.voicedFraction = DogBark.voicedFraction.upperBound + 0.2; f.f0Hz = DogBark.f0.lowerBound + 50
+    return f
+}
+
+@Test func dogBarkIsAnAbruptHarmonicBurstOneOrTwoASecond() {
+    #expect(score(DogBark.instant, bark()) >= 0.8)
+}
+
+@Test func aRunOfHasAtFullStrengthIsNotABark() {
+    var f = bark()
+    f.loudBursts = Int(DogBark.loudBursts.upperBound) + 1
+    #expect(score(DogBark.instant, f) < 0.2)
+}
+
+/// A slam: a short, sharp, loud impact with no pitch.
+private func slam() -> WindowFeatures {
+    var f = window(snr: 30, (0...150, 0.3), (150...300, 0.3), (300...600, 0.3), (2400...4000, 0.1))
+    f.onsetDb = 20; f.longestRunSeconds = 0.2; f.bursts = 1; f.loudRunSeconds = 0.05
+    f.harmonicity = Door.slamHarmonicity.lowerBound - 0.15
+    return f
+}
+
+@Test func doorIsAShortSharpImpactWithNoPitch() {
+    #expect(score(Door.instant, slam()) >= 0.8)
+}
+
+@Test func aPitchedBurstThatIsNoRunOfRapsIsNotADoor() {
+    var f = slam()
+    f.harmonicity = Door.slamHarmonicity.upperBound + 0.1
+    #expect(score(Door.instant, f) < 0.2)
+}
+
+@Test func aLoudSlamThatRingsOnIsAtFullStrengthOnlyForItsFirstTensOfMilliseconds() {
+    var f = slam()
+    f.longestRunSeconds = 0.9
+    #expect(score(Door.instant, f) < 0.2)        // too long for a short burst
+    #expect(score(Door.slamHit, f) >= 0.8)
+    f.loudRunSeconds = Door.hitLoudRunSeconds.upperBound + 0.1
+    #expect(score(Door.slamHit, f) < 0.2)
+}
+
+// MARK: Voices
+
+/// A cry unit: sustained, strongly harmonic phonation at f0 450 Hz with a moving pitch.
+private func cry() -> WindowFeatures {
+    var f = window(snr: 30, (300...600, 0.3), (600...1200, 0.4), (1200...2400, 0.2), (2400...4000, 0.1))
+    f.voicedFraction = BabyCry.voicedFraction.upperBound + 0.1; f.harmonicity = BabyCry.harmonicity.upperBound + 0.05
+    f.f0Hz = BabyCry.f0.lowerBound + 130; f.longestRunSeconds = 0.8; f.loudRunSeconds = 0.7
+    f.tonalStability = BabyCry.lineStability.lowerBound - 0.15
+    return f
+}
+
+@Test func babyCryIsSustainedHarmonicPhonationWhosePitchMoves() {
+    #expect(score(BabyCry.instant, cry()) >= 0.8)
+}
+
+@Test func aSteadyPitchIsARingersNotACry() {
+    var f = cry()
+    f.tonalStability = BabyCry.lineStability.upperBound + 0.2
+    #expect(score(BabyCry.instant, f) < 0.2)
+}
+
+/// A phrase: voiced at f0 140 Hz, its energy below 1.2 kHz, broken once by a pause.
+private func phrase() -> WindowFeatures {
+    var f = window(snr: 30, (0...150, 0.1), (150...300, 0.3), (300...600, 0.4), (600...1200, 0.1), (1200...2400, 0.1))
+    f.voicedFraction = Speech.voicedFraction.upperBound + 0.15; f.f0Hz = Speech.f0.lowerBound + 55
+    f.bursts = Int(Speech.bursts.upperBound); f.harmonicity = Speech.harmonicity.upperBound + 0.06; f.centroidHz = 500
+    return f
+}
+
+@Test func speechIsVoicedAtAnAdultsOrChildsPitchWithItsEnergyBelow1k2() {
+    #expect(score(Speech.instant, phrase()) >= 0.8)
+}
+
+@Test func aVoicePitchedAboveSpeechIsNotSpeech() {
+    var f = phrase()
+    f.f0Hz = Speech.f0.upperBound + Speech.f0SoftHz + 100
+    #expect(score(Speech.instant, f) < 0.2)
+}
+
+/// Laughter: four voiced "ha"s at f0 350 Hz.
+private func laugh() -> WindowFeatures {
+    var f = window(snr: 30, (300...600, 0.2), (600...1200, 0.5), (1200...2400, 0.3))
+    f.bursts = Int(Laughter.bursts.upperBound); f.loudBursts = f.bursts
+    f.voicedFraction = Laughter.voicedFraction.upperBound + 0.05; f.f0Hz = Laughter.f0.lowerBound + 150
+    return f
+}
+
+@Test func laughterIsARunOfShortVoicedBursts() {
+    #expect(score(Laughter.instant, laugh()) >= 0.8)
+}
+
+@Test func aSingleVoicedBurstIsNotLaughter() {
+    var f = laugh()
+    f.bursts = 1; f.loudBursts = 1
+    #expect(score(Laughter.instant, f) < 0.2)
+}
+
+// MARK: Breathing and snoring
+
+/// A calm breath: a soft, noisy burst of 1 s at 0.6–6 kHz with no sharp onset.
+private func breath() -> WindowFeatures {
+    var f = window(snr: 12, (300...600, 0.1), (600...1200, 0.2), (1200...2400, 0.3), (2400...4000, 0.2), (4000...6000, 0.2))
+    f.harmonicity = Breathing.harmonicity.lowerBound - 0.15; f.flatness = Breathing.flatness.upperBound + 0.1
+    f.longestRunSeconds = 1; f.onsetDb = Breathing.riseDb.lowerBound - 4; f.flutter = Snoring.flutter.lowerBound - 0.1
+    return f
+}
+
+@Test func breathIsASoftNoisyBurstWithNoSharpOnsetAndNoRumble() {
+    #expect(score(Breathing.instant, breath()) >= 0.8)
+}
+
+@Test func aFlutteringBurstIsASnoreNotABreath() {
+    var f = breath()
+    f.flutter = Snoring.flutter.upperBound + 0.1
+    #expect(score(Breathing.instant, f) < 0.2)
+}
+
+/// A heavy breath: loud, breathy, half a second long, unhurried.
+private func heavyBreath() -> WindowFeatures {
+    var f = breath()
+    f.peakDbfs = f.floorDbfs + Breathing.heavyLevelDb.upperBound + 5
+    f.longestRunSeconds = 0.5
+    return f
+}
+
+@Test func heavyBreathIsLoudBreathyAndUnhurried() {
+    #expect(score(Breathing.heavy, heavyBreath()) >= 0.8)
+}
+
+@Test func aHeavyBreathThatStartsAbruptlyIsNoLongerUnhurried() {
+    var f = heavyBreath()
+    f.onsetDb = Breathing.heavyRiseDb.upperBound + 2
+    #expect(score(Breathing.heavy, f) < 0.2)
+}
+
+/// A snore: a rough burst standing 20 dB out of the floor below 150 Hz.
+private func snore() -> WindowFeatures {
+    var f = window(snr: 22, (0...150, 0.45), (150...300, 0.3), (300...600, 0.15), (600...1200, 0.1))
+    f.excessDb = [Snoring.lowRiseDb.upperBound + 4, 18, 10, 6, 0, 0, 0, 0]
+    f.activeFraction = 0.6; f.harmonicity = Snoring.harmonicity.lowerBound - 0.25; f.centroidHz = 280
+    return f
+}
+
+@Test func snoreIsARoughBurstStandingWellOutOfTheFloorBelow300Hz() {
+    #expect(score(Snoring.instant, snore()) >= 0.8)
+}
+
+@Test func aLowSoundWithASteadySpectralLineIsNotASnore() {
+    var f = snore()
+    f.tonalFraction = Snoring.lineFraction.upperBound + 0.1
+    #expect(score(Snoring.instant, f) < 0.2)
+}
+
+// MARK: Long sounds
+
+/// A distant rumble: loud noise nearly all below 300 Hz.
+private func rumble() -> WindowFeatures {
+    var f = window(snr: 30, (0...150, 0.6), (150...300, 0.35), (300...600, 0.05))
+    f.activeFraction = 1; f.longestRunSeconds = 1; f.harmonicity = Thunder.harmonicity.lowerBound - 0.15; f.centroidHz = 180
+    return f
+}
+
+@Test func thunderIsLoudLowNoiseWithNoPitchOrLines() {
+    #expect(score(Thunder.instant, rumble()) >= 0.8)
+}
+
+@Test func aLowSoundWithTonalLinesIsABassNotThunder() {
+    var f = rumble()
+    f.tonalFraction = Thunder.lineFraction.upperBound + 0.1
+    #expect(score(Thunder.instant, f) < 0.2)
+}
+
+/// A held chord: continuous, harmonic sound with no pause.
+private func chord() -> WindowFeatures {
+    var f = window(snr: 30, (150...300, 0.3), (300...600, 0.4), (600...1200, 0.3))
+    f.activeFraction = 1; f.longestRunSeconds = 1; f.harmonicity = Music.harmonicity.upperBound + 0.1; f.centroidHz = 600
+    return f
+}
+
+@Test func musicIsContinuousHarmonicSoundWithNoPause() {
+    #expect(score(Music.instant, chord()) >= 0.8)
+}
+
+@Test func soundThatDipsBetweenWordsIsNotMusic() {
+    var f = chord()
+    f.longestRunSeconds = Music.longestRunSeconds.lowerBound - 0.2
+    #expect(score(Music.instant, f) < 0.2)
+}
+
+@Test func aBeatIsContinuousSoundWithASharpAttackInIt() {
+    var f = chord()
+    f.activeFraction = Music.beatActiveFraction.upperBound + 0.05; f.onsetDb = Music.beatRiseDb.upperBound + 2
+    #expect(score(Music.beat, f) >= 0.8)
+}
+
+@Test func attacksWithPausesBetweenThemAreNotABeat() {
+    var f = chord()
+    f.activeFraction = Music.beatActiveFraction.lowerBound - 0.25; f.onsetDb = Music.beatRiseDb.upperBound + 2
+    #expect(score(Music.beat, f) < 0.2)
+}
