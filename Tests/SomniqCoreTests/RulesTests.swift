@@ -77,7 +77,7 @@ private func beep() -> WindowFeatures {
 private func ring() -> WindowFeatures {
     var f = window(snr: 30, (600...1200, 0.4), (1200...2400, 0.6))
     f.tonalFraction = PhoneRing.lineFraction.upperBound + 0.1; f.twoToneStability = PhoneRing.twoTone.upperBound + 0.02
-    f.tonalHz = PhoneRing.lineHz.upperBound + 500
+    f.tonalHz = PhoneRing.lineHz.upperBound + 500; f.longestRunSeconds = 0.8
     return f
 }
 

@@ -26,6 +26,10 @@ enum PhoneRing {
     /// of the active frames.
     static let melodyRuns: ClosedRange<Float> = 3...5
     static let melodyLineFraction: ClosedRange<Float> = 0.5...0.8
+    /// Below 700–1000 Hz, where barks are pitched too, a bell rings on: its sound runs for
+    /// 0.25–0.4 s or more, where a bark is over in a fifth of a second.
+    static let barkPitchHz: ClosedRange<Float> = 700...1000
+    static let ringSeconds: ClosedRange<Float> = 0.25...0.4
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         let steady = ramp(f.twoToneStability, up: twoTone)
@@ -37,5 +41,6 @@ enum PhoneRing {
         let ringing = max(ramp(f.tonalFraction, up: lineFraction) * steady, ringingOn, melodic)
         // A sounder's beeps are left to the smoke alarm, whose cadence the classifier checks.
         return cue.novel * cue.audible * ringing * (1 - SmokeAlarm.instant(f, cue)) * ramp(f.tonalHz, up: lineHz)
+            * max(ramp(f.tonalHz, up: barkPitchHz), ramp(f.longestRunSeconds, up: ringSeconds))
     }
 }
