@@ -34,7 +34,10 @@ enum GlassBreak {
     /// longer than the 10–30 ms of a clock's tick or a drip.
     static let shatterSeconds: ClosedRange<Float> = 0.12...0.2
 
-    static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
+    static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, snore: Snoring.instant(f, cue)) }
+
+    /// `snore`: the window's snore rule, already judged.
+    static func instant(_ f: WindowFeatures, _ cue: Cues, snore: Float) -> Float {
         let topRise = min(f.rise(2400...4000), f.rise(4000...6000)) - f.highestRise(0...2400)
         let whiteCrash = ramp(f.onsetDb, up: crashRiseDb) * cue.loud * ramp(f.flatness, up: crashFlatness) * ramp(topRise, up: topRiseDb)
             * ramp(f.longestRunSeconds, up: crashSeconds)
@@ -43,6 +46,6 @@ enum GlassBreak {
             * ramp(f.flatness, up: shatterFlatness) * ramp(f.longestRunSeconds, up: shatterSeconds)
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
         // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
-        return cue.novel * max(shatter * (1 - Snoring.instant(f, cue)), whiteCrash) * (1 - cue.toneLine)
+        return cue.novel * max(shatter * (1 - snore), whiteCrash) * (1 - cue.toneLine)
     }
 }

@@ -31,7 +31,10 @@ enum PhoneRing {
     static let barkPitchHz: ClosedRange<Float> = 700...1000
     static let ringSeconds: ClosedRange<Float> = 0.25...0.4
 
-    static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
+    static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, alarm: SmokeAlarm.instant(f, cue)) }
+
+    /// `alarm`: the window's smoke-alarm rule, already judged.
+    static func instant(_ f: WindowFeatures, _ cue: Cues, alarm: Float) -> Float {
         let steady = ramp(f.twoToneStability, up: twoTone)
         let ringingOn = ramp(f.tonalFraction, up: ringingOnLineFraction) * ramp(f.twoToneStability, up: ringingOnTwoTone)
             * ramp(f.activeFraction, up: ringingOnActive)
@@ -40,7 +43,7 @@ enum PhoneRing {
         let melodic = ramp(Float(f.toneRuns), up: melodyRuns) * ramp(f.tonalFraction, up: melodyLineFraction)
         let ringing = max(ramp(f.tonalFraction, up: lineFraction) * steady, ringingOn, melodic)
         // A sounder's beeps are left to the smoke alarm, whose cadence the classifier checks.
-        return cue.novel * cue.audible * ringing * (1 - SmokeAlarm.instant(f, cue)) * ramp(f.tonalHz, up: lineHz)
+        return cue.novel * cue.audible * ringing * (1 - alarm) * ramp(f.tonalHz, up: lineHz)
             * max(ramp(f.tonalHz, up: barkPitchHz), ramp(f.longestRunSeconds, up: ringSeconds))
     }
 }
