@@ -254,6 +254,22 @@ private func slam() -> WindowFeatures {
     #expect(score(Door.instant, f) < 0.2)
 }
 
+@Test func anAbruptBurstVoicedThroughMostOfItIsNoSlam() {
+    // A laugh's "ha", a bark or a cough starts as abruptly as a slam and may be as rough
+    // on average, but a clear pitch runs through most of its frames.
+    var f = slam()
+    f.harmonicity = Door.slamHarmonicity.lowerBound - 0.05
+    f.voicedFraction = Door.slamVoicedFraction.upperBound + 0.05
+    #expect(score(Door.instant, f) < 0.2)
+}
+
+@Test func anAbruptBurstHeldAtFullStrengthIsNoSlam() {
+    // A heavy breath that starts abruptly stays within 10 dB of its peak for half a second.
+    var f = slam()
+    f.loudRunSeconds = Door.slamLoudRunSeconds.upperBound + 0.1
+    #expect(score(Door.instant, f) < 0.2)
+}
+
 @Test func aLoudSlamThatRingsOnIsAtFullStrengthOnlyForItsFirstTensOfMilliseconds() {
     var f = slam()
     f.longestRunSeconds = 0.9
@@ -360,7 +376,7 @@ private func heavyBreath() -> WindowFeatures {
 
 /// A snore: a rough burst standing 20 dB out of the floor below 150 Hz.
 private func snore() -> WindowFeatures {
-    var f = window(snr: 22, (0...150, 0.45), (150...300, 0.3), (300...600, 0.15), (600...1200, 0.1))
+    var f = window(snr: 22, (0...150, 0.5), (150...300, 0.3), (300...600, 0.12), (600...1200, 0.08))
     f.excessDb = [Snoring.lowRiseDb.upperBound + 4, 18, 10, 6, 0, 0, 0, 0]
     f.activeFraction = 0.6; f.harmonicity = Snoring.harmonicity.lowerBound - 0.25; f.centroidHz = 280
     return f
@@ -387,6 +403,14 @@ private func rumble() -> WindowFeatures {
 
 @Test func thunderIsLoudLowNoiseWithNoPitchOrLines() {
     #expect(score(Thunder.instant, rumble()) >= 0.8)
+}
+
+@Test func aRumbleWithAFifthOfItAbove300HzIsThunder() {
+    // Between a distant rumble (nearly all below 300 Hz) and a near clap (a third at
+    // 0.3–1.2 kHz) lies much thunder: a crack's highs fading into a rumble.
+    var f = window(snr: 30, (0...150, 0.5), (150...300, 0.3), (300...600, 0.12), (600...1200, 0.08))
+    f.activeFraction = 1; f.longestRunSeconds = 1; f.harmonicity = 0.4; f.centroidHz = 300
+    #expect(score(Thunder.instant, f) >= 0.8)
 }
 
 @Test func aLowSoundWithTonalLinesIsABassNotThunder() {

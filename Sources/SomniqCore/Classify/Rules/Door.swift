@@ -11,6 +11,13 @@ enum Door {
     static let hold = 1
     /// A slam has no pitch: harmonicity at most 0.45–0.62 …
     static let slamHarmonicity: ClosedRange<Float> = 0.45...0.62
+    /// … and few frames with a clear pitch: at most 35–60 % of the active frames voiced. A
+    /// panel struck rings in inharmonic modes; a cough, a laugh or a bark that starts as
+    /// abruptly is voiced through most of its burst.
+    static let slamVoicedFraction: ClosedRange<Float> = 0.35...0.6
+    /// An impact is at full strength (within 10 dB of its peak) only while it strikes and
+    /// its panel first rings: at most 0.2–0.4 s. A breath or a voice holds it for longer.
+    static let slamLoudRunSeconds: ClosedRange<Float> = 0.2...0.4
     /// … and is not a high-pitched crash: at most 50–70 % of its energy above 2.4 kHz.
     static let slamShareAbove2k4: ClosedRange<Float> = 0.5...0.7
     /// Knocking: 1–3 separate bursts in the window …
@@ -38,6 +45,7 @@ enum Door {
 
     /// An impact with no pitch, not a high-pitched crash.
     private static func slam(_ f: WindowFeatures) -> Float {
-        ramp(f.harmonicity, down: slamHarmonicity) * (1 - ramp(f.share(2400...8000), up: slamShareAbove2k4))
+        ramp(f.harmonicity, down: slamHarmonicity) * ramp(f.voicedFraction, down: slamVoicedFraction)
+            * ramp(f.loudRunSeconds, down: slamLoudRunSeconds) * (1 - ramp(f.share(2400...8000), up: slamShareAbove2k4))
     }
 }

@@ -11,8 +11,8 @@
 /// holds it while it rolls on. In the arbitration a snore train takes a burst unless it
 /// fills the whole lookahead; a storm suppresses a snore and, as a train, the short sounds.
 enum Thunder {
-    /// A distant rumble: 70–90 % of the energy above the floor below 300 Hz.
-    static let shareBelow300: ClosedRange<Float> = 0.7...0.9
+    /// A distant rumble: 60–80 % of the energy above the floor below 300 Hz.
+    static let shareBelow300: ClosedRange<Float> = 0.6...0.8
     /// A near clap: 75–85 % of it below 1.2 kHz …
     static let clapShareBelow1k2: ClosedRange<Float> = 0.75...0.85
     /// … 30–40 % at 0.3–1.2 kHz …
