@@ -14,13 +14,17 @@ struct Features: ParsableCommand {
     @Option(help: "Profile name or path.")
     var profile = "balanced"
 
+    @Flag(help: "Also print what each class's own rule says of the window, before the arbitration (columns r_<class>).")
+    var rules = false
+
     func run() throws {
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
         print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "loud_run", "bursts", "loud_bursts", "onset", "onset_s", "centroid", "rolloff",
                 "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "two_tone", "mod", "flutter", "novelty", "tone_runs", "tone_s"]
-               + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)).joined(separator: "\t"))
+               + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)
+               + (rules ? classes.map { "r_" + $0.rawValue } : [])).joined(separator: "\t"))
         do {
             _ = try Replayer(profile: p).replay(path: file, record: { _ in }, onWindow: { f, s in
                 var row: [String] = [String(format: "%.1f", f.startSeconds)]
@@ -32,6 +36,10 @@ struct Features: ParsableCommand {
                 row += (0..<Bands.count).map { String(format: "%.1f", f.excessDb[$0]) }
                 row += (0..<Bands.count).map { String(format: "%.2f", f.excessShare[$0]) }
                 row += classes.map { String(format: "%.2f", s[$0]) }
+                if rules {
+                    let r = ClassScores(rulesOf: f)
+                    row += classes.map { String(format: "%.2f", r[$0]) }
+                }
                 print(row.joined(separator: "\t"))
             })
         } catch let error as AudioFileError {

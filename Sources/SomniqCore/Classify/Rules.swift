@@ -29,3 +29,18 @@ struct Rules: Sendable {
         impulsive = cue.impulsive
     }
 }
+
+extension ClassScores {
+    /// What each class's own rule says of one window, before the patterns across windows
+    /// and the arbitration (`Classifier.score`): for `somniq features --rules`, to see
+    /// which rule missed a sound and which one was overruled.
+    public init(rulesOf f: WindowFeatures) {
+        let r = Rules(f)
+        var s = ClassScores()
+        s[.smokeAlarm] = r.smokeAlarm; s[.phoneRing] = r.phoneRing; s[.glassBreak] = r.glassBreak; s[.scream] = r.scream
+        s[.gasp] = r.gasp; s[.cough] = r.cough; s[.dogBark] = r.dogBark; s[.door] = max(r.door, r.slamHit)
+        s[.babyCry] = r.babyCry; s[.speech] = r.speech; s[.laughter] = r.laughter; s[.breathing] = max(r.breathing, r.heavyBreath)
+        s[.snoring] = r.snore; s[.thunder] = r.thunder; s[.music] = max(r.music, r.beat)
+        self = s
+    }
+}
