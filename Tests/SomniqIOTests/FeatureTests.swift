@@ -99,6 +99,36 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
     #expect(abs(floors.last! - (-50)) < 3)
 }
 
+@Test func aQuieterMicrophoneChangesOnlyTheLevels() throws {
+    // A voiced sound (a 180 Hz harmonic tone, gliding) over a noise floor, and the same
+    // 40 dB down, as a quiet microphone or a far bed gives it: every feature but the dBFS
+    // levels must come out the same. An absolute bar anywhere (a pitch that needs −75 dBFS,
+    // an epsilon in the log spectrum) would show here as lost voicing or a flatter spectrum.
+    func features(gainDb: Float) throws -> [WindowFeatures] {
+        let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+        var g = SplitMix(seed: 3)
+        let gain = pow(10, gainDb / 20)
+        var samples = (0..<96_000).map { _ in (g.uniform() * 2 - 1) * 0.003 }
+        var phase: Float = 0
+        for i in 32_000..<48_000 {
+            phase += 2 * Float.pi * (180 + 40 * Float(i - 32_000) / 16_000) / 16_000
+            samples[i] += (1...6).reduce(Float(0)) { $0 + 0.05 * sin(Float($1) * phase) / Float($1) }
+        }
+        var out: [WindowFeatures] = []
+        var windower = try Windower()
+        samples.map { $0 * gain }.withUnsafeBufferPointer { b in windower.push(b) { out.append(extractor.process($0)) } }
+        return out
+    }
+    let loud = try features(gainDb: 0), quiet = try features(gainDb: -40)
+    #expect(loud.count == quiet.count)
+    #expect(loud.contains { $0.voicedFraction > 0.8 })
+    for (a, b) in zip(loud, quiet) {
+        #expect(abs(a.harmonicity - b.harmonicity) < 0.01 && abs(a.voicedFraction - b.voicedFraction) < 0.01, "window \(a.index)")
+        #expect(abs(a.flatness - b.flatness) < 0.01 && abs(a.flux - b.flux) < 0.05, "window \(a.index)")
+        #expect(abs(a.peakSnrDb - b.peakSnrDb) < 0.1 && abs(a.f0Hz - b.f0Hz) < 1, "window \(a.index)")
+    }
+}
+
 /// A small deterministic generator for test signals.
 struct SplitMix {
     var state: UInt64

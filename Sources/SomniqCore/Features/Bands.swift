@@ -29,8 +29,9 @@ public enum Decibels {
     }
     /// 10·log10(power) to within 0.01 dB, from the float's exponent and a cubic in its
     /// mantissa: the per-bin log spectrum is the extractor's hottest loop. Deterministic.
+    /// Below the smallest normal float (where the exponent trick fails), `silence`.
     @inline(__always) public static func fastPower(_ p: Float) -> Float {
-        guard p > 1e-12 else { return silence }
+        guard p >= .leastNormalMagnitude else { return silence }
         let bits = p.bitPattern
         let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)
         let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)      // mantissa in [1, 2)

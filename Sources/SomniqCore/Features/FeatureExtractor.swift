@@ -46,6 +46,10 @@ public final class FeatureExtractor {
     private var amplitudePower: [Float]
     private var amplitudeACF: [Float]
     private var nextIndex = 0
+    /// Added to every bin's power before its logarithm (flux, flatness): 30 dB below the
+    /// floor spread evenly over the bins, so an empty bin cannot dominate a log spectrum
+    /// and the log spectrum's shape does not depend on the microphone's gain.
+    private var binEpsilon: Float = 1e-12
     /// Levels of the three short frames before the current window (nil after a gap).
     private var prior: SIMD3<Float>?
 
@@ -115,6 +119,7 @@ public final class FeatureExtractor {
         }
         nextIndex = window.index + 1
         let floorDb = floor.initialised ? floor.totalDb : Decibels.silence
+        binEpsilon = Decibels.toPower(floorDb - 30) / Float(bins)
         for i in firstNew..<SubFrame.perWindow {
             analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb)
         }
@@ -156,7 +161,7 @@ public final class FeatureExtractor {
         swap(&logPower, &previousLogPower)
         power.withUnsafeBufferPointer { p in
             logPower.withUnsafeMutableBufferPointer { lp in
-                for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + 1e-12) }
+                for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + binEpsilon) }
             }
             f.bands = SpectralShape.bands(p, binHz: binHz)
             f.centroidHz = SpectralShape.centroid(p, binHz: binHz)
@@ -187,10 +192,10 @@ public final class FeatureExtractor {
         var logSum: Float = 0, sum: Float = 0
         for k in range {
             logSum += logPower[k]
-            sum += power[k] + 1e-12
+            sum += power[k] + binEpsilon
         }
         let count = Float(range.count)
-        guard sum > 1e-10 * count else { return 0 }
+        guard sum > 2 * binEpsilon * count else { return 0 }     // nothing but the epsilon: silence
         let geometric = Decibels.toPower(logSum / count)
         return min(1, geometric / (sum / count))
     }
@@ -364,7 +369,7 @@ public final class FeatureExtractor {
             amplitudeACF.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
         }
         let r0 = amplitudeACF[0]
-        guard r0 > 1e-12 else { return 0 }
+        guard r0 > .leastNormalMagnitude else { return 0 }        // digital silence; no level bar
         var best: Float = 0
         for lag in Int(rate / 150)...Int(rate / 30) { best = max(best, amplitudeACF[lag] / r0) }
         return best

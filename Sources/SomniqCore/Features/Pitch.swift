@@ -21,7 +21,9 @@ public struct PitchEstimator: Sendable {
     /// (0, 0) for silence or when no lag stands out.
     public func estimate(_ acf: UnsafeBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
         let r0 = acf[0]
-        guard r0 > 1e-10 else { return (0, 0) }
+        // Only digital silence has no pitch: any absolute bar here would be a level, and a
+        // voice 20 dB down (a quieter microphone, a farther bed) would lose its pitch.
+        guard r0 > .leastNormalMagnitude else { return (0, 0) }
         let minLag = max(2, Int(sampleRate / maxHz))
         let maxLag = min(acf.count - 2, windowACF.count - 2, Int(sampleRate / minHz))
         guard maxLag > minLag else { return (0, 0) }
