@@ -11,10 +11,10 @@ enum Door {
     static let hold = 1
     /// A slam has no pitch: harmonicity at most 0.45–0.62 …
     static let slamHarmonicity: ClosedRange<Float> = 0.45...0.62
-    /// … and few frames with a clear pitch: at most 35–60 % of the active frames voiced. A
+    /// … and few frames with a clear pitch: at most 50–75 % of the active frames voiced. A
     /// panel struck rings in inharmonic modes; a cough, a laugh or a bark that starts as
     /// abruptly is voiced through most of its burst.
-    static let slamVoicedFraction: ClosedRange<Float> = 0.35...0.6
+    static let slamVoicedFraction: ClosedRange<Float> = 0.5...0.75
     /// An impact is at full strength (within 10 dB of its peak) only while it strikes and
     /// its panel first rings: at most 0.2–0.4 s. A breath or a voice holds it for longer.
     static let slamLoudRunSeconds: ClosedRange<Float> = 0.2...0.4
