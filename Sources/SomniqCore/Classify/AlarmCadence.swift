@@ -10,13 +10,17 @@
 ///   separate bursts, none longer than a quarter second. After such a cluster the alarm is
 ///   held until the next cluster is due (5.5 s after it, plus 10 %), whether or not the
 ///   lookahead shows it yet.
-/// The silence after the alarm's last beep is not held longer than its cadence allows.
+/// An alarm that has sounded a whole T3 tone is a T3 alarm until it stops: a T3 tone broken
+/// up by a room's echo or a louder sound looks like a T4 cluster, and must not earn T4's
+/// long hold. The silence after the alarm's last beep is not held longer than its cadence allows.
 struct AlarmCadence: Sendable {
     private var lastScore: Float = 0
     private var lastHz: Float = 0
     private var sinceTone = Int.max / 2
     /// Windows the current silence may last: the T3 gap, or T4's after a cluster of beeps.
     private var bridge = t3Windows
+    /// The alarm has sounded a whole T3 tone.
+    private var temporalThree = false
 
     /// Windows (0.5 s each) a T3 tone is remembered: its 1.5 s gap (+10 %) leaves up to
     /// three windows that hold no whole tone.
@@ -29,6 +33,8 @@ struct AlarmCadence: Sendable {
     /// room tail, seconds.
     static let t4ShortestBeep: Float = 0.07
     static let t4LongestBeep: Float = 0.25
+    /// A whole T3 tone: 0.5 s (−10 %), at least 0.3 s of it heard as one run of the line.
+    static let t3ShortestTone: Float = 0.3
 
     /// `resumes`: a tone comes back within the classifier's lookahead. `bursts` and
     /// `longestRun`: the tone's separate runs in the window and the longest, in seconds.
@@ -43,13 +49,17 @@ struct AlarmCadence: Sendable {
             lastScore = sameTone ? max(instant, 0.9 * lastScore + 0.1 * instant) : instant
             lastHz = toneHz
             sinceTone = 0
-            let cluster = bursts >= Self.t4Beeps && (Self.t4ShortestBeep...Self.t4LongestBeep).contains(longestRun)
+            if longestRun >= Self.t3ShortestTone { temporalThree = true }
+            let cluster = !temporalThree && bursts >= Self.t4Beeps && (Self.t4ShortestBeep...Self.t4LongestBeep).contains(longestRun)
             bridge = cluster ? Self.t4Windows : (sameTone ? bridge : Self.t3Windows)
             return max(instant, lastScore)
         }
         sinceTone += 1
         let t4 = bridge > Self.t3Windows
-        guard sinceTone <= bridge, resumes || t4 else { lastScore = 0; lastHz = 0; bridge = Self.t3Windows; return instant }
+        guard sinceTone <= bridge, resumes || t4 else {
+            lastScore = 0; lastHz = 0; bridge = Self.t3Windows; temporalThree = false
+            return instant
+        }
         return max(instant, lastScore)
     }
 }
