@@ -107,6 +107,17 @@ private func ring() -> WindowFeatures {
     #expect(score(PhoneRing.instant, f) < 0.2)
 }
 
+@Test func aFrogsCroakTrainIsNoRingerButABellStruckAsFastIs() {
+    // One steady line at 1.9 kHz in ten short pulses a second: a bell struck twenty times a
+    // second rings on between the strokes; a frog's croaks are separate sounds.
+    var bell = ring()
+    bell.tonalStability = 0.95; bell.toneRuns = 10; bell.longestToneSeconds = 0.08; bell.longestRunSeconds = 0.9
+    #expect(score(PhoneRing.instant, bell) >= 0.8)
+    var croaks = bell
+    croaks.longestRunSeconds = PhoneRing.croakSeconds.lowerBound - 0.1
+    #expect(score(PhoneRing.instant, croaks) < 0.2)
+}
+
 @Test func aLineThatWandersLikeAVoicesHarmonicIsNotARinger() {
     var f = ring()
     f.twoToneStability = PhoneRing.twoTone.lowerBound - 0.1

@@ -31,6 +31,16 @@ enum PhoneRing {
     static let barkPitchHz: ClosedRange<Float> = 700...1000
     static let ringSeconds: ClosedRange<Float> = 0.25...0.4
 
+    /// A call of separate croaks: one steady line (60–80 % or more of the lines on it) in
+    /// 6–8 or more separate runs a second, none longer than 0.15–0.2 s, in a sound that does
+    /// not go on for more than 0.45–0.6 s at a stretch. A frog's croak train or an insect's
+    /// chirps are that; a bell struck twenty times a second pulses its line as fast, but
+    /// rings on between the strokes.
+    static let pulsedLineStability: ClosedRange<Float> = 0.6...0.8
+    static let pulsedRuns: ClosedRange<Float> = 6...8
+    static let pulsedRunSeconds: ClosedRange<Float> = 0.15...0.2
+    static let croakSeconds: ClosedRange<Float> = 0.45...0.6
+
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, alarm: SmokeAlarm.instant(f, cue)) }
 
     /// `alarm`: the window's smoke-alarm rule, already judged.
@@ -42,8 +52,10 @@ enum PhoneRing {
         // steady line, several a second (a voice's line is one continuous glide).
         let melodic = ramp(Float(f.toneRuns), up: melodyRuns) * ramp(f.tonalFraction, up: melodyLineFraction)
         let ringing = max(ramp(f.tonalFraction, up: lineFraction) * steady, ringingOn, melodic)
+        let pulsed = ramp(f.tonalStability, up: pulsedLineStability) * ramp(Float(f.toneRuns), up: pulsedRuns)
+            * ramp(f.longestToneSeconds, down: pulsedRunSeconds) * ramp(f.longestRunSeconds, down: croakSeconds)
         // A sounder's beeps are left to the smoke alarm, whose cadence the classifier checks.
-        return cue.novel * cue.audible * ringing * (1 - alarm) * ramp(f.tonalHz, up: lineHz)
+        return cue.novel * cue.audible * ringing * (1 - pulsed) * (1 - alarm) * ramp(f.tonalHz, up: lineHz)
             * max(ramp(f.tonalHz, up: barkPitchHz), ramp(f.longestRunSeconds, up: ringSeconds))
     }
 }
