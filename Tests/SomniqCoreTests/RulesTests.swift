@@ -178,6 +178,18 @@ private func shout() -> WindowFeatures {
     #expect(score(Scream.instant, f) < 0.2)
 }
 
+@Test func aMansYellHeldOnOneVowelIsAScreamButSpeechAtThatPitchIsNot() {
+    // A falling man's yell: f0 260 Hz, most of its energy below 600 Hz (too low for a
+    // shriek), one vowel held at full strength for 0.9 s with no syllable rhythm.
+    var yell = window(snr: 30, (150...300, 0.3), (300...600, 0.4), (600...1200, 0.2), (1200...2400, 0.1))
+    yell.f0Hz = 260; yell.voicedFraction = 0.95; yell.harmonicity = 0.8; yell.centroidHz = 600
+    yell.longestRunSeconds = 0.97; yell.loudRunSeconds = 0.9; yell.modulation = 0.15
+    #expect(score(Scream.instant, yell) >= 0.8)
+    var talk = yell                                                 // a child talking at that pitch
+    talk.loudRunSeconds = 0.3; talk.modulation = 0.6
+    #expect(score(Scream.instant, talk) < 0.2)
+}
+
 /// A gasp: a loud, abrupt, breathy inhalation centred among the low formants.
 private func gasp() -> WindowFeatures {
     var f = window(snr: 30, (600...1200, 0.4), (1200...2400, 0.5), (4000...8000, 0.1))

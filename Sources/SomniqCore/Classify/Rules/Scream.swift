@@ -1,5 +1,7 @@
 /// Scream: loud, voiced but rough, with its energy concentrated at 600–4000 Hz where the
-/// ear is most sensitive (Hansen et al. 2017, "The acoustics of screams").
+/// ear is most sensitive (Hansen et al. 2017, "The acoustics of screams") — a shriek; or a
+/// shout, one vowel held at a raised pitch without speech's syllable rhythm, however low
+/// its spectrum (a man's yell as he falls).
 ///
 /// Across windows a `Hold` of `hold` windows carries it while the shout goes on, with no
 /// tail: a scream is cut off, not dying away. In the arbitration a cry just before or
@@ -27,7 +29,29 @@ enum Scream {
     /// partials go on up.
     static let shareAbove4k: ClosedRange<Float> = 0.15...0.2
 
+    /// A shout (a falling man's yell): one sustained vowel at a raised pitch, as speech
+    /// never holds one. f0 above 200–250 Hz (a man's speaking voice is at 85–155 Hz and
+    /// rises with vocal effort) …
+    static let shoutF0Hz: ClosedRange<Float> = 200...250
+    /// … voiced in 70–90 % of the active frames …
+    static let shoutVoicedFraction: ClosedRange<Float> = 0.7...0.9
+    /// … at full strength for 0.5–0.7 s at a stretch …
+    static let shoutLoudRunSeconds: ClosedRange<Float> = 0.5...0.7
+    /// … with little of speech's syllable rhythm: at most 25–40 % of the envelope's variance
+    /// at 2–8 Hz.
+    static let shoutModulation: ClosedRange<Float> = 0.25...0.4
+
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
+        max(shriek(f, cue), shout(f, cue))
+    }
+
+    private static func shout(_ f: WindowFeatures, _ cue: Cues) -> Float {
+        cue.novel * cue.loud * ramp(f.f0Hz, up: shoutF0Hz) * ramp(f.voicedFraction, up: shoutVoicedFraction)
+            * ramp(f.loudRunSeconds, up: shoutLoudRunSeconds) * ramp(f.modulation, down: shoutModulation)
+            * ramp(f.harmonicity, up: harmonicity) * ramp(f.share(4000...8000), down: shareAbove4k) * (1 - cue.deep)
+    }
+
+    private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * cue.loud * ramp(f.share(600...4000), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
