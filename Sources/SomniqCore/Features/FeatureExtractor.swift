@@ -128,7 +128,7 @@ public final class FeatureExtractor {
         var f = aggregate(window)
         f.index = window.index
         f.startSeconds = window.startSeconds
-        f.recentPeakDbfs = recentPeaks.median()
+        f.recentPeakDbfs = recentPeaks.lowerQuartile()
         recentPeaks.add(f.peakDbfs)
         floor.update(candidateDb: candidate)
         return f

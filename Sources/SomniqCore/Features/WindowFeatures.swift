@@ -57,8 +57,8 @@ public struct WindowFeatures: Sendable {
     public var modulation: Float = 0
     /// Periodicity of the amplitude envelope at 30–150 Hz (0 … 1): a snore's flutter.
     public var flutter: Float = 0
-    /// Median loudest-frame level of the windows of the last 30 s (`RecentPeaks`): what the
-    /// room's recurring sounds reach.
+    /// Lower quartile of the loudest-frame levels of the last 30 s of windows (`RecentPeaks`):
+    /// what the room's recurring sounds reach.
     public var recentPeakDbfs: Float = Decibels.silence
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
