@@ -76,16 +76,16 @@ struct Eval: ParsableCommand {
             }
             results.append(row)
         }
+        let folders = groups.map { ($0[0] as NSString).lastPathComponent }
         if json {
             print(JSONValue.array(results.map { EvalReport.json($0[0]) }).prettyText)
         } else if results.count == 1 && groups.count == 1 {
             print(EvalReport.table(results[0][0], items: collected[0].items))
         } else if results.count == 1 {
-            print(EvalReport.folders(results[0], names: groups.map { ($0[0] as NSString).lastPathComponent }))
+            print(EvalReport.folders(results[0], names: folders))
             print(EvalReport.alarms(alarms))
         } else {
-            print(EvalReport.profiles(results.map { $0[0] }, names: groups.count == 1 ? nil : groups.map { ($0[0] as NSString).lastPathComponent },
-                                      byGroup: results))
+            print(EvalReport.profiles(results, folders: groups.count == 1 ? nil : folders))
         }
     }
 }
@@ -146,13 +146,15 @@ enum EvalReport {
         return lines.joined(separator: "\n")
     }
 
-    static func profiles(_ results: [Evaluator.Result], names: [String]? = nil, byGroup: [[Evaluator.Result]] = []) -> String {
-        var lines = [(names == nil ? "" : pad("folder", 10)) + pad("profile", 19) + "seg F1  event F1  seg recall  false alerts/h  critical"]
-        let rows: [(String, Evaluator.Result)] = names.map { names in
-            names.indices.flatMap { g in byGroup.map { (names[g], $0[g]) } }
-        } ?? results.map { ("", $0) }
+    /// One row per profile (`byProfile[p][0]`), or with `folders`, one per folder and
+    /// profile (`byProfile[p][g]` for folder `g`).
+    static func profiles(_ byProfile: [[Evaluator.Result]], folders: [String]? = nil) -> String {
+        var lines = [(folders == nil ? "" : pad("folder", 10)) + pad("profile", 19) + "seg F1  event F1  seg recall  false alerts/h  critical"]
+        let rows: [(String, Evaluator.Result)] = folders.map { folders in
+            folders.indices.flatMap { g in byProfile.map { (folders[g], $0[g]) } }
+        } ?? byProfile.map { ("", $0[0]) }
         for (folder, r) in rows {
-            lines.append((names == nil ? "" : pad(folder, 10)) + pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
+            lines.append((folders == nil ? "" : pad(folder, 10)) + pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
                          + pad(f(r.segmentOverall.recall), 12) + pad(r.backgroundFiles > 0 ? String(format: "%.1f", r.falseAlertsPerHour) : "-", 16)
                          + "\(r.falseCriticalAlerts)")
         }
