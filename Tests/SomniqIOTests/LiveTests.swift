@@ -106,9 +106,12 @@ import SomniqCore
     }
 
     @Test func sigtermClosesOpenEventsWritesSessionEndAndExitsZero() throws {
-        // 12 s of the demo night from 115 s: the smoke alarm starts at 118 s and is still
-        // sounding when the source stalls, so an event is open when SIGTERM comes.
-        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 115, seconds: 12))
+        // 12.5 s of the demo night from 115 s: the smoke alarm starts at 118 s and is still
+        // sounding when the source stalls, so an event is open when SIGTERM comes. (A stall
+        // at 127 s, just as a T3 tone is cut, let the end-of-stream flush end the alarm as
+        // over in about half the runs, once a T3 alarm stopped being held 6 s past its last
+        // tone; at 127.5 s it did in none of 20.)
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 115, seconds: 12.5))
         defer { writer.terminate() }
         let log = rig.home + "/term.jsonl"
         let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log])
