@@ -4,7 +4,8 @@ SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/sw
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
-               pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd
+               libcurl4-openssl-dev ca-certificates libmosquitto-dev mosquitto mosquitto-clients \
+               pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
 .PHONY: all deps sedeval build demo test bench eval profiles clean
 
@@ -27,11 +28,13 @@ demo: build
 	@echo
 	@.build/release/somniq replay fixtures/demo-night.flac --format table
 
-# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against.
-sedeval: .build/sedeval/bin/python
-.build/sedeval/bin/python:
+# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against; and
+# prometheus_client, whose text parser reads the metrics file in the tests.
+sedeval: .build/sedeval/.installed
+.build/sedeval/.installed:
 	python3 -m venv .build/sedeval
-	.build/sedeval/bin/pip install --quiet --disable-pip-version-check sed_eval
+	.build/sedeval/bin/pip install --quiet --disable-pip-version-check sed_eval prometheus_client
+	touch $@
 
 test: deps sedeval
 	$(SWIFT) build --build-tests
@@ -60,7 +63,7 @@ clean:
 	rm -rf .build
 
 # Installs the release binary, the systemd unit (its ExecStart rewritten for PREFIX),
-# the profiles as examples and, unless one exists, the default /etc/somniq/config.json.
+# the profiles and the network drop-in (for sinks) as examples and, unless one exists, the default /etc/somniq/config.json.
 # The unit goes to /etc/systemd/system, or $(PREFIX)/lib/systemd/system when PREFIX=/usr
 # (packaging); override with UNITDIR=. SOMNIQ_BIN= installs another build of the binary.
 SOMNIQ_BIN ?= .build/release/somniq
@@ -74,6 +77,7 @@ install: build
 	install -D -m 0644 systemd/somniq.service $(DESTDIR)$(UNITDIR)/somniq.service
 	sed -i 's#/usr/local/bin/somniq#$(PREFIX)/bin/somniq#g' $(DESTDIR)$(UNITDIR)/somniq.service
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/profiles profiles/*.json
+	install -D -m 0644 systemd/network.conf $(DESTDIR)$(PREFIX)/share/somniq/examples/network.conf
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/somniq/config.json ]; then \
 	  echo "kept $(DESTDIR)$(SYSCONFDIR)/somniq/config.json (the default is config/config.json)"; \
 	else \

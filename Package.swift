@@ -22,15 +22,19 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure, deterministic signal processing, classification and alert logic.
         .target(name: "SomniqCore", dependencies: [
             .product(name: "RealModule", package: "swift-numerics"),
         ]),
 
-        // The world around the core: files, devices, FFTW, the event log.
+        // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSampleRate",
+            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSampleRate", "CCurl", "CMosquitto",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

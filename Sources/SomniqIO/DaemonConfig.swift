@@ -16,10 +16,23 @@ public struct DaemonConfig: Sendable, Equatable {
     public var silenceSeconds = 60.0
     /// Seconds of continuous clipping before `clipping`.
     public var clippingSeconds = 5.0
+    /// The room this daemon listens to: its MQTT topics, Home Assistant device and labels.
+    public var room = "bedroom"
+    /// The Prometheus textfile, rewritten each minute; nil writes none. By default
+    /// `somniq.prom` beside the log.
+    public var metrics: String??
+    /// Where alerts go besides the log.
+    public var sinks: [SinkConfig] = []
+
+    /// The metrics file in force: the configured one, or `somniq.prom` beside the log.
+    public var metricsPath: String? {
+        if let metrics { return metrics }
+        return (log as NSString).deletingLastPathComponent + "/somniq.prom"
+    }
 
     public init() {}
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks"]
 
     /// Reads and validates a configuration file.
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
@@ -60,6 +73,20 @@ public struct DaemonConfig: Sendable, Equatable {
                 guard c.log.hasPrefix("/") else { throw fail("\"\(c.log)\" must be an absolute path") }
             case "silence_s": c.silenceSeconds = try seconds()
             case "clipping_s": c.clippingSeconds = try seconds()
+            case "room":
+                c.room = try string()
+                guard SafeName.isValid(c.room) else {
+                    throw fail("\"\(c.room)\" may hold only letters, digits, - and _ (at most 64): it names MQTT topics")
+                }
+            case "metrics":
+                if case .null = value { c.metrics = .some(nil); continue }
+                let path = try string()
+                guard path.hasPrefix("/") else { throw fail("\"\(path)\" must be an absolute path, or null for none") }
+                c.metrics = path
+            case "sinks":
+                guard case let .array(items) = value else { throw fail("must be an array of sinks, not \(value.typeName)") }
+                for (i, item) in items.enumerated() { c.sinks.append(try SinkConfig.parse(item, index: i, file: file)) }
+                try SinkConfig.nameDistinctly(&c.sinks, file: file)
             default: throw fail("unknown key (expected one of: \(keys.joined(separator: ", ")))")
             }
         }

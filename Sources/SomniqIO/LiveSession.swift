@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import SomniqCore
 
-/// `somniq run`: listens on an ALSA device through exactly the replay pipeline and
-/// writes the event log, until told to stop.
+/// `somniq run`: listens on an ALSA device through exactly the replay pipeline, writes
+/// the event log, tells the sinks, and keeps the metrics file, until told to stop.
 public final class LiveSession {
     public struct Options {
         public var config: DaemonConfig
@@ -44,6 +44,13 @@ public final class LiveSession {
     private var silence = Spell(), clipping = Spell()
     private var lastWatchdog = Date.distantPast
     private var previousLevel: Float = .nan
+    private let sinks: SinkHub
+    /// The tier of each open event, for its end's notification.
+    private var openTiers: [String: Tier] = [:]
+    private var metrics: Metrics
+    private var lastMetrics = Date()
+    private var metricsFailing = false
+    private var minute = MinuteLevel()
 
     /// Set from signal handlers; read by the loop.
     private let stopRequested = Flag()
@@ -61,7 +68,12 @@ public final class LiveSession {
         do { pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: session) } catch {
             fatalError("FFT length is fixed at 1024: \(error)")
         }
-        pipeline.onWindow = { [unowned self] f, _ in watchInput(f) }
+        sinks = SinkHub(configs: options.config.sinks, room: options.config.room, version: somniqVersion, logger: logger)
+        metrics = Metrics(room: options.config.room, profile: profile)
+        pipeline.onWindow = { [unowned self] f, _ in
+            watchInput(f)
+            if let level = minute.add(f) { minuteEnded(level) }
+        }
         log.streamSeconds = { [unowned self] in StreamClock.seconds(pipeline.streamFrames) }
     }
 
@@ -75,6 +87,9 @@ public final class LiveSession {
     /// alert), then reopened with backoff (1, 2, 4 … 30 s) until it returns (`listening`).
     /// Only a permission error ends the session: waiting will not fix it.
     public func run() throws(Failure) {
+        if !sinks.isEmpty {
+            logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
+        }
         write(Records.sessionStart(source: .device(name: options.config.device), profile: pipeline.profile,
                                    somniqVersion: somniqVersion, startedAt: iso(Date())))
         let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
@@ -84,6 +99,7 @@ public final class LiveSession {
         session: while !stopRequested.isSet {
             let capture: AlsaCapture
             do { capture = try AlsaCapture(device: options.config.device) } catch {
+                deviceDown()
                 if error.kind == .permission {
                     status("device_lost", alert: true, details: [("error", .string(error.description))])
                     shutdown(reason: "device_unavailable")
@@ -109,6 +125,7 @@ public final class LiveSession {
                 reason = "end_of_input"
                 break session
             case let .lost(error):
+                deviceDown()
                 status("device_lost", alert: true, details: [("error", .string(error.description)), ("retry_s", .number(1))])
                 logger.error("\(error); reopening")
                 lostReported = true
@@ -120,10 +137,15 @@ public final class LiveSession {
         shutdown(reason: reason)
     }
 
-    /// Closes open events (truncated), writes `session_end`, and flushes the log.
+    /// Closes open events (truncated), gives the sinks up to 1.5 s to deliver what they
+    /// hold, writes `session_end`, and flushes the log.
     private func shutdown(reason: String) {
         notifier.notify("STOPPING=1")
         pipeline.finish { record($0) }
+        sinks.shutdown(within: 1.5)
+        reportSinkDrops()
+        metrics.deviceUp = false
+        writeMetrics()
         write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
                                  alerts: alerts, reason: reason, endedAt: iso(Date())))
         log.close()
@@ -150,6 +172,7 @@ public final class LiveSession {
                 return .lost(error)
             case let .samples(slot, count, overrun):
                 if overrun > 0 {
+                    metrics.overrunFrames += overrun
                     status("overrun", details: [("frames_lost", .number(Double(overrun)))])
                     logger.warning("capture overrun: \(overrun) frames lost")
                 }
@@ -166,7 +189,10 @@ public final class LiveSession {
                     pipeline.push(samples) { record($0) }
                 }
                 log.flush()
+                metrics.deviceUp = true
+                metrics.lastAudio = Date()
                 pingWatchdog()
+                everyMinute()
                 if let maxFrames, pipeline.streamFrames >= maxFrames { return .finished }
             }
         }
@@ -183,16 +209,83 @@ public final class LiveSession {
     }
 
 
+    /// The log first (the record of truth), then the sinks.
     private func record(_ output: AlertOutput) {
         switch output {
         case let .start(e):
             events += 1
             if e.alert { alerts += 1 }
-            write(Records.eventStart(e, time: wallClock))
-            if e.alert { logger.notice("\(e.tier.rawValue) alert: \(e.soundClass.rawValue) at \(wallClock(e.onset))") }
+            metrics.count(e)
+            openTiers[e.id] = e.tier
+            let r = Records.eventStart(e, time: wallClock)
+            write(r)
+            sinks.eventStart(e, record: r)
+            if e.alert {
+                logger.log(level: Self.logLevel(e.tier), "\(e.tier.rawValue) alert: \(e.soundClass.rawValue) at \(wallClock(e.onset))")
+            }
         case let .end(e):
-            write(Records.eventEnd(e, time: wallClock))
+            let r = Records.eventEnd(e, time: wallClock)
+            write(r)
+            sinks.eventEnd(e, tier: openTiers.removeValue(forKey: e.id) ?? e.soundClass.defaultTier, record: r)
         }
+    }
+
+    /// The journal priority of an alert: critical → LOG_CRIT, high → LOG_WARNING,
+    /// medium → LOG_NOTICE, low → LOG_INFO.
+    static func logLevel(_ tier: Tier) -> Logger.Level {
+        switch tier {
+        case .critical: .critical
+        case .high: .warning
+        case .medium: .notice
+        case .low: .info
+        }
+    }
+
+    private func deviceDown() {
+        guard metrics.deviceUp else { return }
+        metrics.deviceUp = false
+        writeMetrics()
+    }
+
+    /// Once a minute of wall time: the metrics file, and what sink queues dropped.
+    private func everyMinute() {
+        guard Date().timeIntervalSince(lastMetrics) >= 60 else { return }
+        reportSinkDrops()
+        writeMetrics()
+    }
+
+    private func reportSinkDrops() {
+        for (name, dropped) in sinks.newDrops() {
+            status("sink_dropped", details: [("sink", .string(name)), ("dropped", .number(Double(dropped)))])
+            logger.warning("sink \(name): \(dropped) notifications dropped (queue full or endpoint down); the event log has them all")
+        }
+    }
+
+    private func writeMetrics() {
+        lastMetrics = Date()
+        guard let path = options.config.metricsPath else { return }
+        metrics.sinks = sinks.counts
+        metrics.streamSeconds = StreamClock.seconds(pipeline.streamFrames)
+        do {
+            try metrics.write(to: path)
+            if metricsFailing { logger.notice("metrics file writable again: \(LogText.escape(path))") }
+            metricsFailing = false
+        } catch {
+            if !metricsFailing { logger.error("\(error)") }
+            metricsFailing = true
+        }
+    }
+
+    /// A minute of windows has passed: its level goes to the metrics and the MQTT sensor.
+    private func minuteEnded(_ level: MinuteLevel.Summary) {
+        metrics.levelDbfs = level.meanDbfs
+        metrics.floorDbfs = level.floorDbfs
+        sinks.level(.object([
+            ("v", .number(Double(Records.version))), ("kind", .string("level")), ("room", .string(options.config.room)),
+            ("stream_s", .rounded(StreamClock.seconds(pipeline.streamFrames))), ("time", .string(iso(Date()))),
+            ("level_dbfs", .rounded(level.meanDbfs, 1)), ("peak_dbfs", .rounded(level.peakDbfs, 1)),
+            ("floor_dbfs", .rounded(level.floorDbfs, 1)),
+        ]))
     }
 
     /// Digital silence or a stuck value, and sustained clipping, mean the daemon cannot hear.
@@ -201,11 +294,11 @@ public final class LiveSession {
         previousLevel = f.levelDbfs
         if silence.update(stuck, limit: options.config.silenceSeconds) {
             status("input_silent", alert: true, details: [("seconds", .number(options.config.silenceSeconds))])
-            logger.error("input is silent: the microphone may be muted or unplugged")
+            logger.critical("input is silent: the microphone may be muted or unplugged")
         }
         if clipping.update(f.clippedSamples > 0, limit: options.config.clippingSeconds) {
             status("clipping", alert: true, details: [("seconds", .number(options.config.clippingSeconds))])
-            logger.warning("input is clipping: lower the capture gain (alsamixer)")
+            logger.critical("input is clipping: lower the capture gain (alsamixer)")
         }
     }
 
@@ -247,8 +340,10 @@ public final class LiveSession {
     }
 
     private func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) {
-        write(Records.status(name, streamSeconds: StreamClock.seconds(pipeline.streamFrames), alert: alert,
-                             details: details, time: iso(Date())))
+        let r = Records.status(name, streamSeconds: StreamClock.seconds(pipeline.streamFrames), alert: alert,
+                               details: details, time: iso(Date()))
+        write(r)
+        if alert { sinks.status(name, record: r) }
     }
 
     private func write(_ record: JSONValue) { log.append(record) }
@@ -270,6 +365,22 @@ final class Flag: @unchecked Sendable {
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
+}
+
+/// Levels of a minute of windows: the power mean, the loudest window, the last floor.
+struct MinuteLevel {
+    struct Summary { var meanDbfs: Double, peakDbfs: Double, floorDbfs: Double }
+    private var power = 0.0, peak = -Double.infinity, count = 0
+
+    /// Adds a window; at the 120th (60 s at 2 windows a second) returns the minute's levels.
+    mutating func add(_ f: WindowFeatures) -> Summary? {
+        power += Double(Decibels.toPower(f.levelDbfs))
+        peak = max(peak, Double(f.levelDbfs))
+        count += 1
+        guard Double(count) * StreamClock.frameSeconds >= 60 else { return nil }
+        defer { self = MinuteLevel() }
+        return Summary(meanDbfs: 10 * log10(max(power / Double(count), 1e-12)), peakDbfs: peak, floorDbfs: Double(f.floorDbfs))
+    }
 }
 
 /// A condition of the input that is reported once it has lasted long enough, and once

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SomniqCore
 import SomniqIO
 
@@ -13,6 +14,9 @@ struct Replay: ParsableCommand {
         Formats: jsonl (the event log, one record per line), tsv (onset, offset, class: \
         the DCASE / sed_eval label format; with several files a leading file column), \
         table (for people).
+
+        With --config, the configuration's sinks (MQTT, webhook, exec) are told of the \
+        replayed alerts as they would be live: to try a notification setup on a recording.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,6 +35,9 @@ struct Replay: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Option(help: "Send alerts to the sinks of this configuration file (its room and sinks; not its device or log).")
+    var config: String?
+
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
@@ -43,11 +50,32 @@ struct Replay: ParsableCommand {
         do { sink = try OutputSink(format: format, path: output, multipleFiles: files.count > 1) } catch {
             throw fail("\(error)", Exit.ioError)
         }
+        var hub: SinkHub?
+        if let config {
+            let settings: DaemonConfig
+            do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
+            LoggingSystem.bootstrap { _ in JournalLogHandler() }
+            hub = SinkHub(configs: settings.sinks, room: settings.room, version: Somniq.version,
+                          logger: Logger(label: "somniq"))
+        }
+        // The sinks get their last notifications out (up to 10 s) before the process ends.
+        defer { hub?.shutdown(within: 10) }
+        var tiers: [String: Tier] = [:]
+        func notify(_ record: Replayer.Record) {
+            guard let hub, case let .output(output) = record else { return }
+            switch output {
+            case let .start(e):
+                tiers[e.id] = e.tier
+                hub.eventStart(e, record: Records.eventStart(e))
+            case let .end(e):
+                hub.eventEnd(e, tier: tiers.removeValue(forKey: e.id) ?? e.soundClass.defaultTier, record: Records.eventEnd(e))
+            }
+        }
         let replayer = Replayer(profile: profile)
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
             do {
-                _ = try replayer.replay(path: file, record: { try sink.write($0, file: file, profile: profile) },
+                _ = try replayer.replay(path: file, record: { try sink.write($0, file: file, profile: profile); notify($0) },
                                        progress: showProgress ? { fraction in
                                            Progress.show(file: file, fraction: fraction)
                                        } : nil)

@@ -63,7 +63,7 @@ struct Run: ParsableCommand {
         // A full disk or a file-size limit must fail a write (and be handled), not kill us.
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { _ in JournalLogHandler() }
         var logger = Logger(label: "somniq")
         logger.logLevel = .info
         var options = LiveSession.Options(config: settings, configPath: configPath)

@@ -66,25 +66,50 @@ import SomniqIO
         #expect(r.stdout == "")
     }
 
-    @Test func securityExposureIsAtMostTwo() throws {
-        let analyze = try Self.requireAnalyze()
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try runProgram(analyze, ["security", "--offline=yes", "--no-pager", try Self.unitCopy(in: dir)])
+    /// `systemd-analyze security`'s overall exposure of a unit file.
+    static func exposure(_ unit: String) throws -> Double {
+        let r = try runProgram(try requireAnalyze(), ["security", "--offline=yes", "--no-pager", unit])
         #expect(r.status == 0, "\(r.stderr)")
         // "→ Overall exposure level for somniq.service: 0.6 SAFE 😀"
         let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") },
                                 "no overall exposure in: \(r.stdout)\(r.stderr)")
-        let number = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) },
-                                  "cannot read a number in: \(line)")
-        #expect(number <= 2.0, "\(line)")
+        return try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) },
+                            "cannot read a number in: \(line)")
+    }
+
+    @Test func securityExposureIsAtMostTwo() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let exposure = try Self.exposure(try Self.unitCopy(in: dir))
+        print("systemd-analyze security somniq.service: \(exposure)")
+        #expect(exposure <= 2.0)
+    }
+
+    /// The network drop-in, applied as systemd applies a drop-in (its [Service] lines after
+    /// the unit's): still at most 2.0, and it opens IPv4/IPv6 to the allowed addresses only.
+    @Test func theNetworkDropInKeepsExposureAtMostTwo() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let unit = try Self.unitCopy(in: dir)
+        let dropIn = try String(contentsOfFile: Paths.package + "/systemd/network.conf", encoding: .utf8)
+        try (try String(contentsOfFile: unit, encoding: .utf8) + "\n" + dropIn).write(toFile: unit, atomically: true, encoding: .utf8)
+        let verify = try runProgram(try Self.requireAnalyze(), ["verify", unit])
+        #expect(verify.stderr == "", "systemd-analyze verify: \(verify.stderr)")
+        let exposure = try Self.exposure(unit)
+        print("systemd-analyze security somniq.service + network.conf: \(exposure)")
+        #expect(exposure <= 2.0)
+        let d = Self.directives(dropIn)
+        #expect(d.filter { $0.key == "RestrictAddressFamilies" }.map(\.value) == ["", "AF_UNIX AF_INET AF_INET6"])
+        #expect(d.contains { $0.key == "PrivateNetwork" && $0.value == "no" })
+        // It does not lift the unit's IPAddressDeny=any.
+        #expect(!d.contains { $0.key == "IPAddressDeny" })
     }
 
     @Test func defaultConfigIsTheBuiltInDefaults() throws {
         let path = Paths.package + "/config/config.json"
         let data = try #require(FileManager.default.contents(atPath: path))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s"])
+        #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s", "room"])
         #expect(try DaemonConfig.read(path: path) == DaemonConfig())
     }
 
@@ -119,6 +144,9 @@ import SomniqIO
         for p in profiles {
             #expect(contents(dest + "/usr/share/somniq/profiles/" + p) == contents(Paths.package + "/profiles/" + p), "\(p)")
         }
+        // The network drop-in is an example, not in force until copied to somniq.service.d/.
+        #expect(contents(dest + "/usr/share/somniq/examples/network.conf") == contents(Paths.package + "/systemd/network.conf"))
+        #expect(!fm.fileExists(atPath: dest + "/usr/lib/systemd/system/somniq.service.d"))
 
         let edited = #"{"device": "hw:1", "profile": "sensitive"}"# + "\n"
         try edited.write(toFile: config, atomically: true, encoding: .utf8)

@@ -1,0 +1,203 @@
+import CMosquitto
+import Foundation
+import Logging
+import SomniqCore
+
+/// Publishes to an MQTT broker through libmosquitto, with QoS 1 throughout:
+///
+/// - `<prefix>/<room>/event`: each record (event start and end, critical conditions);
+/// - `<prefix>/<room>/<class>`: `ON` while an event of the class is open, `OFF` after (retained);
+/// - `<prefix>/<room>/status`: `online`, or `offline` (retained; the broker publishes
+///   `offline` as the last will when the daemon dies without saying goodbye);
+/// - `<prefix>/<room>/level`: the last minute's sound level (retained JSON);
+/// - Home Assistant discovery under `homeassistant/`: one device per room, a
+///   binary_sensor per class (`smoke` for smoke_alarm, `sound` for the others) and a
+///   sound-level sensor, republished on every connection.
+///
+/// libmosquitto's own thread keeps the connection and reconnects with backoff
+/// (1 … 60 s); a publish while disconnected fails and the worker retries it.
+final class MQTTSink: SinkEndpoint, @unchecked Sendable {
+    private let config: SinkConfig.MQTT
+    private let room: String
+    private let classes: [SoundClass]
+    private let version: String
+    private let logger: Logger
+    private var client: OpaquePointer?
+    private let lock = NSLock()
+    private var connected = false
+    private var everConnected = false
+    private var open = Set<SoundClass>()
+    private var wake: (@Sendable () -> Void)?
+
+    static let libraryInit: Void = { _ = mosquitto_lib_init() }()
+
+    init(_ config: SinkConfig.MQTT, room: String, classes: Set<SoundClass>?, version: String, logger: Logger) {
+        Self.libraryInit
+        self.config = config
+        self.room = room
+        self.classes = SoundClass.allCases.filter { classes?.contains($0) ?? true }
+        self.version = version
+        self.logger = logger
+    }
+
+    var base: String { "\(config.topicPrefix)/\(room)" }
+    func stateTopic(_ c: SoundClass) -> String { "\(base)/\(c.rawValue)" }
+
+    func takes(_ kind: SinkMessage.Kind) -> Bool { true }
+
+    func start(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard let m = mosquitto_new("somniq-\(room)", true, me) else {
+            logger.error("sink mqtt: cannot create a client: \(LogText.escape(String(cString: strerror(errno))))")
+            return
+        }
+        client = m
+        _ = mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        let offline = Array("offline".utf8)
+        _ = mosquitto_will_set(m, "\(base)/status", Int32(offline.count), offline, 1, true)
+        if let user = config.username { _ = mosquitto_username_pw_set(m, user, config.password) }
+        if let ca = config.caFile {
+            let rc = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                logger.error("sink mqtt: TLS setup failed: \(LogText.escape(String(cString: mosquitto_strerror(rc)))); check ca_file, cert_file and key_file")
+            }
+        }
+        mosquitto_connect_callback_set(m) { _, obj, rc in
+            guard let obj else { return }
+            Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().connected(rc: rc)
+        }
+        mosquitto_disconnect_callback_set(m) { _, obj, rc in
+            guard let obj else { return }
+            Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().disconnected(rc: rc)
+        }
+        _ = mosquitto_reconnect_delay_set(m, 1, 60, true)
+        let rc = mosquitto_connect_async(m, config.host, Int32(config.port), Int32(config.keepaliveSeconds))
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            logger.error("sink mqtt: cannot reach \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); retrying")
+        }
+        // The network thread connects, and reconnects after any failure, until stopped.
+        _ = mosquitto_loop_start(m)
+    }
+
+    private func connected(rc: Int32) {
+        guard rc == 0, let client else {
+            logger.error("sink mqtt: \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: mosquitto_connack_string(rc))))")
+            return
+        }
+        lock.lock()
+        let states = Set(open)
+        connected = true
+        let first = !everConnected
+        everConnected = true
+        lock.unlock()
+        logger.info("sink mqtt: connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
+        if config.discovery {
+            for (topic, payload) in discovery() { publish(client, topic, payload.compactText, retain: true) }
+        }
+        for c in classes { publish(client, stateTopic(c), states.contains(c) ? "ON" : "OFF", retain: true) }
+        publish(client, "\(base)/status", "online", retain: true)
+        wake?()
+    }
+
+    private func disconnected(rc: Int32) {
+        lock.lock()
+        let was = connected
+        connected = false
+        lock.unlock()
+        if was, rc != 0 { logger.error("sink mqtt: lost \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); reconnecting") }
+    }
+
+    @discardableResult
+    private func publish(_ m: OpaquePointer, _ topic: String, _ payload: String, retain: Bool) -> Int32 {
+        let bytes = Array(payload.utf8)
+        return mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
+    }
+
+    func deliver(_ message: SinkMessage) throws(SinkFailure) {
+        lock.lock()
+        let up = connected
+        if up, let c = message.soundClass {
+            if message.kind == .eventStart { open.insert(c) } else if message.kind == .eventEnd { open.remove(c) }
+        }
+        lock.unlock()
+        guard up, let client else { throw SinkFailure("not connected to \(config.host):\(config.port)") }
+        var rc: Int32
+        switch message.kind {
+        case .level:
+            rc = publish(client, "\(base)/level", message.record.compactText, retain: true)
+        case .eventStart, .eventEnd, .status:
+            rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
+            if rc == 0, let c = message.soundClass, message.kind != .status {
+                rc = publish(client, stateTopic(c), message.kind == .eventStart ? "ON" : "OFF", retain: true)
+            }
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw SinkFailure("publish to \(config.host):\(config.port) failed: \(Self.describe(rc))")
+        }
+    }
+
+    /// Says `offline` (a clean goodbye, so no last will), then disconnects.
+    func stop() {
+        guard let client else { return }
+        lock.lock()
+        let up = connected
+        lock.unlock()
+        if up {
+            publish(client, "\(base)/status", "offline", retain: true)
+            _ = mosquitto_disconnect(client)
+        }
+        _ = mosquitto_loop_stop(client, !up)
+        mosquitto_destroy(client)
+        self.client = nil
+    }
+
+    /// Home Assistant MQTT discovery: (topic, config) for the room's device.
+    func discovery() -> [(String, JSONValue)] {
+        let id = "somniq_\(room)"
+        let device: JSONValue = .object([
+            ("identifiers", .array([.string(id)])),
+            ("name", .string("somniq \(room)")),
+            ("manufacturer", .string("somniq")),
+            ("model", .string("sleep sound monitor")),
+            ("sw_version", .string(version)),
+        ])
+        let availability: [(String, JSONValue)] = [
+            ("availability_topic", .string("\(base)/status")),
+            ("payload_available", .string("online")),
+            ("payload_not_available", .string("offline")),
+        ]
+        var out: [(String, JSONValue)] = []
+        for c in classes {
+            let label = c.rawValue.replacingOccurrences(of: "_", with: " ")
+            out.append(("\(config.discoveryPrefix)/binary_sensor/\(id)/\(c.rawValue)/config", .object([
+                ("name", .string(label.prefix(1).uppercased() + label.dropFirst())),
+                ("unique_id", .string("\(id)_\(c.rawValue)")),
+                ("object_id", .string("\(id)_\(c.rawValue)")),
+                ("device_class", .string(c == .smokeAlarm ? "smoke" : "sound")),
+                ("state_topic", .string(stateTopic(c))),
+                ("payload_on", .string("ON")),
+                ("payload_off", .string("OFF")),
+                ("qos", .number(1)),
+            ] + availability + [("device", device)])))
+        }
+        out.append(("\(config.discoveryPrefix)/sensor/\(id)/level/config", .object([
+            ("name", .string("Sound level")),
+            ("unique_id", .string("\(id)_level")),
+            ("object_id", .string("\(id)_level")),
+            ("state_topic", .string("\(base)/level")),
+            ("value_template", .string("{{ value_json.level_dbfs }}")),
+            ("json_attributes_topic", .string("\(base)/level")),
+            // Digital full scale, not sound pressure: no device_class claims dB SPL.
+            ("unit_of_measurement", .string("dBFS")),
+            ("state_class", .string("measurement")),
+            ("qos", .number(1)),
+        ] + availability + [("device", device)])))
+        return out
+    }
+
+    private static func describe(_ rc: Int32) -> String {
+        if rc == MOSQ_ERR_ERRNO.rawValue { return LogText.escape(String(cString: strerror(errno))) }
+        return LogText.escape(String(cString: mosquitto_strerror(rc)))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import SomniqCore
+
+/// Hands notifications to the configured sinks, each through its own bounded queue
+/// and thread (`SinkWorker`), so that nothing here waits on a network or a program.
+///
+/// What goes out: an alerted event's start (tier at least the sink's `min_tier`, class
+/// in its list, within its rate limit), that event's end, and the daemon's critical
+/// conditions (`device_lost`, `input_silent`, `clipping`). Suppressed events stay in
+/// the log only. MQTT also gets the minute's sound level.
+public final class SinkHub {
+    private struct Entry {
+        var config: SinkConfig
+        var worker: SinkWorker
+        /// Monotonic times of the event starts sent in the last minute.
+        var recent: [Double] = []
+        /// Events whose start was sent: their end follows.
+        var sent = Set<String>()
+        var droppedReported = 0
+    }
+
+    public let room: String
+    private var entries: [Entry] = []
+    private let logger: Logger
+    private let monotonic: () -> Double
+
+    public init(configs: [SinkConfig], room: String, version: String, logger: Logger,
+                monotonic: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+        self.room = room
+        self.logger = logger
+        self.monotonic = monotonic
+        for config in configs {
+            let endpoint: SinkEndpoint = switch config.kind {
+            case let .exec(e): ExecSink(e)
+            case let .webhook(w): WebhookSink(w, version: version)
+            case let .mqtt(m): MQTTSink(m, room: room, classes: config.classes, version: version, logger: logger)
+            }
+            entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
+                                                                     capacity: config.queueSize, logger: logger)))
+        }
+        for e in entries { e.worker.start() }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// An event has started (any event: suppressed ones are not sent).
+    public func eventStart(_ e: EventStart, record: JSONValue) {
+        guard e.alert else { return }
+        let now = monotonic()
+        let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier,
+                                  record: record.adding("room", .string(room)))
+        for i in entries.indices where entries[i].config.admits(e.soundClass, tier: e.tier) {
+            entries[i].recent.removeAll { now - $0 >= 60 }
+            if e.tier != .critical, entries[i].recent.count >= entries[i].config.maxPerMinute {
+                entries[i].worker.countRateLimited()
+                continue
+            }
+            entries[i].recent.append(now)
+            entries[i].sent.insert(e.id)
+            entries[i].worker.offer(message)
+        }
+    }
+
+    /// An event has ended: sent where its start was.
+    public func eventEnd(_ e: EventEnd, tier: Tier, record: JSONValue) {
+        let message = SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
+                                  record: record.adding("room", .string(room)))
+        for i in entries.indices where entries[i].sent.remove(e.id) != nil {
+            entries[i].worker.offer(message)
+        }
+    }
+
+    /// A critical condition of the daemon (a `status` record with `alert: true`).
+    public func status(_ name: String, record: JSONValue) {
+        let message = SinkMessage(kind: .status, room: room, soundClass: nil, tier: .critical,
+                                  record: record.adding("room", .string(room)), status: name)
+        for e in entries where e.worker.takes(.status) { e.worker.offer(message) }
+    }
+
+    /// The last minute's sound level (MQTT's level sensor).
+    public func level(_ record: JSONValue) {
+        let message = SinkMessage(kind: .level, room: room, soundClass: nil, tier: .low, record: record)
+        for e in entries where e.worker.takes(.level) { e.worker.offer(message) }
+    }
+
+    /// Each sink's counts, in configuration order.
+    public var counts: [(name: String, counts: SinkCounts)] { entries.map { ($0.config.name, $0.worker.snapshot) } }
+
+    /// Sinks whose queue dropped messages since the last call, and how many: for a
+    /// `sink_dropped` status record in the log.
+    public func newDrops() -> [(name: String, dropped: Int)] {
+        var out: [(String, Int)] = []
+        for i in entries.indices {
+            let dropped = entries[i].worker.snapshot.dropped
+            if dropped > entries[i].droppedReported {
+                out.append((entries[i].config.name, dropped - entries[i].droppedReported))
+                entries[i].droppedReported = dropped
+            }
+        }
+        return out
+    }
+
+    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks.
+    public func shutdown(within seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        for e in entries { e.worker.requestStop() }
+        for e in entries { e.worker.waitStopped(until: deadline) }
+    }
+}

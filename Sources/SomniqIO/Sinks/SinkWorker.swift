@@ -1,0 +1,177 @@
+import Foundation
+import Logging
+
+/// Why a sink could not deliver, in words for the log (already free of control characters).
+public struct SinkFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = LogText.escape(description) }
+}
+
+/// An endpoint: it delivers one message at a time, on its worker's thread, and may block
+/// (up to its own timeout) doing so.
+protocol SinkEndpoint: AnyObject, Sendable {
+    /// Called once before the first delivery; `wake` cuts a retry wait short (MQTT calls
+    /// it on reconnecting).
+    func start(wake: @escaping @Sendable () -> Void)
+    func deliver(_ message: SinkMessage) throws(SinkFailure)
+    /// Called once after the last delivery.
+    func stop()
+    /// Whether this endpoint takes messages of `kind` at all (only MQTT takes levels).
+    func takes(_ kind: SinkMessage.Kind) -> Bool
+}
+
+/// Counts a sink keeps, for the metrics file and the log.
+public struct SinkCounts: Sendable, Equatable {
+    public var delivered = 0
+    /// Pushed out of a full queue, or still queued at shutdown.
+    public var dropped = 0
+    /// Delivery attempts that failed (each retry counts).
+    public var failures = 0
+    /// Event starts held back by the rate limit.
+    public var rateLimited = 0
+    public var queued = 0
+}
+
+/// One sink's bounded queue and the thread that drains it, so that a slow or dead
+/// endpoint never blocks listening: `offer` never waits; when the queue is full the
+/// oldest message gives way and is counted. A failed delivery is retried, the same
+/// message first, after 1, 2, 4 … 60 s.
+final class SinkWorker: @unchecked Sendable {
+    let name: String
+    private let endpoint: SinkEndpoint
+    private let capacity: Int
+    private let logger: Logger
+    private let condition = NSCondition()
+    private var queue: [SinkMessage] = []
+    private var head = 0
+    private var counts = SinkCounts()
+    private var stopping = false
+    private var woken = false
+    private var finished = false
+    private var thread: Thread?
+
+    init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger) {
+        self.name = name
+        self.endpoint = endpoint
+        self.capacity = capacity
+        self.logger = logger
+        queue.reserveCapacity(capacity)
+    }
+
+    func start() {
+        let t = Thread { [self] in run() }
+        t.name = "somniq-sink-\(name)"
+        thread = t
+        t.start()
+    }
+
+    func takes(_ kind: SinkMessage.Kind) -> Bool { endpoint.takes(kind) }
+
+    /// Queues a message without waiting. False if it pushed an older one out.
+    @discardableResult
+    func offer(_ message: SinkMessage) -> Bool {
+        condition.lock()
+        defer { condition.signal(); condition.unlock() }
+        var room = true
+        if queue.count - head >= capacity {
+            head += 1
+            counts.dropped += 1
+            room = false
+        }
+        queue.append(message)
+        return room
+    }
+
+    func countRateLimited() {
+        condition.lock()
+        counts.rateLimited += 1
+        condition.unlock()
+    }
+
+    var snapshot: SinkCounts {
+        condition.lock()
+        defer { condition.unlock() }
+        var c = counts
+        c.queued = queue.count - head
+        return c
+    }
+
+    /// Asks the thread to stop once the queue is empty, or at once while deliveries fail.
+    func requestStop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `deadline` for the thread to stop, then gives up on what is left
+    /// (counted as dropped). Call after `requestStop`.
+    func waitStopped(until deadline: Date) {
+        condition.lock()
+        while !finished, condition.wait(until: deadline) {}
+        if !finished {
+            // Still inside a delivery or a retry wait: what is queued is lost with the process.
+            counts.dropped += queue.count - head
+            queue.removeAll()
+            head = 0
+            finished = true
+        }
+        condition.unlock()
+    }
+
+    private func wake() {
+        condition.lock()
+        woken = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        endpoint.start(wake: { [weak self] in self?.wake() })
+        var backoff = 1.0
+        var failing = false
+        while true {
+            condition.lock()
+            while head == queue.count && !stopping { condition.wait() }
+            if head == queue.count || (stopping && failing) || finished {
+                if !finished { counts.dropped += queue.count - head }
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                endpoint.stop()
+                return
+            }
+            let message = queue[head]
+            condition.unlock()
+
+            do {
+                try endpoint.deliver(message)
+                condition.lock()
+                // `stop` may have given up on the queue while this delivery ran.
+                if !finished, head < queue.count {
+                    head += 1
+                    if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+                }
+                counts.delivered += 1
+                condition.unlock()
+                if failing {
+                    failing = false
+                    backoff = 1
+                    logger.notice("sink \(name): delivering again")
+                }
+            } catch {
+                condition.lock()
+                counts.failures += 1
+                condition.unlock()
+                if !failing { logger.error("sink \(name): \(error); retrying with backoff") }
+                failing = true
+                condition.lock()
+                woken = false
+                let until = Date(timeIntervalSinceNow: backoff)
+                while !woken && !stopping, condition.wait(until: until) {}
+                condition.unlock()
+                backoff = min(60, backoff * 2)
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// A free TCP port on loopback (bound, read, released).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    a.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &a) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+    }
+    guard ok else { throw POSIXError(.EADDRINUSE) }
+    return Int(UInt16(bigEndian: a.sin_port))
+}
+
+/// Lines a process writes to standard output, each with the wall time it arrived.
+final class LineRecorder: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var received: [(time: Double, line: String)] = []
+
+    init(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let data = h.availableData
+            guard let self, !data.isEmpty else { return }
+            let now = Date().timeIntervalSince1970
+            lock.lock()
+            buffer.append(data)
+            while let nl = buffer.firstIndex(of: 0x0A) {
+                received.append((now, String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)))
+                buffer.removeSubrange(buffer.startIndex...nl)
+            }
+            lock.unlock()
+        }
+        try process.run()
+    }
+
+    var lines: [(time: Double, line: String)] { lock.lock(); defer { lock.unlock() }; return received }
+
+    @discardableResult
+    /// The first line that satisfies `match`, waiting up to `timeout` seconds for it.
+    func first(timeout: Double = 10, where match: (String) -> Bool) throws -> (time: Double, line: String) {
+        var found: (Double, String)?
+        try waitUntil(timeout: timeout) { found = lines.first { match($0.line) }; return found != nil }
+        return found!
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+}
+
+/// A real Mosquitto broker on a loopback port, for the length of a test.
+final class Broker {
+    let port: Int
+    private let process = Process()
+    private let directory = temporaryDirectory()
+
+    init() throws {
+        port = try freePort()
+        let conf = directory + "/mosquitto.conf"
+        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            .write(toFile: conf, atomically: true, encoding: .utf8)
+        let binary = try #require(["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "mosquitto not found: install the Debian package `mosquitto` (make deps)")
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-c", conf]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntil(timeout: 5) { (try? runProgram("/usr/bin/mosquitto_pub", ["-p", "\(port)", "-t", "probe", "-n"]).status) == 0 }
+    }
+
+    /// A subscriber printing `time topic payload` for every message under `topic`.
+    func subscribe(_ topic: String) throws -> LineRecorder {
+        let r = try LineRecorder("/usr/bin/mosquitto_sub", ["-p", "\(port)", "-q", "1", "-v", "-t", topic])
+        // mosquitto_sub gives no sign that its subscription is in place: a probe message does.
+        let probe = "probe-\(UUID().uuidString)"
+        try waitUntil(timeout: 5) {
+            _ = try? runProgram("/usr/bin/mosquitto_pub", ["-p", "\(port)", "-t", topic.replacingOccurrences(of: "#", with: probe), "-n"])
+            return r.lines.contains { $0.line.contains(probe) }
+        }
+        return r
+    }
+
+    /// The retained messages under `topic` now: topic → payload.
+    func retained(_ topic: String) throws -> [String: String] {
+        // The broker sends retained messages at once on subscribing. (Not `-W`: the test
+        // runner's blocked signals, SIGALRM among them, are inherited by its children.)
+        let r = try LineRecorder("/usr/bin/mosquitto_sub", ["-p", "\(port)", "-v", "-t", topic, "--retained-only"])
+        Thread.sleep(forTimeInterval: 1)
+        r.stop()
+        var out: [String: String] = [:]
+        for (_, line) in r.lines {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            out[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        return out
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A real HTTP server (Python's http.server) that records each POST as one JSON line
+/// on its standard output: path, headers, body.
+func startWebhookServer(port: Int) throws -> LineRecorder {
+    let script = """
+    import http.server, json, sys
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
+            print(json.dumps({"path": self.path, "headers": dict(self.headers), "body": body.decode()}), flush=True)
+            self.send_response(200); self.end_headers()
+        def log_message(self, *a): pass
+    http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+    """
+    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)"])
+    try waitUntil(timeout: 5) { connects(port: port) }
+    return r
+}
+
+/// A server that accepts connections and never answers: a hung endpoint.
+func startHangingServer(port: Int) throws -> LineRecorder {
+    let script = """
+    import socket, time, sys
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(64)
+    held = []
+    while True:
+        c, _ = s.accept(); held.append(c)
+    """
+    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)"])
+    try waitUntil(timeout: 5) { connects(port: port) }
+    return r
+}
+
+func connects(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    a.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &a) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
+/// An exec sink's program: appends its arrival time, arguments, SOMNIQ_* variables and
+/// stdin to `out`, one JSON line per run.
+func writeRecorderScript(in directory: String, out: String) throws -> String {
+    let path = directory + "/notify.py"
+    try """
+    #!/usr/bin/python3
+    import json, os, sys, time
+    rec = {"time": time.time(), "argv": sys.argv[1:], "stdin": sys.stdin.read(),
+           "env": {k: v for k, v in os.environ.items() if k.startswith("SOMNIQ_")}}
+    with open(\(String(reflecting: out)), "a") as f: f.write(json.dumps(rec) + "\\n")
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+import SomniqCore
+@testable import SomniqIO
+
+/// Sinks with the real parts: a Mosquitto broker on loopback, an HTTP server, a program
+/// run by the exec sink, and `somniq run` reading through real ALSA.
+@Suite(.serialized) struct SinkTests {
+    let rig: LiveRig
+    init() throws { rig = try LiveRig() }
+
+    func config(_ json: String) throws -> String {
+        let path = rig.home + "/config-\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Waits for the first log line that holds every one of `needles`; its arrival time.
+    func logLine(_ log: String, containing needles: [String], timeout: Double = 20) throws -> Double {
+        let end = Date(timeIntervalSinceNow: timeout)
+        while Date() < end {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").contains(where: { line in needles.allSatisfy { line.contains($0) } }) {
+                return Date().timeIntervalSince1970
+            }
+            usleep(2000)
+        }
+        throw Timeout()
+    }
+
+    @Test func aSmokeAlarmReachesBrokerWebhookAndExecWithinOneSecond() throws {
+        let broker = try Broker()
+        let subscriber = try broker.subscribe("somniq/#")
+        defer { subscriber.stop() }
+        let httpPort = try freePort()
+        let web = try startWebhookServer(port: httpPort)
+        defer { web.stop() }
+        let execOut = rig.home + "/exec.jsonl"
+        let program = try writeRecorderScript(in: rig.home, out: execOut)
+        let cfg = try config("""
+        {"room": "nursery", "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port)},
+          {"type": "webhook", "url": "http://127.0.0.1:\(httpPort)/somniq-test", "format": "ntfy", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: program)), "--loud"], "min_tier": "critical",
+           "classes": ["smoke_alarm", "scream"]}]}
+        """)
+        let log = rig.home + "/alarm.jsonl"
+        // 1:50-2:15 of the demo night: the smoke alarm sounds from 7.5 s to 19 s.
+        let raw = try rig.raw(from: 110, seconds: 25)
+        let p = try rig.start(["--device", "fixture:FILE=\(raw)", "--config", cfg, "--log", log, "--max-seconds", "25"])
+        let logged = try logLine(log, containing: ["\"event_start\"", "\"smoke_alarm\""])
+        #expect(try waitForExit(p, timeout: 30) == 0)
+
+        let mqtt = try subscriber.first { $0.hasPrefix("somniq/nursery/event ") && $0.contains("\"event_start\"") && $0.contains("smoke_alarm") }
+        let on = try subscriber.first { $0 == "somniq/nursery/smoke_alarm ON" }
+        let hook = try web.first { $0.contains("\"Priority\": \"5\"") }
+        try waitUntil(timeout: 10) { records(execOut).count >= 2 }
+        let execs = records(execOut)
+        let execTime = try #require(execs.first?["time"]?.numberValue)
+        let latencies = [("mqtt", mqtt.time - logged), ("mqtt state", on.time - logged), ("webhook", hook.time - logged), ("exec", execTime - logged)]
+        print("sink latency after the event_start record was logged: " + latencies.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", "))
+        for (name, latency) in latencies { #expect(latency < 1.0, "\(name): \(latency) s") }
+
+        // Each sink got what it should: the record, the ntfy headers, the arguments and environment.
+        #expect(mqtt.line.contains("\"room\":\"nursery\""))
+        try subscriber.first { $0 == "somniq/nursery/smoke_alarm OFF" }
+        let hookJSON = try JSONValue(parsing: hook.line)
+        #expect(hookJSON["path"]?.stringValue == "/somniq-test")
+        #expect(hookJSON["headers"]?["Title"]?.stringValue == "somniq nursery: smoke alarm")
+        #expect(hookJSON["headers"]?["Tags"]?.stringValue == "rotating_light,smoke_alarm,nursery")
+        #expect(hookJSON["body"]?.stringValue?.hasPrefix("smoke alarm in nursery (critical) at 20") == true)
+        #expect(execs.map { $0["env"]?["SOMNIQ_KIND"]?.stringValue } == ["event_start", "event_end"])
+        #expect(execs[0]["argv"] == .array([.string("--loud")]))
+        #expect(execs[0]["env"]?["SOMNIQ_CLASS"]?.stringValue == "smoke_alarm")
+        #expect(execs[0]["env"]?["SOMNIQ_TIER"]?.stringValue == "critical")
+        #expect(execs[0]["env"]?["SOMNIQ_ROOM"]?.stringValue == "nursery")
+        let stdin = try JSONValue(parsing: try #require(execs[0]["stdin"]?.stringValue))
+        #expect(stdin["kind"]?.stringValue == "event_start" && stdin["class"]?.stringValue == "smoke_alarm")
+        // The exec sink's class list kept the other events away from it.
+        #expect(execs.allSatisfy { $0["env"]?["SOMNIQ_CLASS"]?.stringValue == "smoke_alarm" })
+    }
+
+    @Test func homeAssistantDiscoveryStateAndLastWill() throws {
+        let broker = try Broker()
+        let subscriber = try broker.subscribe("somniq/#")
+        defer { subscriber.stop() }
+        let cfg = try config("""
+        {"room": "bedroom_2", "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port)}]}
+        """)
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 110, seconds: 25))
+        defer { writer.terminate() }
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--config", cfg, "--log", rig.home + "/ha.jsonl"])
+        defer { if p.isRunning { p.terminate() } }
+        try subscriber.first { $0 == "somniq/bedroom_2/status online" }
+        try subscriber.first { $0 == "somniq/bedroom_2/smoke_alarm ON" }
+        try subscriber.first { $0 == "somniq/bedroom_2/smoke_alarm OFF" }
+
+        let configs = try broker.retained("homeassistant/#")
+        let smoke = try JSONValue(parsing: try #require(configs["homeassistant/binary_sensor/somniq_bedroom_2/smoke_alarm/config"]))
+        #expect(smoke["device_class"]?.stringValue == "smoke")
+        #expect(smoke["state_topic"]?.stringValue == "somniq/bedroom_2/smoke_alarm")
+        #expect(smoke["payload_on"]?.stringValue == "ON" && smoke["payload_off"]?.stringValue == "OFF")
+        #expect(smoke["unique_id"]?.stringValue == "somniq_bedroom_2_smoke_alarm")
+        #expect(smoke["availability_topic"]?.stringValue == "somniq/bedroom_2/status")
+        #expect(smoke["device"]?["identifiers"] == .array([.string("somniq_bedroom_2")]))
+        #expect(smoke["device"]?["name"]?.stringValue == "somniq bedroom_2")
+        let cough = try JSONValue(parsing: try #require(configs["homeassistant/binary_sensor/somniq_bedroom_2/cough/config"]))
+        #expect(cough["device_class"]?.stringValue == "sound")
+        let level = try JSONValue(parsing: try #require(configs["homeassistant/sensor/somniq_bedroom_2/level/config"]))
+        #expect(level["state_topic"]?.stringValue == "somniq/bedroom_2/level")
+        #expect(level["value_template"]?.stringValue == "{{ value_json.level_dbfs }}")
+        #expect(level["unit_of_measurement"]?.stringValue == "dBFS")
+        // One binary sensor per class and the level sensor, all on one device.
+        #expect(configs.count == SoundClass.allCases.count + 1)
+
+        // The retained state is what a late subscriber (Home Assistant restarting) sees.
+        let state = try broker.retained("somniq/bedroom_2/#")
+        #expect(state["somniq/bedroom_2/smoke_alarm"] == "OFF")
+        #expect(state["somniq/bedroom_2/status"] == "online")
+
+        // Killed without a goodbye: the broker publishes the last will.
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try subscriber.first(timeout: 5) { $0 == "somniq/bedroom_2/status offline" }
+        #expect(try broker.retained("somniq/bedroom_2/status")["somniq/bedroom_2/status"] == "offline")
+    }
+
+    @Test func threeRoomsShareOneBroker() throws {
+        let broker = try Broker()
+        let subscriber = try broker.subscribe("somniq/#")
+        defer { subscriber.stop() }
+        let raw = try rig.raw(from: 110, seconds: 25)
+        var daemons: [Process] = []
+        for room in ["room_1", "room_2", "room_3"] {
+            let cfg = try config("""
+            {"room": "\(room)", "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port), "min_tier": "critical"}]}
+            """)
+            daemons.append(try rig.start(["--device", "fixture:FILE=\(raw)", "--config", cfg, "--log", rig.home + "/\(room).jsonl",
+                                          "--max-seconds", "25"]))
+        }
+        for p in daemons { #expect(try waitForExit(p, timeout: 30) == 0) }
+        for room in ["room_1", "room_2", "room_3"] {
+            try subscriber.first { $0 == "somniq/\(room)/status online" }
+            try subscriber.first { $0.hasPrefix("somniq/\(room)/event ") && $0.contains("smoke_alarm") && $0.contains("\"room\":\"\(room)\"") }
+            try subscriber.first { $0 == "somniq/\(room)/status offline" }
+        }
+        let devices = Set(try broker.retained("homeassistant/#").keys.map { $0.split(separator: "/")[2] })
+        #expect(devices == ["somniq_room_1", "somniq_room_2", "somniq_room_3"])
+        // min_tier critical: the snoring in the clip went to no room's event topic.
+        #expect(!subscriber.lines.contains { $0.line.contains("\"snoring\"") })
+    }
+
+    @Test func aHungWebhookCostsNothingElse() throws {
+        let hungPort = try freePort()
+        let hung = try startHangingServer(port: hungPort)
+        defer { hung.stop() }
+        let execOut = rig.home + "/exec-hung.jsonl"
+        let program = try writeRecorderScript(in: rig.home, out: execOut)
+        let metrics = rig.home + "/somniq.prom"
+        let cfg = try config("""
+        {"room": "bedroom", "metrics": "\(metrics)", "sinks": [
+          {"type": "webhook", "name": "hung", "url": "http://127.0.0.1:\(hungPort)/", "timeout_s": 1, "queue": 2},
+          {"type": "exec", "command": [\(String(reflecting: program))], "max_per_minute": 100}]}
+        """)
+        let log = rig.home + "/hung.jsonl"
+        let p = try rig.start(["--device", "fixture:FILE=\(try rig.raw(from: 0, seconds: 180))", "--config", cfg, "--log", log,
+                               "--max-seconds", "180"])
+        #expect(try waitForExit(p, timeout: 60) == 0)
+        let withSinks = records(log)
+        // The log holds the night's eight events, as it does with no sink at all.
+        let events = withSinks.filter { $0["kind"]?.stringValue == "event_end" }.map { $0["class"]!.stringValue! }
+        #expect(events == ["snoring", "door", "speech", "cough", "dog_bark", "baby_cry", "smoke_alarm", "snoring"])
+        #expect(kinds(withSinks).last == "session_end")
+        // The exec sink beside the hung one got every start and end.
+        #expect(records(execOut).count == 16)
+        // What the hung webhook's queue dropped is in the log and the metrics.
+        let dropped = withSinks.filter { $0["status"]?.stringValue == "sink_dropped" }
+        #expect(dropped.first?["sink"]?.stringValue == "hung")
+        let count = dropped.compactMap { $0["dropped"]?.numberValue }.reduce(0, +)
+        #expect(count >= 10, "\(dropped)")
+        let prom = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(prom.contains("somniq_sink_dropped_total{room=\"bedroom\",sink=\"hung\"} \(Int(count))"))
+        #expect(prom.contains("somniq_sink_deliveries_total{room=\"bedroom\",sink=\"exec\"} 16"))
+    }
+
+    @Test func theMetricsFileParsesAsPrometheusText() throws {
+        let python = EvalAgreementTests.python
+        try #require(FileManager.default.isExecutableFile(atPath: python), "no virtualenv at \(python): run `make sedeval`")
+        let metrics = rig.home + "/m.prom"
+        let cfg = try config("{\"room\": \"bedroom\", \"metrics\": \"\(metrics)\"}")
+        let p = try rig.start(["--device", "fixture:FILE=\(try rig.raw(from: 0, seconds: 180))", "--config", cfg,
+                               "--log", rig.home + "/m.jsonl", "--max-seconds", "180"])
+        #expect(try waitForExit(p, timeout: 60) == 0)
+        let script = """
+        import sys
+        from prometheus_client.parser import text_string_to_metric_families
+        for f in text_string_to_metric_families(open(sys.argv[1]).read()):
+            for s in f.samples:
+                print(f.type, s.name, ",".join(f"{k}={v}" for k, v in sorted(s.labels.items())), "%g" % s.value)
+        """
+        let r = try runProgram(python, ["-c", script, metrics])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = Set(r.stdout.split(separator: "\n").map(String.init))
+        #expect(lines.contains("counter somniq_events_total class=smoke_alarm,room=bedroom,tier=critical 1"))
+        #expect(lines.contains("counter somniq_events_total class=snoring,room=bedroom,tier=high 2"))
+        #expect(lines.contains("counter somniq_alerts_total class=door,room=bedroom,tier=medium 1"))
+        #expect(lines.contains("counter somniq_events_total class=glass_break,room=bedroom,tier=critical 0"))
+        #expect(lines.contains("gauge somniq_device_up room=bedroom 0"))
+        #expect(lines.contains("counter somniq_stream_seconds_total room=bedroom 180"))
+        #expect(lines.contains { $0.hasPrefix("gauge somniq_level_dbfs room=bedroom -") })
+        #expect(lines.contains { $0.hasPrefix("gauge somniq_last_audio_timestamp_seconds room=bedroom 1") })
+    }
+
+    @Test func journalLinesCarryTheAlertsSyslogPriority() throws {
+        let err = rig.home + "/stderr.txt"
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        var st = stat()
+        stat(err, &st)
+        let handle = try #require(FileHandle(forWritingAtPath: err))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.somniq)
+        p.arguments = ["run", "--device", "fixture:FILE=\(try rig.raw(from: 0, seconds: 180))", "--log", rig.home + "/j.jsonl",
+                       "--max-seconds", "180"]
+        p.environment = rig.environment.merging(["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"]) { $1 }
+        p.standardError = handle
+        try p.run()
+        #expect(try waitForExit(p, timeout: 60) == 0)
+        let lines = try String(contentsOfFile: err, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil }, "\(lines)")
+        // `journalctl -p crit` shows exactly the critical alerts.
+        #expect(lines.filter { $0.hasPrefix("<2>") }.map { String($0.prefix(29)) } == ["<2>critical alert: smoke_alar"])
+        #expect(lines.filter { $0.hasPrefix("<4>high alert: ") }.count == 5)
+        #expect(lines.filter { $0.hasPrefix("<5>medium alert: ") }.count == 2)
+
+        // Not the journal: a time and the level in words, no priority prefix.
+        let plain = try runProgram(Paths.somniq, ["run", "--device", "fixture:FILE=\(try rig.raw(from: 110, seconds: 25))",
+                                                  "--log", rig.home + "/k.jsonl", "--max-seconds", "25"],
+                                   environment: rig.environment.merging(["JOURNAL_STREAM": "1:1"]) { $1 })
+        #expect(plain.stderr.contains(" critical somniq: critical alert: smoke_alarm at "))
+        #expect(!plain.stderr.contains("<2>"))
+    }
+}
