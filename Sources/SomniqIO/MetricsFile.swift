@@ -76,10 +76,10 @@ public struct Metrics {
         family("somniq_device_up", "gauge", "1 while audio arrives from the capture device.", [("", deviceUp ? 1 : 0)])
         family("somniq_stream_seconds_total", "counter", "Seconds of audio analysed since the daemon started.", [("", streamSeconds)])
         if let levelDbfs {
-            family("somniq_level_dbfs", "gauge", "Mean sound level over the last minute, dB full scale.", [("", levelDbfs)])
+            family("somniq_level_dbfs", "gauge", "Mean sound level over the last minute, dB full scale.", [("", (levelDbfs * 10).rounded() / 10)])
         }
         if let floorDbfs {
-            family("somniq_floor_dbfs", "gauge", "Background noise floor, dB full scale.", [("", floorDbfs)])
+            family("somniq_floor_dbfs", "gauge", "Background noise floor, dB full scale.", [("", (floorDbfs * 10).rounded() / 10)])
         }
         if let lastAudio {
             family("somniq_last_audio_timestamp_seconds", "gauge", "Unix time of the last audio read.",
