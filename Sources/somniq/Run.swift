@@ -1,11 +1,12 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
+import ServiceLifecycle
 import SomniqCore
 import SomniqIO
+import UnixSignals
 
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Listen on an ALSA capture device and log the night's events (the daemon).",
         discussion: """
@@ -37,7 +38,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
-    func run() throws {
+    func run() async throws {
         // `systemctl reload` may come before the handlers are in place: ignore it until then.
         signal(SIGHUP, SIG_IGN)
         let defaultPath = "/etc/somniq/config.json"
@@ -80,26 +81,60 @@ struct Run: ParsableCommand {
             case .device: throw fail("\(error)", Exit.unavailable)
             }
         }
-        let signals = SignalHandlers(stop: session.requestStop, reload: session.requestReload)
-        defer { withExtendedLifetime(signals) {} }
-        do { try session.run() } catch {
+        // SIGTERM and SIGINT shut the group down gracefully: the session closes open events,
+        // writes session_end and lets the sinks deliver. SIGHUP reloads.
+        let group = ServiceGroup(configuration: .init(
+            services: [
+                // The stream may end (--max-seconds, a fixture): then the group ends with it.
+                .init(service: ListenService(session: SessionThread(session)), successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: ReloadService(reload: session.requestReload)),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do { try await group.run() } catch {
             throw fail("\(error)", Exit.unavailable)
         }
     }
 }
 
-/// SIGTERM/SIGINT ask the session to stop; SIGHUP asks it to reload.
-final class SignalHandlers {
-    private var sources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "somniq.signals")
+/// The listening loop as a swift-service-lifecycle `Service`. The loop blocks in ALSA
+/// reads, so it runs on a thread of its own; graceful shutdown asks it to stop, and it
+/// returns once the log is closed.
+struct ListenService: Service {
+    let session: SessionThread
 
-    init(stop: @escaping @Sendable () -> Void, reload: @escaping @Sendable () -> Void) {
-        for (sig, action) in [(SIGTERM, stop), (SIGINT, stop), (SIGHUP, reload)] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler(handler: action)
-            source.resume()
-            sources.append(source)
+    func run() async throws {
+        let stop = session.session.requestStop
+        try await withGracefulShutdownHandler {
+            try await session.run()
+        } onGracefulShutdown: {
+            stop()
+        }
+    }
+}
+
+/// SIGHUP, for as long as the group runs: re-read the configuration and profile.
+struct ReloadService: Service {
+    let reload: @Sendable () -> Void
+
+    func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { reload() }
+    }
+}
+
+/// Runs a `LiveSession` on a dedicated thread and awaits its end. The session is only
+/// touched by that thread; other threads call its `@Sendable` stop and reload closures.
+final class SessionThread: @unchecked Sendable {
+    let session: LiveSession
+    init(_ session: LiveSession) { self.session = session }
+
+    func run() async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
+            let thread = Thread { [self] in
+                do { try session.run(); done.resume() } catch { done.resume(throwing: error) }
+            }
+            thread.name = "somniq-listen"
+            thread.start()
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import SomniqCore
 
 @main
-struct Somniq: ParsableCommand {
+struct Somniq: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
