@@ -45,8 +45,6 @@ public final class LiveSession {
     private var lastWatchdog = Date.distantPast
     private var previousLevel: Float = .nan
     private let sinks: SinkHub
-    /// The tier of each open event, for its end's notification.
-    private var openTiers: [String: Tier] = [:]
     private var metrics: Metrics
     private var lastMetrics = Date()
     private var metricsFailing = false
@@ -216,7 +214,6 @@ public final class LiveSession {
             events += 1
             if e.alert { alerts += 1 }
             metrics.count(e)
-            openTiers[e.id] = e.tier
             let r = Records.eventStart(e, time: wallClock)
             write(r)
             sinks.eventStart(e, record: r)
@@ -226,7 +223,7 @@ public final class LiveSession {
         case let .end(e):
             let r = Records.eventEnd(e, time: wallClock)
             write(r)
-            sinks.eventEnd(e, tier: openTiers.removeValue(forKey: e.id) ?? e.soundClass.defaultTier, record: r)
+            sinks.eventEnd(e, record: r)
         }
     }
 

@@ -60,15 +60,11 @@ struct Replay: ParsableCommand {
         }
         // The sinks get their last notifications out (up to 10 s) before the process ends.
         defer { hub?.shutdown(within: 10) }
-        var tiers: [String: Tier] = [:]
         func notify(_ record: Replayer.Record) {
             guard let hub, case let .output(output) = record else { return }
             switch output {
-            case let .start(e):
-                tiers[e.id] = e.tier
-                hub.eventStart(e, record: Records.eventStart(e))
-            case let .end(e):
-                hub.eventEnd(e, tier: tiers.removeValue(forKey: e.id) ?? e.soundClass.defaultTier, record: Records.eventEnd(e))
+            case let .start(e): hub.eventStart(e, record: Records.eventStart(e))
+            case let .end(e): hub.eventEnd(e, record: Records.eventEnd(e))
             }
         }
         let replayer = Replayer(profile: profile)

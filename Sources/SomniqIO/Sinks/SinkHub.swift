@@ -15,8 +15,8 @@ public final class SinkHub {
         var worker: SinkWorker
         /// Monotonic times of the event starts sent in the last minute.
         var recent: [Double] = []
-        /// Events whose start was sent: their end follows.
-        var sent = Set<String>()
+        /// Events whose start was sent, with their tier: their end follows.
+        var sent: [String: Tier] = [:]
         var droppedReported = 0
     }
 
@@ -57,17 +57,17 @@ public final class SinkHub {
                 continue
             }
             entries[i].recent.append(now)
-            entries[i].sent.insert(e.id)
+            entries[i].sent[e.id] = e.tier
             entries[i].worker.offer(message)
         }
     }
 
-    /// An event has ended: sent where its start was.
-    public func eventEnd(_ e: EventEnd, tier: Tier, record: JSONValue) {
-        let message = SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
-                                  record: record.adding("room", .string(room)))
-        for i in entries.indices where entries[i].sent.remove(e.id) != nil {
-            entries[i].worker.offer(message)
+    /// An event has ended: sent, at its start's tier, where its start was.
+    public func eventEnd(_ e: EventEnd, record: JSONValue) {
+        for i in entries.indices {
+            guard let tier = entries[i].sent.removeValue(forKey: e.id) else { continue }
+            entries[i].worker.offer(SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
+                                                record: record.adding("room", .string(room))))
         }
     }
 

@@ -67,19 +67,15 @@ final class SinkWorker: @unchecked Sendable {
 
     func takes(_ kind: SinkMessage.Kind) -> Bool { endpoint.takes(kind) }
 
-    /// Queues a message without waiting. False if it pushed an older one out.
-    @discardableResult
-    func offer(_ message: SinkMessage) -> Bool {
+    /// Queues a message without waiting; a full queue drops its oldest, counted.
+    func offer(_ message: SinkMessage) {
         condition.lock()
         defer { condition.signal(); condition.unlock() }
-        var room = true
         if queue.count - head >= capacity {
             head += 1
             counts.dropped += 1
-            room = false
         }
         queue.append(message)
-        return room
     }
 
     func countRateLimited() {
