@@ -63,15 +63,8 @@ public final class EventLogWriter {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(LogWriteError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LogWriteError(path: path, errno: errno)
-            }
-            offset += n
-        }
+        let failure = SomniqIO.writeAll(fd, bytes)
+        if failure != 0 { throw LogWriteError(path: path, errno: failure) }
     }
 
     private static func endsWithoutNewline(_ path: String) -> Bool {

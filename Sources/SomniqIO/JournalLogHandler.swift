@@ -57,14 +57,7 @@ public struct JournalLogHandler: LogHandler {
             : "\(WallClock.iso8601(Date())) \(level.rawValue) somniq: \(text)\n"
         lock.lock()
         defer { lock.unlock() }
-        out.utf8CString.withUnsafeBufferPointer { b in
-            var offset = 0
-            let count = b.count - 1
-            while offset < count {
-                let n = write(STDERR_FILENO, b.baseAddress! + offset, count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        // Nowhere to report a failure to write to stderr.
+        _ = writeAll(STDERR_FILENO, Array(out.utf8))
     }
 }

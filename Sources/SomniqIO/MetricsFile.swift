@@ -93,20 +93,12 @@ public struct Metrics {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MetricsWriteError(path: temporary, errno: errno) }
-        let bytes = Array(render().utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                unlink(temporary)
-                throw MetricsWriteError(path: temporary, errno: e)
-            }
-            offset += n
-        }
+        let failure = writeAll(fd, Array(render().utf8))
         close(fd)
+        if failure != 0 {
+            unlink(temporary)
+            throw MetricsWriteError(path: temporary, errno: failure)
+        }
         guard rename(temporary, path) == 0 else {
             let e = errno
             unlink(temporary)
