@@ -32,6 +32,25 @@ public struct DaemonConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// Values given on the command line: they win over the file, on reload too.
+    public struct Overrides: Sendable, Equatable {
+        public var device: String?, profile: String?, log: String?
+        public init(device: String? = nil, profile: String? = nil, log: String? = nil) {
+            self.device = device
+            self.profile = profile
+            self.log = log
+        }
+    }
+
+    /// This configuration with the command line's values put over it.
+    public func overridden(by o: Overrides) -> DaemonConfig {
+        var c = self
+        if let d = o.device { c.device = d }
+        if let p = o.profile { c.profile = p }
+        if let l = o.log { c.log = l }
+        return c
+    }
+
     public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks"]
 
     /// Reads and validates a configuration file.

@@ -9,9 +9,7 @@ public final class LiveSession {
         public var config: DaemonConfig
         public var configPath: String?
         /// Values given on the command line: they win over the file, on reload too.
-        public var deviceOverride: String?
-        public var profileOverride: String?
-        public var logOverride: String?
+        public var overrides = DaemonConfig.Overrides()
         public var profileDirectory = "/etc/somniq/profiles"
         /// Stop after this much audio (for tests and fixtures); nil listens until signalled.
         public var maxSeconds: Double?
@@ -302,15 +300,12 @@ public final class LiveSession {
     private func reload() {
         var config = options.config
         if let path = options.configPath {
-            do { config = try DaemonConfig.read(path: path) } catch {
+            do { config = try DaemonConfig.read(path: path).overridden(by: options.overrides) } catch {
                 status("profile_rejected", details: [("error", .string(error.description))])
                 logger.error("reload refused, keeping the running configuration: \(error)")
                 return
             }
         }
-        if let d = options.deviceOverride { config.device = d }
-        if let p = options.profileOverride { config.profile = p }
-        if let l = options.logOverride { config.log = l }
         do {
             let profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile)
             pipeline.reload(profile) { record($0) }

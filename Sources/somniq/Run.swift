@@ -47,9 +47,8 @@ struct Run: AsyncParsableCommand {
         if let configPath {
             do { settings = try DaemonConfig.read(path: configPath) } catch { throw fail("\(error)", Exit.dataError) }
         }
-        if let device { settings.device = device }
-        if let profile { settings.profile = profile }
-        if let log { settings.log = log }
+        let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
+        settings = settings.overridden(by: overrides)
 
         if checkConfig {
             do {
@@ -69,9 +68,7 @@ struct Run: AsyncParsableCommand {
         logger.logLevel = .info
         var options = LiveSession.Options(config: settings, configPath: configPath)
         options.maxSeconds = maxSeconds
-        options.deviceOverride = device
-        options.profileOverride = profile
-        options.logOverride = log
+        options.overrides = overrides
         options.profileDirectory = profileDirectory
         let session: LiveSession
         do { session = try LiveSession(options: options, logger: logger) } catch {
