@@ -12,53 +12,28 @@ public enum Benchmark {
         public var peakRSSKB: Int
     }
 
+    /// Replays `path` through `Replayer` — the path `somniq replay` takes — to a sink
+    /// that only counts, timing each stage.
     public static func replay(path: String, profile: Profile = .balanced) throws -> Report {
-        let reader = try AudioFileReader(path: path)
-        let resampler = try Resampler(inputRate: reader.sampleRate)
-        let pipeline = try Pipeline(transform: FFTWTransform(size: 1024), profile: profile)
-        var block = [Float](repeating: 0, count: 8192)
-        var decode = 0.0, resample = 0.0, pipelineTotal = 0.0
-        var stage: [Pipeline.Stage: Double] = [.features: 0, .classify: 0, .alerts: 0]
-        pipeline.measure = { s, body in
+        let replayer = Replayer(profile: profile)
+        var time: [Stage: Double] = [:]
+        replayer.measure = { stage, body in
             let t = now()
             body()
-            stage[s, default: 0] += now() - t
+            time[stage, default: 0] += now() - t
         }
-        var events = 0, alerted = 0
-        let count: (AlertOutput) -> Void = { o in
-            if case let .start(e) = o { events += 1; if e.alert { alerted += 1 } }
-        }
+        let found = EventCollector()
         let start = now()
-        while true {
-            var t = now()
-            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-            decode += now() - t
-            try block.withUnsafeBufferPointer { b in
-                t = now()
-                try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: n == 0) { samples in
-                    resample += now() - t
-                    let u = now()
-                    pipeline.push(samples, emit: count)
-                    pipelineTotal += now() - u
-                    t = now()
-                }
-                resample += now() - t
-            }
-            if n == 0 { break }
-        }
-        let u = now()
-        pipeline.finish(emit: count)
-        pipelineTotal += now() - u
+        let summary = try replayer.replay(path: path, to: [found])
         let total = now() - start
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let features = stage[.features]!, classify = stage[.classify]!, alerting = stage[.alerts]!
-        let framing = max(0, pipelineTotal - features - classify - alerting)
-        return Report(total: total,
-                      stages: [("decode (libsndfile)", decode), ("resample (libsamplerate)", resample),
-                               ("features (FFTW)", features), ("classify (rules)", classify),
-                               ("alerts", alerting), ("windowing and the rest", framing)],
-                      events: events, alerts: alerted, peakRSSKB: usage.ru_maxrss)
+        let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsamplerate)"),
+                                        (.features, "features (FFTW)"), (.classify, "classify (rules)"), (.alerts, "alerts")]
+        let stages = names.map { ($0.1, time[$0.0, default: 0]) }
+        let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
+        return Report(total: total, stages: stages + [("windowing, sinks, the rest", rest)],
+                      events: summary.events, alerts: summary.alerts, peakRSSKB: usage.ru_maxrss)
     }
 
     private static func now() -> Double {

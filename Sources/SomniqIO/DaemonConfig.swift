@@ -13,9 +13,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var profile = "balanced"
     public var log = "/var/lib/somniq/events.jsonl"
     /// Seconds of digital silence or a stuck value before `input_silent`.
-    public var silenceSeconds = 60.0
+    public var silenceSeconds = InputWatch.Limits().silenceSeconds
     /// Seconds of continuous clipping before `clipping`.
-    public var clippingSeconds = 5.0
+    public var clippingSeconds = InputWatch.Limits().clippingSeconds
+    public var watchLimits: InputWatch.Limits { .init(silenceSeconds: silenceSeconds, clippingSeconds: clippingSeconds) }
     /// The room this daemon listens to: its MQTT topics, Home Assistant device and labels.
     public var room = "bedroom"
     /// The Prometheus textfile, rewritten each minute; nil writes none. By default

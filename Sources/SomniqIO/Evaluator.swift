@@ -88,19 +88,12 @@ public struct Evaluator {
     }
 
     public static func detect(_ path: String, profile: Profile) throws -> Detections {
-        var events: [LabeledEvent] = []
-        var alerts: [(String, Tier)] = []
-        var seconds = 0.0
-        _ = try Replayer(profile: profile).replay(path: path, record: { r in
-            switch r {
-            case let .output(.start(e)) where e.alert: alerts.append((e.soundClass.rawValue, e.tier))
-            case let .output(.end(e)): events.append(LabeledEvent(onset: e.onset, offset: e.offset, label: e.soundClass.rawValue))
-            case let .sessionEnd(s): seconds = s.streamSeconds
-            default: break
-            }
-        })
-        events.sort { ($0.onset, $0.label) < ($1.onset, $1.label) }
-        return Detections(events: events, alerts: alerts, seconds: seconds)
+        let found = EventCollector()
+        let summary = try Replayer(profile: profile).replay(path: path, to: [found])
+        let events = found.ends.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: $0.soundClass.rawValue) }
+        return Detections(events: events.sorted { ($0.onset, $0.label) < ($1.onset, $1.label) },
+                          alerts: found.starts.filter(\.alert).map { ($0.soundClass.rawValue, $0.tier) },
+                          seconds: summary.streamSeconds)
     }
 
     /// Scores `items` under `profile`; `estimates` receives each file's scored detections.

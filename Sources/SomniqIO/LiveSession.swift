@@ -34,25 +34,23 @@ public final class LiveSession {
     private let logger: Logger
     private let notifier = SystemdNotifier()
     private let log: DurableLog
-    private var pipeline: Pipeline
+    private let session: Session
+    private var pipeline: Pipeline { session.pipeline }
     private let transform = FFTWTransform(size: 1024)
-    /// Wall-clock time at a stream time: set when audio (re)starts arriving.
-    private var anchor: (date: Date, stream: Double)?
-    private var events = 0, alerts = 0
-    private var silence = Spell(), clipping = Spell()
+    private let clock = StreamWallClock()
     private var lastWatchdog = Date.distantPast
-    private var previousLevel: Float = .nan
-    private let sinks: SinkHub
-    private var metrics: Metrics
+    private let hub: SinkHub
+    private let metrics: Metrics
     private var lastMetrics = Date()
     private var metricsFailing = false
-    private var minute = MinuteLevel()
 
     /// Set from signal handlers; read by the loop.
     private let stopRequested = Flag()
     private let reloadRequested = Flag()
 
-    public init(options: Options, logger: Logger) throws(Failure) {
+    /// The session's records go to the event log first (the record of truth), then to
+    /// the notification sinks, the metrics and the journal.
+    public init(options: Options, logger: Logger, version: String) throws(Failure) {
         self.options = options
         self.logger = logger
         let profile: Profile
@@ -60,17 +58,20 @@ public final class LiveSession {
             throw .profile(error)
         }
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
-        let session = "s\(Int(Date().timeIntervalSince1970))-e"
-        do { pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: session) } catch {
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: "s\(Int(Date().timeIntervalSince1970))-e",
+                                    watch: options.config.watchLimits)
+        } catch {
             fatalError("FFT length is fixed at 1024: \(error)")
         }
-        sinks = SinkHub(configs: options.config.sinks, room: options.config.room, version: somniqVersion, logger: logger)
+        hub = SinkHub(configs: options.config.sinks, room: options.config.room, version: version, logger: logger)
         metrics = Metrics(room: options.config.room, profile: profile)
-        pipeline.onWindow = { [unowned self] f, _ in
-            watchInput(f)
-            if let level = minute.add(f) { minuteEnded(level) }
-        }
-        log.streamSeconds = { [unowned self] in StreamClock.seconds(pipeline.streamFrames) }
+        let clock = clock
+        session = Session(pipeline: pipeline, sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
+                          version: version)
+        session.times = .init(at: clock.time, now: { WallClock.iso8601(Date()) })
+        log.streamSeconds = { [unowned session] in session.streamSeconds }
     }
 
     /// Closures that signal handlers may call from any thread.
@@ -83,11 +84,10 @@ public final class LiveSession {
     /// alert), then reopened with backoff (1, 2, 4 … 30 s) until it returns (`listening`).
     /// Only a permission error ends the session: waiting will not fix it.
     public func run() throws(Failure) {
-        if !sinks.isEmpty {
+        if !hub.isEmpty {
             logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
         }
-        write(Records.sessionStart(source: .device(name: options.config.device), profile: pipeline.profile,
-                                   somniqVersion: somniqVersion, startedAt: iso(Date())))
+        deliver { try session.start(.device(name: options.config.device)) }
         let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
         var reason = "signal"
         var backoff = 1.0
@@ -137,13 +137,12 @@ public final class LiveSession {
     /// hold, writes `session_end`, and flushes the log.
     private func shutdown(reason: String) {
         notifier.notify("STOPPING=1")
-        pipeline.finish { record($0) }
-        sinks.shutdown(within: 1.5)
+        deliver { try session.finish() }
+        hub.shutdown(within: 1.5)
         reportSinkDrops()
         metrics.deviceUp = false
         writeMetrics()
-        write(Records.sessionEnd(streamSeconds: StreamClock.seconds(pipeline.streamFrames), events: events,
-                                 alerts: alerts, reason: reason, endedAt: iso(Date())))
+        deliver { try session.end(reason: reason) }
         log.close()
     }
 
@@ -176,13 +175,13 @@ public final class LiveSession {
                 if first, take > 0 {
                     first = false
                     // Wall-clock times are stream time from here on, anchored at this moment.
-                    anchor = (Date(), StreamClock.seconds(pipeline.streamFrames))
+                    clock.anchor(at: session.streamSeconds)
                     status("listening", details: [("device", .string(options.config.device))])
                     notifier.notify("READY=1\nSTATUS=listening on \(options.config.device)")
                     logger.info("listening on \(options.config.device)")
                 }
                 thread.withSamples(slot: slot, count: take) { samples in
-                    pipeline.push(samples) { record($0) }
+                    deliver { try session.push(samples) }
                 }
                 log.flush()
                 metrics.deviceUp = true
@@ -204,36 +203,10 @@ public final class LiveSession {
         return stopRequested.isSet
     }
 
-
-    /// The log first (the record of truth), then the sinks.
-    private func record(_ output: AlertOutput) {
-        switch output {
-        case let .start(e):
-            events += 1
-            if e.alert { alerts += 1 }
-            metrics.count(e)
-            let r = Records.eventStart(e, time: wallClock)
-            write(r)
-            sinks.eventStart(e, record: r)
-            if e.alert {
-                logger.log(level: Self.logLevel(e.tier), "\(e.tier.rawValue) alert: \(e.soundClass.rawValue) at \(wallClock(e.onset))")
-            }
-        case let .end(e):
-            let r = Records.eventEnd(e, time: wallClock)
-            write(r)
-            sinks.eventEnd(e, record: r)
-        }
-    }
-
-    /// The journal priority of an alert: critical → LOG_CRIT, high → LOG_WARNING,
-    /// medium → LOG_NOTICE, low → LOG_INFO.
-    static func logLevel(_ tier: Tier) -> Logger.Level {
-        switch tier {
-        case .critical: .critical
-        case .high: .warning
-        case .medium: .notice
-        case .low: .info
-        }
+    /// Runs a session step. The daemon's sinks do not throw (the log holds what the disk
+    /// refuses; the hub queues); should one ever, it is said, and listening goes on.
+    private func deliver(_ step: () throws -> Void) {
+        do { try step() } catch { logger.error("\(error)") }
     }
 
     private func deviceDown() {
@@ -250,7 +223,7 @@ public final class LiveSession {
     }
 
     private func reportSinkDrops() {
-        for (name, dropped) in sinks.newDrops() {
+        for (name, dropped) in hub.newDrops() {
             status("sink_dropped", details: [("sink", .string(name)), ("dropped", .number(Double(dropped)))])
             logger.warning("sink \(name): \(dropped) notifications dropped (queue full or endpoint down); the event log has them all")
         }
@@ -259,8 +232,8 @@ public final class LiveSession {
     private func writeMetrics() {
         lastMetrics = Date()
         guard let path = options.config.metricsPath else { return }
-        metrics.sinks = sinks.counts
-        metrics.streamSeconds = StreamClock.seconds(pipeline.streamFrames)
+        metrics.sinks = hub.counts
+        metrics.streamSeconds = session.streamSeconds
         do {
             try metrics.write(to: path)
             if metricsFailing { logger.notice("metrics file writable again: \(LogText.escape(path))") }
@@ -268,32 +241,6 @@ public final class LiveSession {
         } catch {
             if !metricsFailing { logger.error("\(error)") }
             metricsFailing = true
-        }
-    }
-
-    /// A minute of windows has passed: its level goes to the metrics and the MQTT sensor.
-    private func minuteEnded(_ level: MinuteLevel.Summary) {
-        metrics.levelDbfs = level.meanDbfs
-        metrics.floorDbfs = level.floorDbfs
-        sinks.level(.object([
-            ("v", .number(Double(Records.version))), ("kind", .string("level")), ("room", .string(options.config.room)),
-            ("stream_s", .rounded(StreamClock.seconds(pipeline.streamFrames))), ("time", .string(iso(Date()))),
-            ("level_dbfs", .rounded(level.meanDbfs, 1)), ("peak_dbfs", .rounded(level.peakDbfs, 1)),
-            ("floor_dbfs", .rounded(level.floorDbfs, 1)),
-        ]))
-    }
-
-    /// Digital silence or a stuck value, and sustained clipping, mean the daemon cannot hear.
-    private func watchInput(_ f: WindowFeatures) {
-        let stuck = f.levelDbfs <= Decibels.silence + 1 || f.activeFraction == 0 && f.levelDbfs == previousLevel
-        previousLevel = f.levelDbfs
-        if silence.update(stuck, limit: options.config.silenceSeconds) {
-            status("input_silent", alert: true, details: [("seconds", .number(options.config.silenceSeconds))])
-            logger.critical("input is silent: the microphone may be muted or unplugged")
-        }
-        if clipping.update(f.clippedSamples > 0, limit: options.config.clippingSeconds) {
-            status("clipping", alert: true, details: [("seconds", .number(options.config.clippingSeconds))])
-            logger.critical("input is clipping: lower the capture gain (alsamixer)")
         }
     }
 
@@ -308,7 +255,8 @@ public final class LiveSession {
         }
         do {
             let profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile)
-            pipeline.reload(profile) { record($0) }
+            deliver { try session.reload(profile) }
+            pipeline.watchLimits = config.watchLimits
             options.config.profile = config.profile
             options.config.silenceSeconds = config.silenceSeconds
             options.config.clippingSeconds = config.clippingSeconds
@@ -332,22 +280,21 @@ public final class LiveSession {
     }
 
     private func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) {
-        let r = Records.status(name, streamSeconds: StreamClock.seconds(pipeline.streamFrames), alert: alert,
-                               details: details, time: iso(Date()))
-        write(r)
-        if alert { sinks.status(name, record: r) }
+        deliver { try session.status(name, alert: alert, details: details) }
     }
+}
 
-    private func write(_ record: JSONValue) { log.append(record) }
+/// Maps stream time to wall-clock time, anchored when audio (re)starts arriving; before
+/// the first audio, now.
+final class StreamWallClock {
+    private var anchor: (date: Date, stream: Double)?
 
-    private func wallClock(_ streamSeconds: Double) -> String {
-        guard let anchor else { return iso(Date()) }
-        return iso(anchor.date.addingTimeInterval(streamSeconds - anchor.stream))
+    func anchor(at streamSeconds: Double) { anchor = (Date(), streamSeconds) }
+
+    func time(_ streamSeconds: Double) -> String {
+        guard let anchor else { return WallClock.iso8601(Date()) }
+        return WallClock.iso8601(anchor.date.addingTimeInterval(streamSeconds - anchor.stream))
     }
-
-    private func iso(_ date: Date) -> String { WallClock.iso8601(date) }
-
-    public var somniqVersion = "0.1.0"
 }
 
 /// A flag set from a signal handler's queue and read by the capture loop.
@@ -357,36 +304,4 @@ final class Flag: @unchecked Sendable {
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
-}
-
-/// Levels of a minute of windows: the power mean, the loudest window, the last floor.
-struct MinuteLevel {
-    struct Summary { var meanDbfs: Double, peakDbfs: Double, floorDbfs: Double }
-    private var power = 0.0, peak = -Double.infinity, count = 0
-
-    /// Adds a window; at the 120th (60 s at 2 windows a second) returns the minute's levels.
-    mutating func add(_ f: WindowFeatures) -> Summary? {
-        power += Double(Decibels.toPower(f.levelDbfs))
-        peak = max(peak, Double(f.levelDbfs))
-        count += 1
-        guard Double(count) * StreamClock.frameSeconds >= 60 else { return nil }
-        defer { self = MinuteLevel() }
-        return Summary(meanDbfs: 10 * log10(max(power / Double(count), 1e-12)), peakDbfs: peak, floorDbfs: Double(f.floorDbfs))
-    }
-}
-
-/// A condition of the input that is reported once it has lasted long enough, and once
-/// per spell: it may be reported again only after it has cleared.
-struct Spell {
-    private var windows = 0
-    private var reported = false
-
-    /// Feeds one window; true on the window where the spell first reaches `limit` seconds.
-    mutating func update(_ holds: Bool, limit: Double) -> Bool {
-        windows = holds ? windows + 1 : 0
-        if windows == 0 { reported = false; return false }
-        guard !reported, Double(windows) * StreamClock.frameSeconds >= limit else { return false }
-        reported = true
-        return true
-    }
 }

@@ -12,8 +12,9 @@ public struct MetricsWriteError: Error, CustomStringConvertible {
 
 /// The daemon's counters in the Prometheus text format (version 0.0.4), for
 /// node_exporter's textfile collector: written to a temporary file beside `path` and
-/// renamed over it, so a scrape never reads half a file. No port is opened.
-public struct Metrics {
+/// renamed over it, so a scrape never reads half a file. No port is opened. As a sink,
+/// it counts a session's events and keeps its last minute's levels.
+public final class Metrics: RecordSink {
     public struct Key: Hashable, Comparable {
         public var soundClass: SoundClass, tier: Tier
         public static func < (a: Key, b: Key) -> Bool { (a.soundClass, a.tier) < (b.soundClass, b.tier) }
@@ -43,7 +44,17 @@ public struct Metrics {
         }
     }
 
-    public mutating func count(_ e: EventStart) {
+    public func write(_ record: SessionRecord, json: JSONValue?) {
+        switch record {
+        case let .output(.start(e)): count(e)
+        case let .output(.level(minute)):
+            levelDbfs = minute.leqDbfs
+            floorDbfs = minute.floorDbfs
+        default: break
+        }
+    }
+
+    public func count(_ e: EventStart) {
         let key = Key(soundClass: e.soundClass, tier: e.tier)
         events[key, default: 0] += 1
         alerts[key, default: 0] += e.alert ? 1 : 0

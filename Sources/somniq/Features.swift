@@ -26,7 +26,9 @@ struct Features: ParsableCommand {
                + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)
                + (rules ? classes.map { "r_" + $0.rawValue } : [])).joined(separator: "\t"))
         do {
-            _ = try Replayer(profile: p).replay(path: file, record: { _ in }, onWindow: { f, s in
+            let replayer = Replayer(profile: p)
+            replayer.reportsWindows = true
+            try replayer.replay(path: file, to: [WindowPrinter { f, s in
                 var row: [String] = [String(format: "%.1f", f.startSeconds)]
                 let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
                                        Float(f.bursts), Float(f.loudBursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
@@ -41,9 +43,18 @@ struct Features: ParsableCommand {
                     row += classes.map { String(format: "%.2f", r[$0]) }
                 }
                 print(row.joined(separator: "\t"))
-            })
+            }])
         } catch let error as AudioFileError {
             throw fail("\(error)", Exit.dataError)
         }
+    }
+}
+
+/// Hands each decided window of a session to a closure.
+final class WindowPrinter: RecordSink {
+    private let body: (WindowFeatures, ClassScores) -> Void
+    init(_ body: @escaping (WindowFeatures, ClassScores) -> Void) { self.body = body }
+    func write(_ record: SessionRecord, json: JSONValue?) {
+        if case let .output(.window(f, s)) = record { body(f, s) }
     }
 }

@@ -35,7 +35,7 @@ struct Replay: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
-    @Option(help: "Send alerts to the sinks of this configuration file (its room and sinks; not its device or log).")
+    @Option(help: "Send alerts to the sinks of this configuration file (its room, sinks, silence_s and clipping_s; not its device or log).")
     var config: String?
 
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
@@ -46,35 +46,30 @@ struct Replay: ParsableCommand {
         do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
             throw fail("\(error)", Exit.dataError)
         }
-        let sink: OutputSink
-        do { sink = try OutputSink(format: format, path: output, multipleFiles: files.count > 1) } catch {
-            throw fail("\(error)", Exit.ioError)
-        }
+        var sinks: [RecordSink]
+        do { sinks = [try writer()] } catch { throw fail("\(error)", Exit.ioError) }
         var hub: SinkHub?
+        var watch = InputWatch.Limits()
         if let config {
             let settings: DaemonConfig
             do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
             LoggingSystem.bootstrap { _ in JournalLogHandler() }
-            hub = SinkHub(configs: settings.sinks, room: settings.room, version: Somniq.version,
-                          logger: Logger(label: "somniq"))
+            let h = SinkHub(configs: settings.sinks, room: settings.room, version: Somniq.version, logger: Logger(label: "somniq"))
+            // A recording's levels are not the room's now: only its alerts go out.
+            h.forwardsLevels = false
+            sinks.append(h)
+            hub = h
+            watch = settings.watchLimits
         }
         // The sinks get their last notifications out (up to 10 s) before the process ends.
         defer { hub?.shutdown(within: 10) }
-        func notify(_ record: Replayer.Record) {
-            guard let hub, case let .output(output) = record else { return }
-            switch output {
-            case let .start(e): hub.eventStart(e, record: Records.eventStart(e))
-            case let .end(e): hub.eventEnd(e, record: Records.eventEnd(e))
-            }
-        }
-        let replayer = Replayer(profile: profile)
+        let replayer = Replayer(profile: profile, watch: watch)
+        replayer.version = Somniq.version
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
             do {
-                _ = try replayer.replay(path: file, record: { try sink.write($0, file: file, profile: profile); notify($0) },
-                                       progress: showProgress ? { fraction in
-                                           Progress.show(file: file, fraction: fraction)
-                                       } : nil)
+                try replayer.replay(path: file, to: sinks,
+                                    progress: showProgress ? { Progress.show(file: file, fraction: $0) } : nil)
                 if showProgress { Progress.clear() }
             } catch let error as AudioFileError {
                 if showProgress { Progress.clear() }
@@ -82,6 +77,24 @@ struct Replay: ParsableCommand {
             } catch let error as LogWriteError {
                 throw fail("\(error)", Exit.ioError)
             }
+        }
+    }
+
+    /// The writer for `--format`, on `--output` or standard output.
+    private func writer() throws -> RecordSink {
+        let log: EventLogWriter
+        if let output {
+            if format != .jsonl, FileManager.default.fileExists(atPath: output) {
+                try? FileManager.default.removeItem(atPath: output)
+            }
+            log = try EventLogWriter(path: output)
+        } else {
+            log = EventLogWriter(descriptor: STDOUT_FILENO, name: "standard output")
+        }
+        return switch format {
+        case .jsonl: JSONLWriter(log)
+        case .tsv: TSVWriter(log, namesFile: files.count > 1)
+        case .table: TableWriter(log)
         }
     }
 }

@@ -71,7 +71,7 @@ struct Run: AsyncParsableCommand {
         options.overrides = overrides
         options.profileDirectory = profileDirectory
         let session: LiveSession
-        do { session = try LiveSession(options: options, logger: logger) } catch {
+        do { session = try LiveSession(options: options, logger: logger, version: Somniq.version) } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
             case .log: throw fail("\(error)", Exit.ioError)

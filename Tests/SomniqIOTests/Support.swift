@@ -69,11 +69,9 @@ struct Detection: Equatable, CustomStringConvertible {
 
 /// Replays a file in process and returns its events in onset order.
 func detections(_ path: String, profile: Profile = .balanced) throws -> [Detection] {
-    var out: [Detection] = []
-    _ = try Replayer(profile: profile).replay(path: path, record: { r in
-        if case let .output(.end(e)) = r { out.append(Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)) }
-    })
-    return out.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
+    let found = EventCollector()
+    try Replayer(profile: profile).replay(path: path, to: [found])
+    return found.ends.map { Detection(onset: $0.onset, offset: $0.offset, soundClass: $0.soundClass) }.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
 }
 
 /// Reads a whole file as 16 kHz mono (test helper; the product streams).
@@ -94,11 +92,9 @@ func readMono16k(_ path: String) throws -> [Float] {
 /// Runs samples through a fresh pipeline and returns its events.
 func detections(samples: [Float], profile: Profile = .balanced) throws -> [Detection] {
     let pipeline = try Pipeline(transform: FFTWTransform(size: 1024), profile: profile)
-    var out: [Detection] = []
-    let collect: (AlertOutput) -> Void = { o in
-        if case let .end(e) = o { out.append(Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)) }
-    }
-    samples.withUnsafeBufferPointer { pipeline.push($0, emit: collect) }
-    pipeline.finish(emit: collect)
-    return out.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
+    let outputs = samples.withUnsafeBufferPointer { pipeline.push($0) } + pipeline.finish()
+    return outputs.compactMap { o -> Detection? in
+        guard case let .end(e) = o else { return nil }
+        return Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)
+    }.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
 }

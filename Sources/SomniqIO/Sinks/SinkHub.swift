@@ -9,11 +9,14 @@ import SomniqCore
 /// in its list, within its rate limit), that event's end, and the daemon's critical
 /// conditions (`device_lost`, `input_silent`, `clipping`). Suppressed events stay in
 /// the log only. MQTT also gets the minute's sound level.
-public final class SinkHub {
+///
+/// The rate limit counts stream time (event onsets), so a replayed night is limited as
+/// the same night heard live would be, however fast it is replayed.
+public final class SinkHub: RecordSink {
     private struct Entry {
         var config: SinkConfig
         var worker: SinkWorker
-        /// Monotonic times of the event starts sent in the last minute.
+        /// Onsets (stream seconds) of the event starts sent in the last minute.
         var recent: [Double] = []
         /// Events whose start was sent, with their tier: their end follows.
         var sent: [String: Tier] = [:]
@@ -23,13 +26,12 @@ public final class SinkHub {
     public let room: String
     private var entries: [Entry] = []
     private let logger: Logger
-    private let monotonic: () -> Double
+    /// Whether the minute levels go out (live: yes; a replay's levels are not the room's now).
+    public var forwardsLevels = true
 
-    public init(configs: [SinkConfig], room: String, version: String, logger: Logger,
-                monotonic: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+    public init(configs: [SinkConfig], room: String, version: String, logger: Logger) {
         self.room = room
         self.logger = logger
-        self.monotonic = monotonic
         for config in configs {
             let endpoint: SinkEndpoint = switch config.kind {
             case let .exec(e): ExecSink(e)
@@ -44,10 +46,21 @@ public final class SinkHub {
 
     public var isEmpty: Bool { entries.isEmpty }
 
+    public func write(_ record: SessionRecord, json: JSONValue?) {
+        switch (record, json) {
+        case let (.output(.start(e)), json?): eventStart(e, record: json)
+        case let (.output(.end(e)), json?): eventEnd(e, record: json)
+        case let (.output(.input(c)), json?): status(c.kind.rawValue, record: json)
+        case let (.status(name, alert: true), json?): status(name, record: json)
+        case let (.output(.level(minute)), _) where forwardsLevels: level(minute)
+        default: break
+        }
+    }
+
     /// An event has started (any event: suppressed ones are not sent).
     public func eventStart(_ e: EventStart, record: JSONValue) {
         guard e.alert else { return }
-        let now = monotonic()
+        let now = e.onset
         let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier,
                                   record: record.adding("room", .string(room)))
         for i in entries.indices where entries[i].config.admits(e.soundClass, tier: e.tier) {
@@ -79,7 +92,14 @@ public final class SinkHub {
     }
 
     /// The last minute's sound level (MQTT's level sensor).
-    public func level(_ record: JSONValue) {
+    public func level(_ minute: MinuteLevels.Minute) {
+        let record = JSONValue.object([
+            ("v", .number(Double(Records.version))), ("kind", .string("level")), ("room", .string(room)),
+            ("stream_s", .rounded(minute.startSeconds + minute.seconds)), ("time", .string(WallClock.iso8601(Date()))),
+            ("level_dbfs", .rounded(minute.leqDbfs, 1)), ("l10_dbfs", .rounded(minute.l10Dbfs, 1)),
+            ("l90_dbfs", .rounded(minute.l90Dbfs, 1)), ("peak_dbfs", .rounded(minute.maxDbfs, 1)),
+            ("floor_dbfs", .rounded(minute.floorDbfs, 1)),
+        ])
         let message = SinkMessage(kind: .level, room: room, soundClass: nil, tier: .low, record: record)
         for e in entries where e.worker.takes(.level) { e.worker.offer(message) }
     }

@@ -1,0 +1,58 @@
+import SomniqCore
+
+/// An audio file as a source of 16 kHz mono samples: decoded by libsndfile, downmixed,
+/// resampled by libsamplerate. Read in blocks; never held whole.
+public final class FileSource {
+    public let path: String
+    private let reader: AudioFileReader
+    private let resampler: Resampler
+    private var block = [Float](repeating: 0, count: 8192)
+    /// The block's 16 kHz samples (the resampler may hand them over in pieces).
+    private var resampled: [Float] = []
+    private var done = false
+    /// Times decoding and resampling (the benchmark does); by default just runs them.
+    public var measure: (Stage, () -> Void) -> Void = { $1() }
+
+    public init(path: String) throws(AudioFileError) {
+        self.path = path
+        reader = try AudioFileReader(path: path)
+        do { resampler = try Resampler(inputRate: reader.sampleRate, maxBlock: block.count) } catch {
+            throw AudioFileError(path: path, problem: error.description)
+        }
+        resampled.reserveCapacity(Int(Double(block.count) * Double(StreamClock.sampleRate) / Double(reader.sampleRate)) + 1024)
+    }
+
+    public var source: Records.Source {
+        .file(path: path, sampleRate: reader.sampleRate, channels: reader.channels, format: reader.formatName)
+    }
+
+    /// The share of the file read so far (0 … 1).
+    public var fraction: Double { Double(reader.framesRead) / Double(max(1, reader.frames)) }
+    public var framesRead: Int64 { reader.framesRead }
+    public var sampleRate: Int { reader.sampleRate }
+
+    /// Reads the next block and hands its 16 kHz samples to `body` (none while the
+    /// resampler's filter fills). False once the file is done and the filter drained.
+    public func next(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Bool {
+        guard !done else { return false }
+        var n = 0
+        var failure: (any Error)?
+        measure(.decode) {
+            do { n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) } } catch { failure = error }
+        }
+        if let failure { throw failure }
+        done = n == 0
+        resampled.removeAll(keepingCapacity: true)
+        var problem: (any Error)?
+        measure(.resample) {
+            do {
+                try block.withUnsafeBufferPointer { b in
+                    try resampler.process(UnsafeBufferPointer(rebasing: b[0..<n]), last: done) { resampled.append(contentsOf: $0) }
+                }
+            } catch { problem = error }
+        }
+        if let problem { throw AudioFileError(path: path, problem: "\(problem)") }
+        if !resampled.isEmpty { try resampled.withUnsafeBufferPointer { try body($0) } }
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+import SomniqCore
+
+/// Replays audio files through the pipeline live capture uses, to the same kind of
+/// sinks, as fast as the machine allows: `FileSource` → `Session` (the `Pipeline`) →
+/// sinks.
+public final class Replayer {
+    public var profile: Profile
+    public var watch: InputWatch.Limits
+    /// Also report every decided window (for `somniq features`).
+    public var reportsWindows = false
+    /// Times each stage (the benchmark does); nil runs them untimed.
+    public var measure: ((Stage, () -> Void) -> Void)?
+    public var version = "0.1.0"
+    private let transform = FFTWTransform(size: 1024)
+
+    public init(profile: Profile, watch: InputWatch.Limits = .init()) {
+        self.profile = profile
+        self.watch = watch
+    }
+
+    /// Replays one file to `sinks`; `progress` receives the fraction done (once per
+    /// minute of audio, and at the end).
+    @discardableResult
+    public func replay(path: String, to sinks: [RecordSink],
+                       progress: ((Double) -> Void)? = nil) throws -> Session.Summary {
+        let file = try FileSource(path: path)
+        let pipeline = try Pipeline(transform: transform, profile: profile, watch: watch, reportsWindows: reportsWindows)
+        if let measure {
+            file.measure = measure
+            pipeline.measure = measure
+        }
+        let session = Session(pipeline: pipeline, sinks: sinks, version: version)
+        try session.start(file.source)
+        var reported: Int64 = 0
+        while try file.next({ try session.push($0) }) {
+            if let progress, file.framesRead - reported >= Int64(file.sampleRate) * 60 {
+                reported = file.framesRead
+                progress(file.fraction)
+            }
+        }
+        progress?(1)
+        try session.finish()
+        try session.end(reason: "end_of_file")
+        return session.summary
+    }
+}

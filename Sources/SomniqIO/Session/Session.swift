@@ -1,0 +1,116 @@
+import SomniqCore
+
+/// Everything a session reports, in order: its start, what the pipeline heard, the
+/// daemon's own conditions, its end.
+public enum SessionRecord {
+    case start(Records.Source, Profile)
+    case output(PipelineOutput)
+    /// A condition of the daemon (`listening`, `device_lost`, `overrun`, …); `alert`: a
+    /// critical one, which the notification sinks carry too.
+    case status(name: String, alert: Bool)
+    case end(Session.Summary)
+}
+
+/// Where a session's records go: the event log, the TSV and table writers, the
+/// notification hub, the metrics, the journal, eval's collector. Every one of them is
+/// handed the same records, in the same order, from the same place (`Session`).
+public protocol RecordSink: AnyObject {
+    /// `json`: the record as the event log keeps it; nil for what the log does not keep
+    /// (windows, minute levels).
+    func write(_ record: SessionRecord, json: JSONValue?) throws
+}
+
+/// One stream through the pipeline to its sinks: an audio source (a file, a capture
+/// device) pushes samples here; each output becomes one record, built once, and goes
+/// to every sink in order — the event log first, the record of truth.
+public final class Session {
+    public struct Summary: Sendable {
+        public var streamSeconds = 0.0
+        public var events = 0
+        public var alerts = 0
+        /// `end_of_file`, `signal`, `end_of_input`, `device_unavailable`.
+        public var reason = ""
+    }
+
+    /// Wall-clock times, for live sessions: of a stream time (event onsets and offsets),
+    /// and of now (session start and end, status records). Nil in replay: a recording's
+    /// records carry stream time only.
+    public struct WallTimes {
+        public var at: (Double) -> String
+        public var now: () -> String
+        public init(at: @escaping (Double) -> String, now: @escaping () -> String) {
+            self.at = at
+            self.now = now
+        }
+    }
+
+    public let pipeline: Pipeline
+    private let sinks: [RecordSink]
+    private let version: String
+    public var times: WallTimes?
+    public private(set) var summary = Summary()
+
+    public init(pipeline: Pipeline, sinks: [RecordSink], version: String) {
+        self.pipeline = pipeline
+        self.sinks = sinks
+        self.version = version
+    }
+
+    public var streamSeconds: Double { StreamClock.seconds(pipeline.streamFrames) }
+
+    public func start(_ source: Records.Source) throws {
+        try send(.start(source, pipeline.profile),
+                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now()))
+    }
+
+    /// Pushes 16 kHz mono samples through the pipeline and its outputs to the sinks.
+    public func push(_ samples: UnsafeBufferPointer<Float>) throws {
+        for output in pipeline.push(samples) { try send(output) }
+    }
+
+    /// Puts a new profile in force; events of classes it disables end now.
+    public func reload(_ profile: Profile) throws {
+        for output in pipeline.reload(profile) { try send(output) }
+    }
+
+    /// A condition of the daemon; `alert`: critical (the daemon cannot hear).
+    public func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
+        try send(.status(name: name, alert: alert),
+                 Records.status(name, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now()))
+    }
+
+    /// Ends the stream: what the pipeline still holds is decided, and open events close.
+    public func finish() throws {
+        for output in pipeline.finish() { try send(output) }
+    }
+
+    /// The last record: `session_end`, with the session's counts.
+    public func end(reason: String) throws {
+        summary.streamSeconds = streamSeconds
+        summary.reason = reason
+        try send(.end(summary), Records.sessionEnd(streamSeconds: summary.streamSeconds, events: summary.events,
+                                                   alerts: summary.alerts, reason: reason, endedAt: times?.now()))
+    }
+
+    private func send(_ output: PipelineOutput) throws {
+        let json: JSONValue?
+        switch output {
+        case let .start(e):
+            summary.events += 1
+            if e.alert { summary.alerts += 1 }
+            json = Records.eventStart(e, time: times?.at)
+        case let .end(e):
+            json = Records.eventEnd(e, time: times?.at)
+        case let .input(c):
+            json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
+                                  details: [("seconds", .number(c.seconds))], time: times?.now())
+        case .level, .window:
+            json = nil
+        }
+        try send(.output(output), json)
+    }
+
+    private func send(_ record: SessionRecord, _ json: JSONValue?) throws {
+        for sink in sinks { try sink.write(record, json: json) }
+    }
+}

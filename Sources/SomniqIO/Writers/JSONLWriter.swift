@@ -1,0 +1,12 @@
+import SomniqCore
+
+/// Writes a session's records as the JSON Lines event log (SPEC §5).
+public final class JSONLWriter: RecordSink {
+    private let log: EventLogWriter
+
+    public init(_ log: EventLogWriter) { self.log = log }
+
+    public func write(_ record: SessionRecord, json: JSONValue?) throws {
+        if let json { try log.append(json) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SomniqCore
+
+/// Writes each session as a table for people: a heading with the file, its length,
+/// profile and counts, then one row per event in onset order.
+public final class TableWriter: RecordSink {
+    private let log: EventLogWriter
+    private var events = FinishedEvents()
+    private var file = ""
+    private var profile = ""
+
+    public init(_ log: EventLogWriter) { self.log = log }
+
+    public func write(_ record: SessionRecord, json: JSONValue?) throws {
+        switch record {
+        case let .start(source, p):
+            if case let .file(path, _, _, _) = source { file = path }
+            profile = p.name
+        case let .output(output):
+            events.add(output)
+        case let .end(summary):
+            try table(summary)
+            events = FinishedEvents()
+        case .status:
+            break
+        }
+    }
+
+    private func table(_ summary: Session.Summary) throws {
+        try log.appendLine("\(file): \(clock(summary.streamSeconds)) of audio, profile \(profile), \(summary.events) events, \(summary.alerts) alerts")
+        guard !events.isEmpty else { try log.appendLine("  (no events)"); return }
+        try log.appendLine("  " + pad("onset", 10) + pad("offset", 10) + pad("class", 16) + pad("tier", 10) + pad("alert", 10) + "confidence")
+        for (start, end) in events.sorted() {
+            let alert = start.alert ? "yes" : (start.suppressed ?? "no")
+            let confidence = String(format: "%.2f", end.confidence) + (end.truncated ? "  (cut off at end)" : "")
+            try log.appendLine("  " + pad(clock(end.onset), 10) + pad(clock(end.offset), 10) + pad(end.soundClass.rawValue, 16)
+                               + pad(start.tier.rawValue, 10) + pad(alert, 10) + confidence)
+        }
+    }
+
+    private func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
+
+    /// m:ss.t, or h:mm:ss.t from an hour on.
+    private func clock(_ s: Double) -> String {
+        let total = Int(s.rounded(.down))
+        let tenths = Int(((s - Double(total)) * 10).rounded(.down))
+        return total >= 3600 ? String(format: "%d:%02d:%02d.%d", total / 3600, total / 60 % 60, total % 60, tenths)
+            : String(format: "%d:%02d.%d", total / 60, total % 60, tenths)
+    }
+}
