@@ -64,12 +64,15 @@ public final class SinkHub: RecordSink {
         let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier,
                                   record: record.adding("room", .string(room)))
         for i in entries.indices where entries[i].config.admits(e.soundClass, tier: e.tier) {
-            entries[i].recent.removeAll { now - $0 >= 60 }
-            if e.tier != .critical, entries[i].recent.count >= entries[i].config.maxPerMinute {
-                entries[i].worker.countRateLimited()
-                continue
+            // Critical alerts are neither held back nor counted against the others.
+            if e.tier != .critical {
+                entries[i].recent.removeAll { now - $0 >= 60 }
+                if entries[i].recent.count >= entries[i].config.maxPerMinute {
+                    entries[i].worker.countRateLimited()
+                    continue
+                }
+                entries[i].recent.append(now)
             }
-            entries[i].recent.append(now)
             entries[i].sent[e.id] = e.tier
             entries[i].worker.offer(message)
         }
