@@ -4,7 +4,7 @@ SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/sw
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
-               libcurl4-openssl-dev ca-certificates libmosquitto-dev mosquitto mosquitto-clients \
+               libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
                pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
 .PHONY: all deps sedeval build demo test bench eval profiles clean

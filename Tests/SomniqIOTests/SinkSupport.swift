@@ -61,34 +61,71 @@ final class LineRecorder: @unchecked Sendable {
     }
 }
 
-/// A real Mosquitto broker on a loopback port, for the length of a test.
+/// A real Mosquitto broker on a loopback port, for the length of a test: open to
+/// anyone, or (`secure`) TLS only, with a certificate from a throwaway CA and a password.
 final class Broker {
     let port: Int
     private let process = Process()
-    private let directory = temporaryDirectory()
+    let directory = temporaryDirectory()
+    /// With `secure`: the CA's certificate, and the one user's name and password.
+    let caFile: String?
+    static let user = "somniq-room", password = "s3cret pass"
 
-    init() throws {
+    init(secure: Bool = false) throws {
         port = try freePort()
-        let conf = directory + "/mosquitto.conf"
-        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            .write(toFile: conf, atomically: true, encoding: .utf8)
+        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        if secure {
+            let ca = try Self.makeCertificates(in: directory)
+            caFile = ca
+            try runChecked("/usr/bin/mosquitto_passwd", ["-b", "-c", directory + "/passwd", Self.user, Self.password])
+            conf += "cafile \(ca)\ncertfile \(directory)/server.crt\nkeyfile \(directory)/server.key\n"
+                + "allow_anonymous false\npassword_file \(directory)/passwd\n"
+        } else {
+            caFile = nil
+            conf += "allow_anonymous true\n"
+        }
+        let path = directory + "/mosquitto.conf"
+        try conf.write(toFile: path, atomically: true, encoding: .utf8)
         let binary = try #require(["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                   "mosquitto not found: install the Debian package `mosquitto` (make deps)")
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-c", conf]
+        process.arguments = ["-c", path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try waitUntil(timeout: 5) { (try? runProgram("/usr/bin/mosquitto_pub", ["-p", "\(port)", "-t", "probe", "-n"]).status) == 0 }
+        try waitUntil(timeout: 5) { (try? runProgram("/usr/bin/mosquitto_pub", self.client + ["-t", "probe", "-n"]).status) == 0 }
+    }
+
+    /// The arguments mosquitto_pub and mosquitto_sub need to reach this broker.
+    var client: [String] {
+        ["-h", "127.0.0.1", "-p", "\(port)"] + (caFile.map { ["--cafile", $0, "-u", Self.user, "-P", Self.password] } ?? [])
+    }
+
+    /// A CA and a server certificate for 127.0.0.1 signed by it (EC P-256, two days).
+    private static func makeCertificates(in dir: String) throws -> String {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try runChecked("/usr/bin/openssl", ["req", "-x509"] + ec + ["-keyout", dir + "/ca.key", "-out", dir + "/ca.crt",
+                                                                    "-days", "2", "-subj", "/CN=somniq test CA"])
+        try runChecked("/usr/bin/openssl", ["req"] + ec + ["-keyout", dir + "/server.key", "-out", dir + "/server.csr",
+                                                           "-subj", "/CN=127.0.0.1"])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
+        try runChecked("/usr/bin/openssl", ["x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.crt", "-CAkey", dir + "/ca.key",
+                                            "-CAcreateserial", "-out", dir + "/server.crt", "-days", "2", "-extfile", dir + "/san.ext"])
+        // The broker may read its files after dropping root to the `mosquitto` user.
+        for f in ["ca.crt", "server.crt", "server.key", "passwd"] where FileManager.default.fileExists(atPath: dir + "/" + f) {
+            chmod(dir + "/" + f, 0o644)
+        }
+        chmod(dir, 0o755)
+        return dir + "/ca.crt"
     }
 
     /// A subscriber printing `time topic payload` for every message under `topic`.
     func subscribe(_ topic: String) throws -> LineRecorder {
-        let r = try LineRecorder("/usr/bin/mosquitto_sub", ["-p", "\(port)", "-q", "1", "-v", "-t", topic])
+        let r = try LineRecorder("/usr/bin/mosquitto_sub", client + ["-q", "1", "-v", "-t", topic])
         // mosquitto_sub gives no sign that its subscription is in place: a probe message does.
         let probe = "probe-\(UUID().uuidString)"
         try waitUntil(timeout: 5) {
-            _ = try? runProgram("/usr/bin/mosquitto_pub", ["-p", "\(port)", "-t", topic.replacingOccurrences(of: "#", with: probe), "-n"])
+            _ = try? runProgram("/usr/bin/mosquitto_pub", client + ["-t", topic.replacingOccurrences(of: "#", with: probe), "-n"])
             return r.lines.contains { $0.line.contains(probe) }
         }
         return r
@@ -98,7 +135,7 @@ final class Broker {
     func retained(_ topic: String) throws -> [String: String] {
         // The broker sends retained messages at once on subscribing. (Not `-W`: the test
         // runner's blocked signals, SIGALRM among them, are inherited by its children.)
-        let r = try LineRecorder("/usr/bin/mosquitto_sub", ["-p", "\(port)", "-v", "-t", topic, "--retained-only"])
+        let r = try LineRecorder("/usr/bin/mosquitto_sub", client + ["-v", "-t", topic, "--retained-only"])
         Thread.sleep(forTimeInterval: 1)
         r.stop()
         var out: [String: String] = [:]
@@ -174,4 +211,12 @@ func writeRecorderScript(in directory: String, out: String) throws -> String {
     """.write(toFile: path, atomically: true, encoding: .utf8)
     chmod(path, 0o755)
     return path
+}
+
+/// Runs a program and throws with its stderr unless it succeeds.
+func runChecked(_ path: String, _ arguments: [String]) throws {
+    let r = try runProgram(path, arguments)
+    guard r.status == 0 else {
+        throw NSError(domain: path, code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments): \(r.stderr)"])
+    }
 }

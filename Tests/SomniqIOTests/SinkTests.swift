@@ -129,25 +129,51 @@ import SomniqCore
         let broker = try Broker()
         let subscriber = try broker.subscribe("somniq/#")
         defer { subscriber.stop() }
-        let raw = try rig.raw(from: 110, seconds: 25)
+        let raw = try rig.raw(from: 0, seconds: 180)
         var daemons: [Process] = []
         for room in ["room_1", "room_2", "room_3"] {
             let cfg = try config("""
             {"room": "\(room)", "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port), "min_tier": "critical"}]}
             """)
             daemons.append(try rig.start(["--device", "fixture:FILE=\(raw)", "--config", cfg, "--log", rig.home + "/\(room).jsonl",
-                                          "--max-seconds", "25"]))
+                                          "--max-seconds", "180"]))
         }
-        for p in daemons { #expect(try waitForExit(p, timeout: 30) == 0) }
+        for p in daemons { #expect(try waitForExit(p, timeout: 60) == 0) }
         for room in ["room_1", "room_2", "room_3"] {
             try subscriber.first { $0 == "somniq/\(room)/status online" }
             try subscriber.first { $0.hasPrefix("somniq/\(room)/event ") && $0.contains("smoke_alarm") && $0.contains("\"room\":\"\(room)\"") }
             try subscriber.first { $0 == "somniq/\(room)/status offline" }
+            // What is sent at shutdown lands before the goodbye: the last minute's level.
+            let lines = subscriber.lines.map(\.line)
+            let level = try #require(lines.firstIndex { $0.hasPrefix("somniq/\(room)/level ") && $0.contains("\"stream_s\":180,") })
+            #expect(level < lines.firstIndex(of: "somniq/\(room)/status offline")!)
         }
         let devices = Set(try broker.retained("homeassistant/#").keys.map { $0.split(separator: "/")[2] })
         #expect(devices == ["somniq_room_1", "somniq_room_2", "somniq_room_3"])
         // min_tier critical: the snoring in the clip went to no room's event topic.
         #expect(!subscriber.lines.contains { $0.line.contains("\"snoring\"") })
+    }
+
+    @Test func tlsAndAPasswordReachABrokerThatRequiresThem() throws {
+        let broker = try Broker(secure: true)
+        let subscriber = try broker.subscribe("somniq/#")
+        defer { subscriber.stop() }
+        func sink(password: String) throws -> String {
+            try config("""
+            {"room": "tls-room", "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port), "min_tier": "critical",
+              "ca_file": \(String(reflecting: broker.caFile!)), "username": \(String(reflecting: Broker.user)),
+              "password": \(String(reflecting: password))}]}
+            """)
+        }
+        let good = try somniq("replay", Paths.demoNight, "--format", "tsv", "--config", try sink(password: Broker.password))
+        #expect(good.status == 0, "\(good.stderr)")
+        _ = try subscriber.first { $0.hasPrefix("somniq/tls-room/event ") && $0.contains("\"smoke_alarm\"") }
+        _ = try subscriber.first { $0 == "somniq/tls-room/smoke_alarm ON" }
+        // A wrong password is refused and said; the replay's own output is whole all the same.
+        let bad = try somniq("replay", Paths.demoNight, "--format", "tsv", "--config", try sink(password: "wrong"))
+        #expect(bad.status == 0)
+        #expect(bad.stderr.contains("sink mqtt: 127.0.0.1:\(broker.port) refused the connection: Connection Refused: not authorised"), "\(bad.stderr)")
+        #expect(bad.stdout == good.stdout)
     }
 
     @Test func aHungWebhookCostsNothingElse() throws {

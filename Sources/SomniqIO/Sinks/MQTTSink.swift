@@ -28,6 +28,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private var everConnected = false
     private var open = Set<SoundClass>()
     private var wake: (@Sendable () -> Void)?
+    /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
+    /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
+    private var published = 0, acknowledged = 0
 
     static let libraryInit: Void = { _ = mosquitto_lib_init() }()
 
@@ -66,6 +69,10 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         mosquitto_connect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
             Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().connected(rc: rc)
+        }
+        mosquitto_publish_callback_set(m) { _, obj, _ in
+            guard let obj else { return }
+            Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().acknowledge()
         }
         mosquitto_disconnect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
@@ -111,7 +118,22 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     @discardableResult
     private func publish(_ m: OpaquePointer, _ topic: String, _ payload: String, retain: Bool) -> Int32 {
         let bytes = Array(payload.utf8)
-        return mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
+        lock.lock()
+        published += 1
+        lock.unlock()
+        let rc = mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            lock.lock()
+            published -= 1
+            lock.unlock()
+        }
+        return rc
+    }
+
+    private func acknowledge() {
+        lock.lock()
+        acknowledged += 1
+        lock.unlock()
     }
 
     func deliver(_ message: SinkMessage) throws(SinkFailure) {
@@ -137,7 +159,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         }
     }
 
-    /// Says `offline` (a clean goodbye, so no last will), then disconnects.
+    /// Says `offline` (a clean goodbye, so no last will), waits up to 1 s for the broker
+    /// to acknowledge what was published, then disconnects: a disconnect drops what
+    /// libmosquitto has not yet sent.
     func stop() {
         guard let client else { return }
         lock.lock()
@@ -145,6 +169,14 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         lock.unlock()
         if up {
             publish(client, "\(base)/status", "offline", retain: true)
+            let deadline = Date(timeIntervalSinceNow: 1)
+            while Date() < deadline {
+                lock.lock()
+                let done = acknowledged >= published || !connected
+                lock.unlock()
+                if done { break }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             _ = mosquitto_disconnect(client)
         }
         _ = mosquitto_loop_stop(client, !up)
