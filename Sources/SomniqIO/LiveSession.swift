@@ -65,7 +65,7 @@ public final class LiveSession {
         } catch {
             fatalError("FFT length is fixed at 1024: \(error)")
         }
-        hub = SinkHub(configs: options.config.sinks, room: options.config.room, version: version, logger: logger)
+        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger)
         metrics = Metrics(room: options.config.room, profile: profile)
         let clock = clock
         session = Session(pipeline: pipeline, sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],

@@ -54,7 +54,8 @@ struct Replay: ParsableCommand {
             let settings: DaemonConfig
             do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
             LoggingSystem.bootstrap { _ in JournalLogHandler() }
-            let h = SinkHub(configs: settings.sinks, room: settings.room, version: Somniq.version, logger: Logger(label: "somniq"))
+            let h = SinkHub(configs: settings.sinks, room: settings.room, profile: profile, version: Somniq.version,
+                            logger: Logger(label: "somniq"))
             // A recording's levels are not the room's now: only its alerts go out.
             h.forwardsLevels = false
             sinks.append(h)

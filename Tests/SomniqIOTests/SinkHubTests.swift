@@ -22,7 +22,7 @@ private func start(_ id: String, _ c: SoundClass, _ tier: Tier, at onset: Double
     try #"{"sinks": [{"type": "exec", "command": [\#(String(reflecting: program))], "max_per_minute": 2}]}"#
         .write(toFile: path, atomically: true, encoding: .utf8)
     let settings = try DaemonConfig.read(path: path)
-    let hub = SinkHub(configs: settings.sinks, room: "bedroom", version: "test", logger: Logger(label: "test"))
+    let hub = SinkHub(configs: settings.sinks, room: "bedroom", profile: .balanced, version: "test", logger: Logger(label: "test"))
     // Within a millisecond of wall time, five alerts spread over 65 s of stream time.
     let starts = [start("e1", .cough, .high, at: 0), start("e2", .cough, .high, at: 10), start("e3", .dogBark, .high, at: 20),
                   start("e4", .smokeAlarm, .critical, at: 25), start("e5", .cough, .high, at: 65)]

@@ -148,8 +148,14 @@ import SomniqCore
             let level = try #require(lines.firstIndex { $0.hasPrefix("somniq/\(room)/level ") && $0.contains("\"stream_s\":180,") })
             #expect(level < lines.firstIndex(of: "somniq/\(room)/status offline")!)
         }
-        let devices = Set(try broker.retained("homeassistant/#").keys.map { $0.split(separator: "/")[2] })
+        let announced = try broker.retained("homeassistant/#").keys
+        let devices = Set(announced.map { $0.split(separator: "/")[2] })
         #expect(devices == ["somniq_room_1", "somniq_room_2", "somniq_room_3"])
+        // min_tier critical: only the classes that can reach the sink are announced.
+        let critical = SoundClass.allCases.filter { Profile.balanced.rule(for: $0).tier == .critical }.map(\.rawValue)
+        #expect(critical.contains("smoke_alarm") && critical.count < SoundClass.allCases.count)
+        let sensors = announced.filter { $0.hasPrefix("homeassistant/binary_sensor/somniq_room_1/") }.map { String($0.split(separator: "/")[3]) }
+        #expect(Set(sensors) == Set(critical))
         // min_tier critical: the snoring in the clip went to no room's event topic.
         #expect(!subscriber.lines.contains { $0.line.contains("\"snoring\"") })
     }

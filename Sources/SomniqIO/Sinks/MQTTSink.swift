@@ -34,11 +34,13 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     static let libraryInit: Void = { _ = mosquitto_lib_init() }()
 
-    init(_ config: SinkConfig.MQTT, room: String, classes: Set<SoundClass>?, version: String, logger: Logger) {
+    /// `classes`: those whose events this sink is sent (its class list and minimum tier,
+    /// under the profile in force at start); only they are announced to Home Assistant.
+    init(_ config: SinkConfig.MQTT, room: String, classes: [SoundClass], version: String, logger: Logger) {
         Self.libraryInit
         self.config = config
         self.room = room
-        self.classes = SoundClass.allCases.filter { classes?.contains($0) ?? true }
+        self.classes = classes
         self.version = version
         self.logger = logger
     }

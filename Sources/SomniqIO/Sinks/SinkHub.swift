@@ -29,14 +29,18 @@ public final class SinkHub: RecordSink {
     /// Whether the minute levels go out (live: yes; a replay's levels are not the room's now).
     public var forwardsLevels = true
 
-    public init(configs: [SinkConfig], room: String, version: String, logger: Logger) {
+    /// `profile`: the profile in force, whose tiers decide which classes can reach each
+    /// sink (and so which Home Assistant announces).
+    public init(configs: [SinkConfig], room: String, profile: Profile, version: String, logger: Logger) {
         self.room = room
         self.logger = logger
         for config in configs {
             let endpoint: SinkEndpoint = switch config.kind {
             case let .exec(e): ExecSink(e)
             case let .webhook(w): WebhookSink(w, version: version)
-            case let .mqtt(m): MQTTSink(m, room: room, classes: config.classes, version: version, logger: logger)
+            case let .mqtt(m):
+                MQTTSink(m, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
+                         version: version, logger: logger)
             }
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
                                                                      capacity: config.queueSize, logger: logger)))
