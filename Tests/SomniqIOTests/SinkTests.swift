@@ -80,6 +80,38 @@ import SomniqCore
         #expect(execs.allSatisfy { $0["env"]?["SOMNIQ_CLASS"]?.stringValue == "smoke_alarm" })
     }
 
+    @Test func aReplayedSmokeAlarmReachesTheSameSinksWithinOneSecond() throws {
+        let broker = try Broker()
+        let subscriber = try broker.subscribe("somniq/#")
+        defer { subscriber.stop() }
+        let httpPort = try freePort()
+        let web = try startWebhookServer(port: httpPort)
+        defer { web.stop() }
+        let execOut = rig.home + "/exec-replay.jsonl"
+        let program = try writeRecorderScript(in: rig.home, out: execOut)
+        let cfg = try config("""
+        {"room": "replayed", "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port), "min_tier": "critical"},
+          {"type": "webhook", "url": "http://127.0.0.1:\(httpPort)/", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: program))], "min_tier": "critical"}]}
+        """)
+        let out = rig.home + "/replayed.jsonl"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.somniq)
+        p.arguments = ["replay", Paths.demoNight, "--format", "jsonl", "--output", out, "--config", cfg]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let logged = try logLine(out, containing: ["\"event_start\"", "\"smoke_alarm\""])
+        #expect(try waitForExit(p, timeout: 30) == 0)
+        let mqtt = try subscriber.first { $0.hasPrefix("somniq/replayed/event ") && $0.contains("\"event_start\"") }
+        let hook = try web.first { $0.contains("smoke_alarm") }
+        try waitUntil(timeout: 10) { !records(execOut).isEmpty }
+        let execTime = try #require(records(execOut).first?["time"]?.numberValue)
+        let latencies = [("mqtt", mqtt.time - logged), ("webhook", hook.time - logged), ("exec", execTime - logged)]
+        print("replay: sink latency after the event_start record was written: " + latencies.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", "))
+        for (name, latency) in latencies { #expect(latency < 1.0, "\(name): \(latency) s") }
+    }
+
     @Test func homeAssistantDiscoveryStateAndLastWill() throws {
         let broker = try Broker()
         let subscriber = try broker.subscribe("somniq/#")
