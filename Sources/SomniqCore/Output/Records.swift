@@ -29,13 +29,29 @@ public enum Records {
         return .object(m)
     }
 
+    /// A class's share of a session: events, alerts, and seconds its events lasted.
+    public struct ClassTally: Sendable, Equatable {
+        public var events = 0, alerts = 0
+        public var seconds = 0.0
+        public init() {}
+    }
+
+    /// `classes`: by `SoundClass.index`; classes with no event are left out.
     public static func sessionEnd(streamSeconds: Double, events: Int, alerts: Int, reason: String,
-                                  endedAt: String? = nil) -> JSONValue {
+                                  classes: [ClassTally] = [], endedAt: String? = nil) -> JSONValue {
         var m: [(String, JSONValue)] = [
             ("v", .number(Double(version))), ("kind", .string("session_end")),
             ("stream_s", .rounded(streamSeconds)), ("events", .number(Double(events))),
             ("alerts", .number(Double(alerts))), ("reason", .string(reason)),
         ]
+        if !classes.isEmpty {
+            m.append(("classes", .object(SoundClass.allCases.compactMap { c in
+                let t = classes[c.index]
+                guard t.events > 0 else { return nil }
+                return (c.rawValue, .object([("events", .number(Double(t.events))), ("alerts", .number(Double(t.alerts))),
+                                             ("minutes", .rounded(t.seconds / 60, 2))]))
+            })))
+        }
         if let endedAt { m.append(("end_time", .string(endedAt))) }
         return .object(m)
     }
@@ -74,6 +90,25 @@ public enum Records {
         m.append(("confidence", .rounded(e.confidence)))
         m.append(("truncated", .bool(e.truncated)))
         return .object(m)
+    }
+
+    /// A minute of stream time: its levels (ISO 1996-1 figures in dBFS) and the seconds
+    /// each class's events covered in it (classes that sounded only). `time`: the
+    /// wall-clock time of the minute's start (live sessions, and replays given a start).
+    public static func level(_ m: MinuteLevels.Minute, time: String? = nil) -> JSONValue {
+        var m2: [(String, JSONValue)] = [
+            ("v", .number(Double(version))), ("kind", .string("level")),
+            ("start_s", .rounded(m.startSeconds)), ("seconds", .rounded(m.seconds)),
+        ]
+        if let time { m2.append(("time", .string(time))) }
+        m2 += [
+            ("leq_dbfs", .rounded(m.leqDbfs, 1)), ("l10_dbfs", .rounded(m.l10Dbfs, 1)), ("l90_dbfs", .rounded(m.l90Dbfs, 1)),
+            ("lmax_dbfs", .rounded(m.maxDbfs, 1)), ("floor_dbfs", .rounded(m.floorDbfs, 1)),
+            ("active_s", .object(SoundClass.allCases.compactMap { c in
+                m.activeSeconds(c) > 0 ? (c.rawValue, .rounded(m.activeSeconds(c), 1)) : nil
+            })),
+        ]
+        return .object(m2)
     }
 
     /// A system condition: `listening`, `device_lost`, `input_silent`, `clipping`,

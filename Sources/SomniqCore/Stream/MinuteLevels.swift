@@ -13,6 +13,12 @@ public struct MinuteLevels: Sendable {
         public var l90Dbfs: Double
         public var maxDbfs: Double
         public var floorDbfs: Double
+        /// Seconds of the minute each class's events covered, by `SoundClass.index`
+        /// (filled in by the pipeline once every class has been decided past the minute).
+        public var activeSeconds = [Double](repeating: 0, count: SoundClass.allCases.count)
+
+        public var endSeconds: Double { startSeconds + seconds }
+        public func activeSeconds(_ c: SoundClass) -> Double { activeSeconds[c.index] }
     }
 
     /// Windows (one per hop) in a minute.

@@ -8,6 +8,14 @@ public final class Pipeline {
     private var alerts: AlertProcessor
     private var watch: InputWatch
     private var minutes = MinuteLevels()
+    /// Minutes whose levels are known but whose class activity is not settled yet.
+    private var pendingMinutes: [MinuteLevels.Minute] = []
+    private var activity = ClassActivity()
+    /// Frames decided so far for the prompt classes and for the trains.
+    private var decidedPrompt = 0, decidedTrain = 0
+    /// How far past a minute every class must be decided before its activity is final:
+    /// the longest debounce (an event's onset is its candidate's start) and 2 s to spare.
+    private var settleSeconds = 0.0
     private var scores = ClassScores()
     private let reportsWindows: Bool
     /// What the current push or finish produced; reused, so a push allocates nothing.
@@ -25,6 +33,11 @@ public final class Pipeline {
         watch = InputWatch(limits: limits)
         self.reportsWindows = reportsWindows
         outputs.reserveCapacity(64)
+        settleSeconds = Self.settleSeconds(profile)
+    }
+
+    private static func settleSeconds(_ profile: Profile) -> Double {
+        SoundClass.allCases.map { profile.rule(for: $0).debounce }.max()! + 2
     }
 
     public var profile: Profile { alerts.profile }
@@ -39,7 +52,8 @@ public final class Pipeline {
     /// are closed now, and returned.
     public func reload(_ profile: Profile) -> [PipelineOutput] {
         outputs.removeAll(keepingCapacity: true)
-        alerts.reload(profile) { outputs.append(PipelineOutput($0)) }
+        alerts.reload(profile) { alerted($0) }
+        settleSeconds = Self.settleSeconds(profile)
         return outputs
     }
 
@@ -53,14 +67,15 @@ public final class Pipeline {
 
     /// Ends the stream: the last partial window is analysed (padded with silence), the
     /// windows the classifier still holds are decided, every open event is closed
-    /// (marked truncated), and the last partial minute's levels are reported.
+    /// (marked truncated), and the minutes not yet reported (the last one partial) are.
     public func finish() -> [PipelineOutput] {
         outputs.removeAll(keepingCapacity: true)
         windower.flush { window in handle(window) }
         classifier.finish()
         decide()
-        alerts.finish { outputs.append(PipelineOutput($0)) }
-        if let minute = minutes.finish(streamSeconds: StreamClock.seconds(streamFrames)) { outputs.append(.level(minute)) }
+        alerts.finish { alerted($0) }
+        if let minute = minutes.finish(streamSeconds: StreamClock.seconds(streamFrames)) { pendingMinutes.append(minute) }
+        reportMinutes(decidedThrough: .infinity)
         return outputs
     }
 
@@ -77,7 +92,7 @@ public final class Pipeline {
     private func handle(_ window: AudioWindow) {
         let features = measure(.features) { extractor.process(window) }
         watch.add(features) { outputs.append(.input($0)) }
-        if let minute = minutes.add(features) { outputs.append(.level(minute)) }
+        if let minute = minutes.add(features) { pendingMinutes.append(minute) }
         classifier.push(features)
         decide()
     }
@@ -90,8 +105,26 @@ public final class Pipeline {
                 alerts.step(scores, frame: features.index,
                             classes: decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses,
                             levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
-                            emit: { outputs.append(PipelineOutput($0)) })
+                            emit: { alerted($0) })
             }
+            if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }
+        }
+        reportMinutes(decidedThrough: Double(min(decidedPrompt, decidedTrain)) * StreamClock.frameSeconds)
+    }
+
+    private func alerted(_ output: AlertOutput) {
+        activity.add(output)
+        outputs.append(PipelineOutput(output))
+    }
+
+    /// Reports each waiting minute that every class has been decided well past, with
+    /// the seconds each class's events covered in it.
+    private func reportMinutes(decidedThrough time: Double) {
+        while let first = pendingMinutes.first, first.endSeconds + settleSeconds <= time {
+            var minute = pendingMinutes.removeFirst()
+            minute.activeSeconds = activity.seconds(from: minute.startSeconds, to: minute.endSeconds)
+            activity.forget(before: minute.endSeconds)
+            outputs.append(.level(minute))
         }
     }
 }

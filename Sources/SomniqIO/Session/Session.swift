@@ -16,7 +16,7 @@ public enum SessionRecord {
 /// handed the same records, in the same order, from the same place (`Session`).
 public protocol RecordSink: AnyObject {
     /// `json`: the record as the event log keeps it; nil for what the log does not keep
-    /// (windows, minute levels).
+    /// (windows).
     func write(_ record: SessionRecord, json: JSONValue?) throws
 }
 
@@ -28,6 +28,8 @@ public final class Session {
         public var streamSeconds = 0.0
         public var events = 0
         public var alerts = 0
+        /// Per class, by `SoundClass.index`.
+        public var classes = [Records.ClassTally](repeating: .init(), count: SoundClass.allCases.count)
         /// `end_of_file`, `signal`, `end_of_input`, `device_unavailable`.
         public var reason = ""
     }
@@ -89,7 +91,8 @@ public final class Session {
         summary.streamSeconds = streamSeconds
         summary.reason = reason
         try send(.end(summary), Records.sessionEnd(streamSeconds: summary.streamSeconds, events: summary.events,
-                                                   alerts: summary.alerts, reason: reason, endedAt: times?.now()))
+                                                   alerts: summary.alerts, reason: reason, classes: summary.classes,
+                                                   endedAt: times?.now()))
     }
 
     private func send(_ output: PipelineOutput) throws {
@@ -97,14 +100,21 @@ public final class Session {
         switch output {
         case let .start(e):
             summary.events += 1
-            if e.alert { summary.alerts += 1 }
+            summary.classes[e.soundClass.index].events += 1
+            if e.alert {
+                summary.alerts += 1
+                summary.classes[e.soundClass.index].alerts += 1
+            }
             json = Records.eventStart(e, time: times?.at)
         case let .end(e):
+            summary.classes[e.soundClass.index].seconds += e.offset - e.onset
             json = Records.eventEnd(e, time: times?.at)
         case let .input(c):
             json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
                                   details: [("seconds", .number(c.seconds))], time: times?.now())
-        case .level, .window:
+        case let .level(m):
+            json = Records.level(m, time: times?.at(m.startSeconds))
+        case .window:
             json = nil
         }
         try send(.output(output), json)

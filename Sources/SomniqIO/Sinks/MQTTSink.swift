@@ -220,7 +220,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             ("unique_id", .string("\(id)_level")),
             ("object_id", .string("\(id)_level")),
             ("state_topic", .string("\(base)/level")),
-            ("value_template", .string("{{ value_json.level_dbfs }}")),
+            ("value_template", .string("{{ value_json.leq_dbfs }}")),
             ("json_attributes_topic", .string("\(base)/level")),
             // Digital full scale, not sound pressure: no device_class claims dB SPL.
             ("unit_of_measurement", .string("dBFS")),

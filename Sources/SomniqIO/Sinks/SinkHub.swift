@@ -56,7 +56,7 @@ public final class SinkHub: RecordSink {
         case let (.output(.end(e)), json?): eventEnd(e, record: json)
         case let (.output(.input(c)), json?): status(c.kind.rawValue, record: json)
         case let (.status(name, alert: true), json?): status(name, record: json)
-        case let (.output(.level(minute)), _) where forwardsLevels: level(minute)
+        case let (.output(.level), json?) where forwardsLevels: level(json)
         default: break
         }
     }
@@ -98,15 +98,9 @@ public final class SinkHub: RecordSink {
         for e in entries where e.worker.takes(.status) { e.worker.offer(message) }
     }
 
-    /// The last minute's sound level (MQTT's level sensor).
-    public func level(_ minute: MinuteLevels.Minute) {
-        let record = JSONValue.object([
-            ("v", .number(Double(Records.version))), ("kind", .string("level")), ("room", .string(room)),
-            ("stream_s", .rounded(minute.startSeconds + minute.seconds)), ("time", .string(WallClock.iso8601(Date()))),
-            ("level_dbfs", .rounded(minute.leqDbfs, 1)), ("l10_dbfs", .rounded(minute.l10Dbfs, 1)),
-            ("l90_dbfs", .rounded(minute.l90Dbfs, 1)), ("peak_dbfs", .rounded(minute.maxDbfs, 1)),
-            ("floor_dbfs", .rounded(minute.floorDbfs, 1)),
-        ])
+    /// A minute's `level` record (MQTT's level sensor).
+    public func level(_ record: JSONValue) {
+        let record = record.adding("room", .string(room))
         let message = SinkMessage(kind: .level, room: room, soundClass: nil, tier: .low, record: record)
         for e in entries where e.worker.takes(.level) { e.worker.offer(message) }
     }
