@@ -7,7 +7,7 @@ APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndf
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
                pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
-.PHONY: all deps sedeval build demo test bench eval profiles clean
+.PHONY: all deps sedeval build demo report-demo screenshot test bench eval profiles clean
 
 all: build
 
@@ -27,6 +27,19 @@ build: deps
 demo: build
 	@echo
 	@.build/release/somniq replay fixtures/demo-night.flac --format table
+
+# The demo night as if it began at 23:10, and its report: open demo-night.html.
+report-demo: build
+	@rm -f demo-night.jsonl
+	@.build/release/somniq replay fixtures/demo-night.flac --format jsonl --output demo-night.jsonl --start 2026-11-22T23:10
+	@.build/release/somniq report demo-night.jsonl --output demo-night.html
+	@.build/release/somniq report demo-night.jsonl --format text
+	@echo "the report: demo-night.html"
+
+# The README's picture of that report (Debian's chromium, headless).
+screenshot: report-demo
+	chromium --headless --no-sandbox --hide-scrollbars --force-device-scale-factor=1 --window-size=1040,1640 \
+	  --screenshot=docs/report.png demo-night.html
 
 # sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against; and
 # prometheus_client, whose text parser reads the metrics file in the tests.

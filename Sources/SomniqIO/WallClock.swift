@@ -14,3 +14,54 @@ public enum WallClock {
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
     }
 }
+
+extension WallClock {
+    /// Unix time of an ISO 8601 time as the log writes it (`2026-11-22T23:30:25.787Z`, UTC)
+    /// or as a person types it (`2026-11-22T23:10`, `2026-11-22 23:10:30`: local time).
+    public static func parse(_ text: String) -> Double? {
+        let utc = text.hasSuffix("Z")
+        let body = utc ? String(text.dropLast()) : text
+        let parts = body.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard parts.count == 2 else { return nil }
+        let date = parts[0].split(separator: "-").compactMap { Int($0) }
+        let clock = parts[1].split(separator: ":")
+        guard date.count == 3, clock.count == 2 || clock.count == 3,
+              let hour = Int(clock[0]), let minute = Int(clock[1]) else { return nil }
+        let second = clock.count == 3 ? Double(clock[2]) : 0
+        guard let second, (1...12).contains(date[1]), (1...31).contains(date[2]), (0...23).contains(hour),
+              (0...59).contains(minute), second >= 0, second < 61 else { return nil }
+        var t = tm()
+        t.tm_year = Int32(date[0] - 1900)
+        t.tm_mon = Int32(date[1] - 1)
+        t.tm_mday = Int32(date[2])
+        t.tm_hour = Int32(hour)
+        t.tm_min = Int32(minute)
+        t.tm_isdst = -1
+        let whole = utc ? timegm(&t) : mktime(&t)
+        return Double(whole) + second
+    }
+
+    /// Local time of day, `23:10`, or with seconds `23:10:05`.
+    public static func localTime(_ unix: Double, seconds: Bool = false) -> String {
+        let t = local(unix)
+        return seconds ? String(format: "%02d:%02d:%02d", Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
+            : String(format: "%02d:%02d", Int(t.tm_hour), Int(t.tm_min))
+    }
+
+    /// Local date, `2026-11-22`.
+    public static func localDate(_ unix: Double) -> String {
+        let t = local(unix)
+        return String(format: "%04d-%02d-%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday))
+    }
+
+    /// The night a time belongs to: the local date of the evening it began (a night runs
+    /// from noon to noon), `2026-11-22` for 03:00 on the 23rd.
+    public static func night(_ unix: Double) -> String { localDate(unix - 12 * 3600) }
+
+    private static func local(_ unix: Double) -> tm {
+        var seconds = time_t(unix.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return parts
+    }
+}

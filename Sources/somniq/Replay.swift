@@ -38,6 +38,12 @@ struct Replay: ParsableCommand {
     @Option(help: "Send alerts to the sinks of this configuration file (its room, sinks, silence_s and clipping_s; not its device or log).")
     var config: String?
 
+    @Option(help: ArgumentHelp("Also write the night's report (HTML) to this file.", valueName: "night.html"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("When the recording began (2026-11-22T23:10, local time): records get wall-clock times and the recording lands on its night in reports and history.", valueName: "time"))
+    var start: String?
+
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
@@ -64,7 +70,10 @@ struct Replay: ParsableCommand {
         }
         // The sinks get their last notifications out (up to 10 s) before the process ends.
         defer { hub?.shutdown(within: 10) }
+        let recorder = NightRecorder()
+        if report != nil { sinks.append(recorder) }
         let replayer = Replayer(profile: profile, watch: watch)
+        replayer.start = startTime
         replayer.version = Somniq.version
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
@@ -79,7 +88,22 @@ struct Replay: ParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
         }
+        if let report, let night = recorder.nights.last {
+            do { try NightReports.write(HTMLReport.render(night, version: Somniq.version), to: report) } catch {
+                throw fail("\(error)", Exit.ioError)
+            }
+        }
     }
+
+    func validate() throws {
+        if let start, WallClock.parse(start) == nil {
+            throw ValidationError("--start: \"\(start)\" is not a time like 2026-11-22T23:10")
+        }
+        if start != nil, files.count > 1 { throw ValidationError("--start names when one recording began: give one file") }
+        if report != nil, files.count > 1 { throw ValidationError("--report draws one night: give one file") }
+    }
+
+    private var startTime: Double? { start.flatMap(WallClock.parse) }
 
     /// The writer for `--format`, on `--output` or standard output.
     private func writer() throws -> RecordSink {

@@ -15,7 +15,7 @@ struct Somniq: AsyncParsableCommand {
         through a tiered alert processor into a durable JSON Lines event log.
         """,
         version: version,
-        subcommands: [Run.self, Replay.self, Eval.self, Profiles.self, Devices.self, Bench.self, Features.self])
+        subcommands: [Run.self, Replay.self, Report.self, Eval.self, Profiles.self, Devices.self, Bench.self, Features.self])
 }
 
 /// Exit codes of SPEC §6 (from sysexits.h).

@@ -1,3 +1,4 @@
+import Foundation
 import SomniqCore
 
 /// Replays audio files through the pipeline live capture uses, to the same kind of
@@ -11,6 +12,9 @@ public final class Replayer {
     /// Times each stage (the benchmark does); nil runs them untimed.
     public var measure: ((Stage, () -> Void) -> Void)?
     public var version = "0.1.0"
+    /// When the recording began (Unix time): records get wall-clock times, and event ids
+    /// name the session, so they stay unique in a log of many sessions.
+    public var start: Double?
     private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
@@ -24,12 +28,17 @@ public final class Replayer {
     public func replay(path: String, to sinks: [RecordSink],
                        progress: ((Double) -> Void)? = nil) throws -> Session.Summary {
         let file = try FileSource(path: path)
-        let pipeline = try Pipeline(transform: transform, profile: profile, watch: watch, reportsWindows: reportsWindows)
+        let pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
+                                    watch: watch, reportsWindows: reportsWindows)
         if let measure {
             file.measure = measure
             pipeline.measure = measure
         }
         let session = Session(pipeline: pipeline, sinks: sinks, version: version)
+        if let start {
+            let at: (Double) -> String = { WallClock.iso8601(Date(timeIntervalSince1970: start + $0)) }
+            session.times = .init(at: at, now: { [unowned session] in at(session.streamSeconds) })
+        }
         try session.start(file.source)
         var reported: Int64 = 0
         while try file.next({ try session.push($0) }) {

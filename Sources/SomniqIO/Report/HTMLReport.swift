@@ -1,0 +1,240 @@
+import Foundation
+import SomniqCore
+
+/// A night as one self-contained HTML page: inline SVG and CSS, no script, no external
+/// URL. The level of the night with its events under it, disturbances and snoring per
+/// bin, the figures per class, every alert with its decision trace, the incidents.
+public enum HTMLReport {
+    static let tierColour: [Tier: String] = [.critical: "#c62828", .high: "#ef6c00", .medium: "#1565c0", .low: "#78909c"]
+    /// One colour per class, for the stacked bars.
+    static func colour(_ c: SoundClass) -> String {
+        let palette = ["#c62828", "#ad1457", "#6a1b9a", "#4527a0", "#283593", "#1565c0", "#0277bd", "#00838f",
+                       "#00695c", "#2e7d32", "#558b2f", "#9e9d24", "#f9a825", "#ef6c00", "#d84315", "#4e342e", "#546e7a"]
+        return palette[c.index % palette.count]
+    }
+
+    public static func render(_ night: Night, version: String) -> String {
+        let s = NightSummary(night)
+        let title = "somniq · night of \(night.key)"
+        var h = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(esc(title))</title>
+        <style>
+        body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#222;background:#fff}
+        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+        .sub{color:#666}.figs{display:flex;gap:28px;flex-wrap:wrap;margin:14px 0}.fig b{display:block;font-size:22px}
+        table{border-collapse:collapse}td,th{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}
+        th{font-weight:600}td.n{text-align:right}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
+        svg text{font:11px system-ui,sans-serif;fill:#444}
+        </style></head><body>
+        <h1>\(esc(title))</h1>
+        <div class="sub">\(esc(subtitle(night)))</div>
+
+        """
+        h += "<div class=\"figs\">"
+        h += fig(TextReport.duration(night.heard), "heard")
+        h += fig("\(night.events.count)", "sounds")
+        h += fig("\(s.alerts.count)", "alerts")
+        h += fig(TextReport.duration(s.snoringSeconds), String(format: "snoring (%.0f %%)", 100 * s.snoringShare))
+        if let m = s.loudestMinute { h += fig(String(format: "%.1f dBFS", m.leq), "loudest minute, at \(night.clock(m.start))") }
+        h += "</div>\n"
+        h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
+        h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
+        h += "<h2 id=\"snoring\">Snoring</h2>\n" + snoring(night, s)
+        h += "<h2 id=\"classes\">Each sound</h2>\n" + classTable(night, s)
+        h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s)
+        h += "<h2 id=\"incidents\">Device and input</h2>\n" + incidents(night)
+        h += "<p class=\"sub\">Profile \(night.profiles.map(esc).joined(separator: ", ")). Source \(night.sources.map(esc).joined(separator: ", ")). somniq \(esc(version)).</p>\n"
+        h += "</body></html>\n"
+        return h
+    }
+
+    private static func subtitle(_ night: Night) -> String {
+        var parts: [String] = []
+        if let start = night.start {
+            parts.append("\(WallClock.localDate(start)) \(WallClock.localTime(start)) to \(WallClock.localTime(start + night.span))")
+        } else {
+            parts.append("a recording, times from its start")
+        }
+        parts.append("\(night.sessions) session\(night.sessions == 1 ? "" : "s")")
+        return parts.joined(separator: " · ")
+    }
+
+    private static func fig(_ value: String, _ label: String) -> String {
+        "<div class=\"fig\"><b>\(esc(value))</b>\(esc(label))</div>"
+    }
+
+    // MARK: timeline
+
+    static let width = 960.0, left = 110.0, right = 10.0
+
+    private static func x(_ t: Double, _ span: Double) -> Double { left + (width - left - right) * t / max(span, 1) }
+
+    private static func timeline(_ night: Night) -> String {
+        let span = max(night.span, night.heard, 1)
+        let chartTop = 10.0, chartHeight = 170.0
+        let lanes = SoundClass.allCases.filter { c in night.events.contains { $0.soundClass == c } }
+        let laneHeight = 18.0
+        let height = chartTop + chartHeight + 26 + Double(lanes.count) * laneHeight + 8
+        let values = night.minutes.flatMap { [$0.lmax, $0.l90, $0.floor] }
+        let top = ((values.max() ?? -20) / 10).rounded(.up) * 10
+        let bottom = min(top - 20, ((values.min() ?? -80) / 10).rounded(.down) * 10)
+        func y(_ db: Double) -> Double { chartTop + chartHeight * (top - min(top, max(bottom, db))) / (top - bottom) }
+        var svg = "<svg viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"level and events through the night\">\n"
+        var db = bottom
+        while db <= top {
+            svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(db)))\" y2=\"\(f(y(db)))\" stroke=\"#eee\"/>"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(db) + 4))\" text-anchor=\"end\">\(Int(db)) dBFS</text>\n"
+            db += 10
+        }
+        for (t, label) in ticks(night, span) {
+            svg += "<line x1=\"\(f(x(t, span)))\" x2=\"\(f(x(t, span)))\" y1=\"\(f(chartTop))\" y2=\"\(f(chartTop + chartHeight))\" stroke=\"#eee\"/>"
+            svg += "<text x=\"\(f(x(t, span)))\" y=\"\(f(chartTop + chartHeight + 16))\" text-anchor=\"middle\">\(esc(label))</text>\n"
+        }
+        let m = night.minutes
+        if !m.isEmpty {
+            // The L90–Lmax band, the Leq line, the floor.
+            let upper = m.flatMap { [(x($0.start, span), y($0.lmax)), (x($0.start + $0.seconds, span), y($0.lmax))] }
+            let lower = m.reversed().flatMap { [(x($0.start + $0.seconds, span), y($0.l90)), (x($0.start, span), y($0.l90))] }
+            svg += "<polygon fill=\"#bbdefb\" points=\"\(points(upper + lower))\"><title>L90 to Lmax</title></polygon>\n"
+            svg += "<polyline fill=\"none\" stroke=\"#0d47a1\" stroke-width=\"2\" points=\"\(points(m.flatMap { [(x($0.start, span), y($0.leq)), (x($0.start + $0.seconds, span), y($0.leq))] }))\"><title>Leq</title></polyline>\n"
+            svg += "<polyline fill=\"none\" stroke=\"#616161\" stroke-dasharray=\"4 3\" points=\"\(points(m.flatMap { [(x($0.start, span), y($0.floor)), (x($0.start + $0.seconds, span), y($0.floor))] }))\"><title>floor</title></polyline>\n"
+        }
+        for (i, c) in lanes.enumerated() {
+            let ly = chartTop + chartHeight + 26 + Double(i) * laneHeight
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacingOccurrences(of: "_", with: " "))</text>"
+            svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(ly + laneHeight - 2))\" y2=\"\(f(ly + laneHeight - 2))\" stroke=\"#f3f3f3\"/>\n"
+            for e in night.events where e.soundClass == c {
+                let x0 = x(e.onset, span), w = max(2, x(e.offset, span) - x0)
+                svg += "<rect class=\"event\" x=\"\(f(x0))\" y=\"\(f(ly + 2))\" width=\"\(f(w))\" height=\"\(f(laneHeight - 6))\" rx=\"2\" fill=\"\(tierColour[e.tier]!)\">"
+                svg += "<title>\(esc(c.rawValue)) \(night.clock(e.onset, seconds: true))–\(night.clock(e.offset, seconds: true)), \(e.tier.rawValue)</title></rect>\n"
+            }
+        }
+        svg += "</svg>\n"
+        let legend = Tier.allCases.map { "<span style=\"color:\(tierColour[$0]!)\">■</span> \($0.rawValue)" }.joined(separator: " &nbsp; ")
+        return svg + "<div class=\"sub\">Leq per minute (line) in its L90–Lmax band, background floor dashed; each sound on its lane, coloured by tier: \(legend)</div>\n"
+    }
+
+    /// Hour marks for a night, or marks at a round step for a short recording.
+    private static func ticks(_ night: Night, _ span: Double) -> [(Double, String)] {
+        let steps: [Double] = [30, 60, 300, 600, 900, 1800, 3600, 7200]
+        let step = steps.first { span / $0 <= 10 } ?? 7200
+        var out: [(Double, String)] = []
+        var t = night.start.map { step - $0.truncatingRemainder(dividingBy: step) } ?? 0
+        if t >= step { t -= step }
+        while t <= span - step / 4 {
+            out.append((t, night.clock(t, seconds: step < 60)))
+            t += step
+        }
+        return out
+    }
+
+    // MARK: bins
+
+    private static func bars(_ night: Night, _ s: NightSummary) -> String {
+        let span = Double(s.bins.count) * s.binSeconds
+        let height = 150.0, base = 130.0
+        let most = max(1, s.bins.map { $0.counts.values.reduce(0, +) }.max() ?? 1)
+        var svg = "<svg viewBox=\"0 0 \(f(width)) \(f(height + 20))\" width=\"100%\" role=\"img\" aria-label=\"sounds per bin\">\n"
+        svg += "<text x=\"\(f(left - 6))\" y=\"\(f(base - 110 + 4))\" text-anchor=\"end\">\(most)</text><text x=\"\(f(left - 6))\" y=\"\(f(base + 4))\" text-anchor=\"end\">0</text>\n"
+        let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
+        for bin in s.bins {
+            var y = base
+            for c in SoundClass.allCases {
+                guard let n = bin.counts[c], n > 0 else { continue }
+                let h = 110 * Double(n) / Double(most)
+                y -= h
+                svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(y))\" width=\"\(f(barWidth))\" height=\"\(f(h))\" fill=\"\(colour(c))\"><title>\(night.clock(bin.start)): \(n) \(c.rawValue)</title></rect>"
+            }
+            svg += "\n"
+        }
+        for (t, label) in ticks(night, span) {
+            svg += "<text x=\"\(f(x(t, span)))\" y=\"\(f(base + 16))\" text-anchor=\"middle\">\(esc(label))</text>"
+        }
+        svg += "</svg>\n"
+        let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
+        return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class: "
+            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: " &nbsp; ")
+            + "</div>\n"
+    }
+
+    private static func snoring(_ night: Night, _ s: NightSummary) -> String {
+        var h = "<p>\(esc(TextReport.duration(s.snoringSeconds))) of snoring, \(String(format: "%.0f", 100 * s.snoringShare)) % of the \(esc(TextReport.duration(night.heard))) heard.</p>\n"
+        let span = Double(s.bins.count) * s.binSeconds
+        var svg = "<svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
+        svg += "<text x=\"\(f(left - 6))\" y=\"14\" text-anchor=\"end\">100</text><text x=\"\(f(left - 6))\" y=\"74\" text-anchor=\"end\">0</text>\n"
+        let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
+        for bin in s.bins where bin.snoreIntensity > 0 {
+            let hgt = 60 * bin.snoreIntensity / 100
+            svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(70 - hgt))\" width=\"\(f(barWidth))\" height=\"\(f(hgt))\" fill=\"#6a1b9a\"><title>\(night.clock(bin.start)): intensity \(Int(bin.snoreIntensity))</title></rect>\n"
+        }
+        for (t, label) in ticks(night, span) { svg += "<text x=\"\(f(x(t, span)))\" y=\"86\" text-anchor=\"middle\">\(esc(label))</text>" }
+        h += svg + "</svg>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
+        if !s.loudestSnoring.isEmpty {
+            h += "<p>Loudest stretches: " + s.loudestSnoring.map {
+                "\(night.clock($0.onset)) (\(String(format: "%.0f s, peak %.1f dBFS", $0.seconds, $0.peakDbfs)))"
+            }.joined(separator: "; ") + ".</p>\n"
+        }
+        if !s.breathingPauses.isEmpty {
+            h += "<p class=\"note\">\(s.breathingPauses.count) time\(s.breathingPauses.count == 1 ? "" : "s") a snore train stopped for 10 s or more and ended with a gasp or a louder snore (at "
+                + s.breathingPauses.map { night.clock($0.onset) }.joined(separator: ", ")
+                + "). This is a pattern worth a look, with a doctor if it recurs night after night; somniq does not diagnose.</p>\n"
+        }
+        return h
+    }
+
+    private static func classTable(_ night: Night, _ s: NightSummary) -> String {
+        guard !s.classes.isEmpty else { return "<p>No sounds.</p>\n" }
+        var h = "<table><tr><th>sound</th><th>tier</th><th>events</th><th>alerts</th><th>minutes</th><th>first</th><th>last</th></tr>\n"
+        for l in s.classes {
+            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td><td>\(l.tier.rawValue)</td>"
+                + "<td class=\"n\">\(l.events)</td><td class=\"n\">\(l.alerts)</td><td class=\"n\">\(String(format: "%.1f", l.seconds / 60))</td>"
+                + "<td>\(night.clock(l.first))</td><td>\(night.clock(l.last))</td></tr>\n"
+        }
+        return h + "</table>\n"
+    }
+
+    private static func alertTable(_ night: Night, _ s: NightSummary) -> String {
+        guard !s.alerts.isEmpty else { return "<p>No alerts.</p>\n" }
+        var h = "<table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th>why</th></tr>\n"
+        for e in s.alerts {
+            let t = e.trace
+            let rule = t?["rule"]
+            let why = String(format: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
+                             t?["peak_raw"]?.numberValue ?? 0, t?["peak_smoothed"]?.numberValue ?? 0, rule?["on"]?.numberValue ?? 0,
+                             rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
+            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
+                + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(format: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
+                + "<td>\(esc(why))</td></tr>\n"
+        }
+        return h + "</table>\n"
+    }
+
+    private static func incidents(_ night: Night) -> String {
+        guard !night.incidents.isEmpty else { return "<p>The microphone was heard all night: no device loss, silence, clipping or overrun.</p>\n" }
+        return "<ul>\n" + night.incidents.map {
+            "<li>\(night.clock($0.time, seconds: true)) <b>\(esc($0.status))</b> \(esc($0.detail))</li>"
+        }.joined(separator: "\n") + "\n</ul>\n"
+    }
+
+    // MARK: helpers
+
+    private static func points(_ p: [(Double, Double)]) -> String { p.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ") }
+    private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    /// Text for HTML: markup characters as entities, control characters as escapes.
+    static func esc(_ s: String) -> String {
+        var out = ""
+        for ch in LogText.escape(s) {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,161 @@
+import SomniqCore
+
+/// One night as its log tells it: the sessions that started in it (a night runs from
+/// noon to noon, local time), or one replayed recording with no wall-clock time. Times
+/// are seconds from the night's first record.
+public struct Night: Sendable {
+    public struct Event: Sendable {
+        public var id: String
+        public var soundClass: SoundClass
+        public var tier: Tier
+        public var onset: Double, offset: Double
+        public var alert: Bool
+        public var suppressed: String?
+        public var peakDbfs: Double
+        public var confidence: Double
+        public var truncated: Bool
+        /// The decision trace, as logged.
+        public var trace: JSONValue?
+        public var seconds: Double { offset - onset }
+    }
+
+    public struct Minute: Sendable {
+        public var start: Double, seconds: Double
+        public var leq: Double, l10: Double, l90: Double, lmax: Double, floor: Double
+        public var active: [SoundClass: Double]
+    }
+
+    /// A condition of the daemon worth reading about: a lost device, silent or clipping
+    /// input, overruns, a log or a sink that failed, a refused profile.
+    public struct Incident: Sendable {
+        public var time: Double
+        public var status: String
+        public var detail: String
+    }
+
+    /// `2026-11-22` (the evening's date), or the recording's path for a replay.
+    public var key: String
+    /// Unix time of second 0, when the log has wall-clock times.
+    public var start: Double?
+    /// Seconds of audio heard.
+    public var heard = 0.0
+    /// Seconds from the first record to the last.
+    public var span = 0.0
+    public var events: [Event] = []
+    public var minutes: [Minute] = []
+    public var incidents: [Incident] = []
+    public var sessions = 0
+    /// Profiles in force (name and SHA-256), sources (device or file).
+    public var profiles: [String] = []
+    public var sources: [String] = []
+
+    /// "23:10" for a night with wall-clock time, else the elapsed "1:05:00".
+    public func clock(_ t: Double, seconds: Bool = false) -> String {
+        if let start { return WallClock.localTime(start + t, seconds: seconds) }
+        let s = Int(t.rounded(.down))
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
+
+/// Turns log records into nights, in the order they appear, holding one night at a time.
+public struct NightBuilder {
+    private var night: Night?
+    /// The current session's offset into the night, and its events waiting for their end.
+    private var offset = 0.0
+    private var open: [String: Night.Event] = [:]
+    private var sessionSeconds = 0.0
+
+    public init() {}
+
+    /// Adds a record; returns the previous night when this one starts a new night.
+    public mutating func add(_ r: JSONValue) -> Night? {
+        guard let kind = r["kind"]?.stringValue else { return nil }
+        var finished: Night?
+        switch kind {
+        case "session_start":
+            closeSession()
+            let start = r["start_time"]?.stringValue.flatMap(WallClock.parse)
+            let source = r["source"]?["path"]?.stringValue ?? r["source"]?["device"]?.stringValue ?? "?"
+            let key = start.map(WallClock.night) ?? source
+            // A replay without a start time is a night of its own; sessions of one
+            // evening (restarts) make one night.
+            if night?.key != key || start == nil || night?.start == nil {
+                finished = night
+                night = Night(key: key, start: start)
+                offset = 0
+            } else if let start, let first = night?.start {
+                offset = start - first
+            }
+            night!.sessions += 1
+            let profile = "\(r["profile"]?.stringValue ?? "?") (\(r["profile_sha256"]?.stringValue ?? "?"))"
+            if !night!.profiles.contains(profile) { night!.profiles.append(profile) }
+            if !night!.sources.contains(source) { night!.sources.append(source) }
+        case "event_start":
+            guard let id = r["id"]?.stringValue, let c = r["class"]?.stringValue.flatMap(SoundClass.init(rawValue:)),
+                  let onset = r["onset_s"]?.numberValue else { break }
+            open[id] = Night.Event(id: id, soundClass: c, tier: r["tier"]?.stringValue.flatMap(Tier.init(rawValue:)) ?? .low,
+                                   onset: offset + onset, offset: offset + onset, alert: r["alert"] == .bool(true),
+                                   suppressed: r["suppressed"]?.stringValue, peakDbfs: r["trace"]?["level_dbfs"]?.numberValue ?? -120,
+                                   confidence: 0, truncated: false, trace: r["trace"])
+        case "event_end":
+            guard let id = r["id"]?.stringValue, var e = open.removeValue(forKey: id), let off = r["offset_s"]?.numberValue else { break }
+            e.offset = offset + off
+            e.peakDbfs = r["peak_dbfs"]?.numberValue ?? e.peakDbfs
+            e.confidence = r["confidence"]?.numberValue ?? 0
+            e.truncated = r["truncated"] == .bool(true)
+            night?.events.append(e)
+        case "level":
+            guard let start = r["start_s"]?.numberValue, let seconds = r["seconds"]?.numberValue else { break }
+            var active: [SoundClass: Double] = [:]
+            if case let .object(members)? = r["active_s"] {
+                for (name, value) in members {
+                    if let c = SoundClass(rawValue: name), let s = value.numberValue { active[c] = s }
+                }
+            }
+            func n(_ k: String) -> Double { r[k]?.numberValue ?? -120 }
+            night?.minutes.append(.init(start: offset + start, seconds: seconds, leq: n("leq_dbfs"), l10: n("l10_dbfs"),
+                                        l90: n("l90_dbfs"), lmax: n("lmax_dbfs"), floor: n("floor_dbfs"), active: active))
+            night?.heard += seconds
+            sessionSeconds = start + seconds
+        case "status":
+            guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
+            let detail = ["error", "frames_lost", "seconds", "sink", "dropped"].compactMap { k in
+                r[k].map { "\(k.replacingOccurrences(of: "_", with: " ")) \($0.stringValue ?? $0.compactText)" }
+            }.joined(separator: ", ")
+            night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
+        case "session_end":
+            let s = r["stream_s"]?.numberValue ?? sessionSeconds
+            let span = max(night?.span ?? 0, offset + s)
+            night?.span = span
+            // Logs written before level records existed: the session's length is what was heard.
+            if night?.minutes.isEmpty == true { night?.heard += s }
+            closeSession()
+        default:
+            break
+        }
+        return finished
+    }
+
+    /// The night in progress at the end of the log.
+    public mutating func finish() -> Night? {
+        closeSession()
+        defer { night = nil }
+        return night
+    }
+
+    /// Events still open when a session ends without closing them (a crash) end where
+    /// the session's audio was last heard, marked truncated.
+    private mutating func closeSession() {
+        for var e in open.values.sorted(by: { $0.onset < $1.onset }) {
+            e.offset = max(e.onset, offset + sessionSeconds)
+            e.truncated = true
+            night?.events.append(e)
+        }
+        open.removeAll()
+        if let n = night { night?.span = max(n.span, offset + sessionSeconds, n.events.map(\.offset).max() ?? 0) }
+        sessionSeconds = 0
+    }
+
+    static let incidents: Set<String> = ["device_lost", "input_silent", "clipping", "overrun", "log_write_failed",
+                                         "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples"]
+}

@@ -1,0 +1,71 @@
+import Foundation
+import SomniqCore
+
+/// Reading nights out of a log, and writing a report file.
+public enum NightReports {
+    /// The night `key` (`2026-11-22`, or a replayed recording's path) of the log at
+    /// `path`, or its last night when `key` is nil. Streams the log, holding one night.
+    public static func night(in path: String, key: String?) throws -> Night {
+        let reader = try LogReader(path: path)
+        var builder = NightBuilder()
+        var found: Night?
+        var keys: [String] = []
+        func consider(_ n: Night?) {
+            guard let n else { return }
+            if keys.last != n.key { keys.append(n.key) }
+            if key == nil || n.key == key { found = key == nil ? n : merge(found, n) }
+        }
+        while let r = reader.next() { consider(builder.add(r)) }
+        consider(builder.finish())
+        guard let found else {
+            if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }
+            throw ReportError(description: "\(LogText.escape(path)): no night \(LogText.escape(key ?? "")) (nights: \(keys.suffix(14).map { LogText.escape($0) }.joined(separator: ", ")))")
+        }
+        return found
+    }
+
+    /// Two pieces of one night (a log where another night came between them): kept apart
+    /// on one time axis.
+    private static func merge(_ a: Night?, _ b: Night) -> Night {
+        guard var a, let start = a.start, let bStart = b.start else { return b }
+        let shift = bStart - start
+        a.events += b.events.map { var e = $0; e.onset += shift; e.offset += shift; return e }
+        a.minutes += b.minutes.map { var m = $0; m.start += shift; return m }
+        a.incidents += b.incidents.map { var i = $0; i.time += shift; return i }
+        a.heard += b.heard
+        a.span = max(a.span, shift + b.span)
+        a.sessions += b.sessions
+        a.profiles += b.profiles.filter { !a.profiles.contains($0) }
+        a.sources += b.sources.filter { !a.sources.contains($0) }
+        return a
+    }
+
+    /// Writes `text` to `path` through a temporary file renamed over it: a failed write
+    /// leaves an earlier report whole.
+    public static func write(_ text: String, to path: String) throws(ReportError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ReportError(description: "\(LogText.escape(path)): cannot write the report: \(String(cString: strerror(errno)))") }
+        let failure = writeAll(fd, Array(text.utf8))
+        let closed = close(fd)
+        guard failure == 0, closed == 0, rename(temporary, path) == 0 else {
+            let e = failure != 0 ? failure : errno
+            unlink(temporary)
+            throw ReportError(description: "\(LogText.escape(path)): cannot write the report: \(String(cString: strerror(e)))")
+        }
+    }
+}
+
+/// A sink that keeps a replayed session as a night, for `somniq replay --report`.
+public final class NightRecorder: RecordSink {
+    private var builder = NightBuilder()
+    public private(set) var nights: [Night] = []
+
+    public init() {}
+
+    public func write(_ record: SessionRecord, json: JSONValue?) {
+        guard let json else { return }
+        if let n = builder.add(json) { nights.append(n) }
+        if case .end = record, let n = builder.finish() { nights.append(n) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SomniqCore
+
+/// A night's summary for a terminal: the figures, a sparkline of the level, the alerts.
+public enum TextReport {
+    public static func render(_ night: Night) -> String {
+        let s = NightSummary(night)
+        var out: [String] = []
+        out.append("night \(LogText.escape(night.key)): \(duration(night.heard)) heard"
+                   + (night.start.map { ", from \(WallClock.localTime($0)) to \(WallClock.localTime($0 + night.span))" } ?? "")
+                   + ", \(night.events.count) events, \(s.alerts.count) alerts")
+        if !night.minutes.isEmpty {
+            let leq = night.minutes.map(\.leq)
+            out.append("level  \(sparkline(leq, width: 64))  \(f1(leq.min()!))…\(f1(leq.max()!)) dBFS Leq per minute")
+        }
+        out.append(String(format: "snoring %@ (%.0f %% of the night)", duration(s.snoringSeconds), 100 * s.snoringShare))
+        if let m = s.loudestMinute {
+            out.append("loudest minute \(night.clock(m.start)): Leq \(f1(m.leq)) dBFS, Lmax \(f1(m.lmax)) dBFS")
+        }
+        if !s.classes.isEmpty {
+            out.append("")
+            out.append(pad("class", 16) + pad("events", 8) + pad("alerts", 8) + pad("minutes", 9) + pad("first", 10) + "last")
+            for l in s.classes {
+                out.append(pad(l.soundClass.rawValue, 16) + pad("\(l.events)", 8) + pad("\(l.alerts)", 8)
+                           + pad(String(format: "%.1f", l.seconds / 60), 9) + pad(night.clock(l.first), 10) + night.clock(l.last))
+            }
+        }
+        if !s.alerts.isEmpty {
+            out.append("")
+            out.append("alerts")
+            for e in s.alerts {
+                out.append("  \(night.clock(e.onset, seconds: true))  \(pad(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
+                           + String(format: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs))
+            }
+        }
+        if !s.breathingPauses.isEmpty {
+            out.append("")
+            out.append("\(s.breathingPauses.count) pause(s) in a snore train ending with a gasp or a louder snore: a pattern worth a look with a doctor if it recurs; somniq does not diagnose.")
+        }
+        if !night.incidents.isEmpty {
+            out.append("")
+            out.append("incidents")
+            for i in night.incidents { out.append("  \(night.clock(i.time, seconds: true))  \(i.status)  \(LogText.escape(i.detail))") }
+        }
+        out.append("")
+        out.append("profile \(night.profiles.map { LogText.escape($0) }.joined(separator: ", "))")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Values as block characters, averaged down to at most `width` of them.
+    static func sparkline(_ values: [Double], width: Int) -> String {
+        guard let lo = values.min(), let hi = values.max(), !values.isEmpty else { return "" }
+        let blocks = Array("▁▂▃▄▅▆▇█")
+        let n = min(width, values.count)
+        return String((0..<n).map { i -> Character in
+            let a = i * values.count / n, b = max(a + 1, (i + 1) * values.count / n)
+            let v = values[a..<b].reduce(0, +) / Double(b - a)
+            return blocks[hi > lo ? min(7, Int((v - lo) / (hi - lo) * 7.999)) : 0]
+        })
+    }
+
+    /// `7 h 12 min`, `12.5 min`, `40 s`.
+    static func duration(_ s: Double) -> String {
+        let m = Int((s / 60).rounded())
+        return m >= 60 ? "\(m / 60) h \(m % 60) min" : s >= 60 ? String(format: "%.1f min", s / 60) : String(format: "%.0f s", s)
+    }
+
+    static func f1(_ x: Double) -> String { String(format: "%.1f", x) }
+    static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a night from the event log: its level, its sounds, snoring, alerts.",
+        discussion: """
+        Writes one self-contained HTML page (inline SVG and CSS, no script, no external \
+        URL): the night's level with every sound on a lane under it, sounds and snore \
+        intensity per 15 minutes, the figures per class, every alert with its decision \
+        trace, device and input incidents. --format text prints the same summary for a \
+        terminal. A night runs from noon to noon, local time; a replayed recording with no \
+        start time is a night of its own, named by its path.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case html, text }
+
+    @Argument(help: "The event log (JSON Lines).", completion: .file())
+    var log: String
+
+    @Option(help: "The night, by the date of its evening (2026-11-22); default: the last in the log.")
+    var night: String?
+
+    @Option(help: "html or text.")
+    var format = Format.html
+
+    @Option(help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let n: Night
+        do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
+        let text = format == .html ? HTMLReport.render(n, version: Somniq.version) : TextReport.render(n)
+        if let output {
+            do { try NightReports.write(text, to: output) } catch { throw fail("\(error)", Exit.ioError) }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
