@@ -220,3 +220,36 @@ func runChecked(_ path: String, _ arguments: [String]) throws {
         throw NSError(domain: path, code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments): \(r.stderr)"])
     }
 }
+
+/// The three kinds of endpoint a sink reaches, all real and on this machine: a Mosquitto
+/// broker with a subscriber on `somniq/#`, an HTTP server recording posts, and a program
+/// for the exec sink recording its runs in `execOut`.
+final class Endpoints {
+    let broker: Broker
+    let subscriber: LineRecorder
+    let httpPort: Int
+    let web: LineRecorder
+    let execOut: String
+    let program: String
+
+    init(in directory: String, name: String) throws {
+        broker = try Broker()
+        subscriber = try broker.subscribe("somniq/#")
+        httpPort = try freePort()
+        web = try startWebhookServer(port: httpPort)
+        execOut = directory + "/exec-\(name).jsonl"
+        program = try writeRecorderScript(in: directory, out: execOut)
+    }
+
+    func stop() {
+        subscriber.stop()
+        web.stop()
+    }
+}
+
+/// Each sink's delivery must come within 1 s of its `event_start` record being written.
+func expectWithinOneSecond(_ latencies: [(String, Double)], _ what: String) {
+    print("\(what): sink latency after the event_start record was written: "
+          + latencies.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", "))
+    for (name, latency) in latencies { #expect(latency < 1.0, "\(name): \(latency) s") }
+}

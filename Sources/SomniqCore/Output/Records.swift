@@ -96,19 +96,19 @@ public enum Records {
     /// each class's events covered in it (classes that sounded only). `time`: the
     /// wall-clock time of the minute's start (live sessions, and replays given a start).
     public static func level(_ m: MinuteLevels.Minute, time: String? = nil) -> JSONValue {
-        var m2: [(String, JSONValue)] = [
+        var fields: [(String, JSONValue)] = [
             ("v", .number(Double(version))), ("kind", .string("level")),
             ("start_s", .rounded(m.startSeconds)), ("seconds", .rounded(m.seconds)),
         ]
-        if let time { m2.append(("time", .string(time))) }
-        m2 += [
+        if let time { fields.append(("time", .string(time))) }
+        fields += [
             ("leq_dbfs", .rounded(m.leqDbfs, 1)), ("l10_dbfs", .rounded(m.l10Dbfs, 1)), ("l90_dbfs", .rounded(m.l90Dbfs, 1)),
             ("lmax_dbfs", .rounded(m.maxDbfs, 1)), ("floor_dbfs", .rounded(m.floorDbfs, 1)),
             ("active_s", .object(SoundClass.allCases.compactMap { c in
                 m.activeSeconds(c) > 0 ? (c.rawValue, .rounded(m.activeSeconds(c), 1)) : nil
             })),
         ]
-        return .object(m2)
+        return .object(fields)
     }
 
     /// A system condition: `listening`, `device_lost`, `input_silent`, `clipping`,

@@ -19,17 +19,17 @@ public enum TextReport {
         }
         if !s.classes.isEmpty {
             out.append("")
-            out.append(pad("class", 16) + pad("events", 8) + pad("alerts", 8) + pad("minutes", 9) + pad("first", 10) + "last")
+            out.append(padded("class", 16) + padded("events", 8) + padded("alerts", 8) + padded("minutes", 9) + padded("first", 10) + "last")
             for l in s.classes {
-                out.append(pad(l.soundClass.rawValue, 16) + pad("\(l.events)", 8) + pad("\(l.alerts)", 8)
-                           + pad(String(format: "%.1f", l.seconds / 60), 9) + pad(night.clock(l.first), 10) + night.clock(l.last))
+                out.append(padded(l.soundClass.rawValue, 16) + padded("\(l.events)", 8) + padded("\(l.alerts)", 8)
+                           + padded(String(format: "%.1f", l.seconds / 60), 9) + padded(night.clock(l.first), 10) + night.clock(l.last))
             }
         }
         if !s.alerts.isEmpty {
             out.append("")
             out.append("alerts")
             for e in s.alerts {
-                out.append("  \(night.clock(e.onset, seconds: true))  \(pad(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
+                out.append("  \(night.clock(e.onset, seconds: true))  \(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
                            + String(format: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs))
             }
         }
@@ -66,5 +66,4 @@ public enum TextReport {
     }
 
     static func f1(_ x: Double) -> String { String(format: "%.1f", x) }
-    static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
 }

@@ -26,10 +26,10 @@ public protocol RecordSink: AnyObject {
 public final class Session {
     public struct Summary: Sendable {
         public var streamSeconds = 0.0
-        public var events = 0
-        public var alerts = 0
         /// Per class, by `SoundClass.index`.
         public var classes = [Records.ClassTally](repeating: .init(), count: SoundClass.allCases.count)
+        public var events: Int { classes.reduce(0) { $0 + $1.events } }
+        public var alerts: Int { classes.reduce(0) { $0 + $1.alerts } }
         /// `end_of_file`, `signal`, `end_of_input`, `device_unavailable`.
         public var reason = ""
     }
@@ -99,12 +99,8 @@ public final class Session {
         let json: JSONValue?
         switch output {
         case let .start(e):
-            summary.events += 1
             summary.classes[e.soundClass.index].events += 1
-            if e.alert {
-                summary.alerts += 1
-                summary.classes[e.soundClass.index].alerts += 1
-            }
+            if e.alert { summary.classes[e.soundClass.index].alerts += 1 }
             json = Records.eventStart(e, time: times?.at)
         case let .end(e):
             summary.classes[e.soundClass.index].seconds += e.offset - e.onset

@@ -4,7 +4,6 @@ import SomniqCore
 public final class EventCollector: RecordSink {
     public private(set) var starts: [EventStart] = []
     public private(set) var ends: [EventEnd] = []
-    public private(set) var inputConditions: [InputWatch.Condition] = []
 
     public init() {}
 
@@ -12,7 +11,6 @@ public final class EventCollector: RecordSink {
         switch record {
         case let .output(.start(e)): starts.append(e)
         case let .output(.end(e)): ends.append(e)
-        case let .output(.input(c)): inputConditions.append(c)
         default: break
         }
     }

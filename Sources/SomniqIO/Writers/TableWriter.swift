@@ -29,16 +29,15 @@ public final class TableWriter: RecordSink {
     private func table(_ summary: Session.Summary) throws {
         try log.appendLine("\(file): \(clock(summary.streamSeconds)) of audio, profile \(profile), \(summary.events) events, \(summary.alerts) alerts")
         guard !events.isEmpty else { try log.appendLine("  (no events)"); return }
-        try log.appendLine("  " + pad("onset", 10) + pad("offset", 10) + pad("class", 16) + pad("tier", 10) + pad("alert", 10) + "confidence")
+        try log.appendLine("  " + padded("onset", 10) + padded("offset", 10) + padded("class", 16) + padded("tier", 10) + padded("alert", 10) + "confidence")
         for (start, end) in events.sorted() {
             let alert = start.alert ? "yes" : (start.suppressed ?? "no")
             let confidence = String(format: "%.2f", end.confidence) + (end.truncated ? "  (cut off at end)" : "")
-            try log.appendLine("  " + pad(clock(end.onset), 10) + pad(clock(end.offset), 10) + pad(end.soundClass.rawValue, 16)
-                               + pad(start.tier.rawValue, 10) + pad(alert, 10) + confidence)
+            try log.appendLine("  " + padded(clock(end.onset), 10) + padded(clock(end.offset), 10) + padded(end.soundClass.rawValue, 16)
+                               + padded(start.tier.rawValue, 10) + padded(alert, 10) + confidence)
         }
     }
 
-    private func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
 
     /// m:ss.t, or h:mm:ss.t from an hour on.
     private func clock(_ s: Double) -> String {
