@@ -33,10 +33,6 @@ struct Report: ParsableCommand {
         let n: Night
         do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
         let text = format == .html ? HTMLReport.render(n, version: Somniq.version) : TextReport.render(n)
-        if let output {
-            do { try NightReports.write(text, to: output) } catch { throw fail("\(error)", Exit.ioError) }
-        } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        }
+        try emit(text, to: output)
     }
 }

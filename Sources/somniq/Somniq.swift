@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqCore
+import SomniqIO
 
 @main
 struct Somniq: AsyncParsableCommand {
@@ -15,7 +16,7 @@ struct Somniq: AsyncParsableCommand {
         through a tiered alert processor into a durable JSON Lines event log.
         """,
         version: version,
-        subcommands: [Run.self, Replay.self, Report.self, Eval.self, Profiles.self, Devices.self, Bench.self, Features.self])
+        subcommands: [Run.self, Replay.self, Report.self, HistoryCommand.self, Eval.self, Profiles.self, Devices.self, Bench.self, Features.self])
 }
 
 /// Exit codes of SPEC §6 (from sysexits.h).
@@ -31,6 +32,15 @@ func fail(_ message: String, _ code: ExitCode) -> ExitCode {
     var err = StandardError()
     print("somniq: \(message)", to: &err)
     return code
+}
+
+/// Writes a report to `output` (whole, through a renamed temporary file) or to standard output.
+func emit(_ text: String, to output: String?) throws {
+    guard let output else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do { try NightReports.write(text, to: output) } catch { throw fail("\(error)", Exit.ioError) }
 }
 
 struct StandardError: TextOutputStream {

@@ -1,0 +1,235 @@
+import Foundation
+import SomniqCore
+
+/// One night's line in the history: what was heard, how much snoring, how many
+/// disturbances and alerts, the loudest minute. Figures are rounded as they are shown
+/// (minutes to 0.1), and every total is the sum of the shown figures.
+public struct NightRow: Sendable {
+    /// `2026-11-22`, or a replayed recording's path.
+    public var night: String
+    /// Day number (days since 1970-01-01) of a dated night.
+    public var day: Int?
+    public var sessions: Int
+    public var heardSeconds: Double
+    public var snoringSeconds: Double
+    /// Events of every class but the sleeper's steady sounds (snoring, breathing and the
+    /// pauses in them): the coughs, voices, doors and alarms that break a night.
+    public var disturbances: Int
+    public var pauses: Int
+    public var alerts: [Tier: Int]
+    public var events: [SoundClass: Int]
+    public var loudest: Loudest?
+
+    /// The minute with the highest Leq, and when it was.
+    public struct Loudest: Sendable {
+        public var leq: Double
+        /// `23:11`, or the elapsed `0:01:00` of an undated recording.
+        public var clock: String
+        /// `2026-11-22 23:11` for a dated night, else `recording 0:01:00`.
+        public var when: String
+    }
+
+    static let steady: Set<SoundClass> = [.snoring, .breathing, .breathingPause]
+
+    public init(_ night: Night) {
+        let s = NightSummary(night)
+        self.night = night.key
+        day = night.start != nil ? History.day(night.key) : nil
+        sessions = night.sessions
+        heardSeconds = night.heard
+        snoringSeconds = s.snoringSeconds
+        disturbances = night.events.count { !Self.steady.contains($0.soundClass) }
+        pauses = night.events.count { $0.soundClass == .breathingPause }
+        alerts = Dictionary(grouping: night.events.filter(\.alert), by: \.tier).mapValues(\.count)
+        events = Dictionary(grouping: night.events, by: \.soundClass).mapValues(\.count)
+        loudest = s.loudestMinute.map { m in
+            let clock = night.clock(m.start)
+            let when = night.start.map { WallClock.localDate($0 + m.start) + " " + clock } ?? "recording " + clock
+            return Loudest(leq: History.tenth(m.leq), clock: clock, when: when)
+        }
+    }
+
+    /// An empty row, to add nights to.
+    init(named: String) {
+        night = named
+        sessions = 0
+        heardSeconds = 0
+        snoringSeconds = 0
+        disturbances = 0
+        pauses = 0
+        alerts = [:]
+        events = [:]
+    }
+
+    /// Minutes, to 0.1, as shown.
+    public var heardMinutes: Double { History.tenth(heardSeconds / 60) }
+    public var snoringMinutes: Double { History.tenth(snoringSeconds / 60) }
+
+    /// The row as shown: a total adds what its nights show, so that it is their sum.
+    var shown: NightRow {
+        var r = self
+        r.heardSeconds = heardMinutes * 60
+        r.snoringSeconds = snoringMinutes * 60
+        return r
+    }
+
+    public var snoringShare: Double { heardSeconds > 0 ? min(1, snoringSeconds / heardSeconds) : 0 }
+    public var alertCount: Int { alerts.values.reduce(0, +) }
+
+    /// Another piece of the same night (a second log, or sessions another night came between).
+    mutating func add(_ other: NightRow) {
+        sessions += other.sessions
+        heardSeconds += other.heardSeconds
+        snoringSeconds += other.snoringSeconds
+        disturbances += other.disturbances
+        pauses += other.pauses
+        alerts.merge(other.alerts, uniquingKeysWith: +)
+        events.merge(other.events, uniquingKeysWith: +)
+        if let o = other.loudest, o.leq > loudest?.leq ?? -.infinity { loudest = o }
+    }
+}
+
+/// Nights side by side: one row per night, grouped into weeks or months with their
+/// totals, their means per night, their trend, and the change from the period before.
+public struct History: Sendable {
+    public enum Grouping: String, Sendable { case all, week, month }
+
+    public struct Period: Sendable {
+        /// `2026-W47`, `2026-11`, `all`, or `undated` for recordings replayed without a start time.
+        public var label: String
+        public var rows: [NightRow]
+        /// The sum of the rows.
+        public var total: NightRow
+        /// Least-squares slope per calendar day of snoring minutes and disturbances, with
+        /// three nights or more.
+        public var trend: (snoring: Double, disturbances: Double)?
+        /// The previous period's label and its means per night.
+        public var previous: (label: String, snoring: Double, disturbances: Double, alerts: Double)?
+
+        public var nights: Int { rows.count }
+        public var meanSnoring: Double { total.snoringMinutes / Double(max(1, nights)) }
+        public var meanDisturbances: Double { Double(total.disturbances) / Double(max(1, nights)) }
+        public var meanAlerts: Double { Double(total.alertCount) / Double(max(1, nights)) }
+    }
+
+    public var grouping: Grouping
+    public var nights: [NightRow]
+    public var periods: [Period]
+    public var total: NightRow
+
+    /// Reads every log in turn, streaming, keeping one row per night; pieces of one night
+    /// (restarts, several logs) are added together.
+    public static func read(logs: [String], grouping: Grouping) throws(ReportError) -> History {
+        var rows: [String: NightRow] = [:]
+        for path in logs {
+            let reader = try LogReader(path: path)
+            var builder = NightBuilder()
+            func keep(_ n: Night?) {
+                guard let n else { return }
+                let row = NightRow(n)
+                if rows[n.key] == nil { rows[n.key] = row } else { rows[n.key]!.add(row) }
+            }
+            while let r = reader.next() { keep(builder.add(r)) }
+            keep(builder.finish())
+        }
+        guard !rows.isEmpty else {
+            throw ReportError(description: "\(logs.map { LogText.escape($0) }.joined(separator: ", ")): no session in the log")
+        }
+        return History(rows: Array(rows.values), grouping: grouping)
+    }
+
+    public init(rows: [NightRow], grouping: Grouping) {
+        self.grouping = grouping
+        // Dated nights by date, then undated recordings by path.
+        nights = rows.sorted { a, b in
+            switch (a.day, b.day) {
+            case let (x?, y?): x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): a.night < b.night
+            }
+        }
+        var periods: [Period] = []
+        for row in nights {
+            let label = row.day.map { Self.period(of: $0, grouping) } ?? "undated"
+            if periods.last?.label == label { periods[periods.count - 1].rows.append(row) } else {
+                periods.append(Period(label: label, rows: [row], total: row))
+            }
+        }
+        for i in periods.indices {
+            periods[i].total = Self.sum(periods[i].rows, named: periods[i].label == "all" ? "total" : periods[i].label)
+            let dated = periods[i].rows.filter { $0.day != nil }
+            if dated.count >= 3 {
+                let days = dated.map { Double($0.day!) }
+                periods[i].trend = (Self.slope(days, dated.map(\.snoringMinutes)),
+                                    Self.slope(days, dated.map { Double($0.disturbances) }))
+            }
+            if i > 0, periods[i].label != "undated", periods[i - 1].label != "undated" {
+                let p = periods[i - 1]
+                periods[i].previous = (p.label, p.meanSnoring, p.meanDisturbances, p.meanAlerts)
+            }
+        }
+        self.periods = periods
+        total = Self.sum(nights, named: "total")
+    }
+
+    static func sum(_ rows: [NightRow], named: String) -> NightRow {
+        var total = NightRow(named: named)
+        for r in rows { total.add(r.shown) }
+        return total
+    }
+
+    /// The ISO 8601 week (`2026-W47`, weeks start on Monday) or the month (`2026-11`) of a day.
+    static func period(of day: Int, _ grouping: Grouping) -> String {
+        switch grouping {
+        case .all: return "all"
+        case .month: return String(date(day).prefix(7))
+        case .week:
+            // The week belongs to the year of its Thursday. 1970-01-01 was a Thursday.
+            let weekday = ((day % 7) + 10) % 7  // Monday 0 … Sunday 6
+            let thursday = day - weekday + 3
+            let t = civil(thursday)
+            let firstOfYear = Int(timegm2(t.year, 1, 1) / 86400)
+            return String(format: "%04d-W%02d", t.year, (thursday - firstOfYear) / 7 + 1)
+        }
+    }
+
+    /// Days since 1970-01-01 of `2026-11-22`, or nil.
+    static func day(_ date: String) -> Int? {
+        let p = date.split(separator: "-").compactMap { Int($0) }
+        guard p.count == 3, date.count == 10, (1...12).contains(p[1]), (1...31).contains(p[2]) else { return nil }
+        return Int(timegm2(p[0], p[1], p[2]) / 86400)
+    }
+
+    /// `2026-11-22` of a day number.
+    static func date(_ day: Int) -> String {
+        let t = civil(day)
+        return String(format: "%04d-%02d-%02d", t.year, t.month, t.day)
+    }
+
+    private static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
+        var seconds = time_t(day * 86400)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+    }
+
+    private static func timegm2(_ year: Int, _ month: Int, _ day: Int) -> time_t {
+        var t = tm()
+        t.tm_year = Int32(year - 1900)
+        t.tm_mon = Int32(month - 1)
+        t.tm_mday = Int32(day)
+        return timegm(&t)
+    }
+
+    /// Least-squares slope of `y` over `x`.
+    static func slope(_ x: [Double], _ y: [Double]) -> Double {
+        let n = Double(x.count)
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
+        let sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        guard sxx > 0 else { return 0 }
+        return zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / sxx
+    }
+
+    static func tenth(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SomniqCore
+
+extension History {
+    /// A terminal table: each period's nights, its total, its means per night, a
+    /// sparkline of snoring by night, its trend and its change from the period before.
+    public func table() -> String {
+        var out: [String] = []
+        for (k, p) in periods.enumerated() {
+            if k > 0 { out.append("") }
+            if grouping != .all || p.label == "undated" {
+                let dated = p.rows.compactMap(\.day)
+                let span = dated.isEmpty ? "" : "  \(Self.date(dated.first!)) … \(Self.date(dated.last!))"
+                out.append("\(p.label == "undated" ? "recordings without a start time" : "\(grouping.rawValue) \(p.label)")\(span)  \(p.nights) night\(p.nights == 1 ? "" : "s")")
+            }
+            out.append(Self.header)
+            for r in p.rows { out.append(Self.line(r)) }
+            if p.nights > 1 {
+                out.append(Self.line(p.total, total: true))
+                out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
+                           + padded(Self.minutes(p.meanSnoring), 17) + padded(String(format: "%.1f", p.meanDisturbances), 14)
+                           + String(format: "%.1f", p.meanAlerts))
+                out.append("snoring by night  " + TextReport.sparkline(p.rows.map(\.snoringMinutes), width: 62))
+            }
+            if let t = p.trend {
+                out.append("trend  snoring \(Self.signed(t.snoring)) min a night, disturbances \(Self.signed(t.disturbances)) a night (least squares over \(p.nights) nights)")
+            }
+            if let q = p.previous {
+                out.append("vs \(grouping.rawValue) \(q.label)  snoring \(Self.signed(p.meanSnoring - q.snoring)) min a night, disturbances \(Self.signed(p.meanDisturbances - q.disturbances)), alerts \(Self.signed(p.meanAlerts - q.alerts))")
+            }
+        }
+        if periods.count > 1 {
+            out.append("")
+            out.append(Self.header)
+            out.append(Self.line(total, total: true))
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static let header = padded("night", 17) + padded("heard", 10) + padded("snoring", 10) + padded("share", 7)
+        + padded("disturbances", 14) + padded("alerts c/h/m/l", 20) + "loudest minute"
+
+    /// A night's line, or a total's (whose loudest minute names its night).
+    static func line(_ r: NightRow, total: Bool = false) -> String {
+        let loudest = r.loudest.map { (total ? $0.when : $0.clock) + String(format: "  %.1f dBFS", $0.leq) } ?? "–"
+        // A recording without a start time is named by its file; its path is in --csv and --json.
+        let name = r.day == nil && !total ? (r.night as NSString).lastPathComponent : r.night
+        return padded(LogText.escape(name), 17) + padded(minutes(r.heardMinutes), 10) + padded(minutes(r.snoringMinutes), 10)
+            + padded(String(format: "%.0f %%", 100 * r.snoringShare), 7) + padded("\(r.disturbances)", 14)
+            + padded(Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/"), 20) + loudest
+    }
+
+    /// `7.9 h` from an hour, else `12.5 min`.
+    static func minutes(_ m: Double) -> String { m >= 60 ? String(format: "%.1f h", m / 60) : String(format: "%.1f min", m) }
+
+    static func signed(_ x: Double) -> String {
+        let r = (x * 10).rounded() / 10
+        return r == 0 ? "±0.0" : String(format: "%+.1f", r)
+    }
+
+    /// Comma-separated values (RFC 4180), one row per night, with its week or month.
+    public func csv() -> String {
+        var columns = ["night"]
+        if grouping != .all { columns.append(grouping.rawValue) }
+        columns += ["sessions", "heard_min", "snoring_min", "snoring_share", "disturbances", "pauses",
+                    "alerts_critical", "alerts_high", "alerts_medium", "alerts_low", "loudest_minute", "loudest_leq_dbfs"]
+        var out = columns.joined(separator: ",") + "\r\n"
+        for p in periods {
+            for r in p.rows {
+                var fields = [r.night]
+                if grouping != .all { fields.append(p.label) }
+                fields += ["\(r.sessions)", Self.number(r.heardMinutes), Self.number(r.snoringMinutes),
+                           Self.number((r.snoringShare * 1000).rounded() / 1000), "\(r.disturbances)", "\(r.pauses)"]
+                fields += Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }
+                fields += [r.loudest?.when ?? "", r.loudest.map { Self.number($0.leq) } ?? ""]
+                out += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
+            }
+        }
+        return out
+    }
+
+    /// A field quoted when it holds a comma, a quote or a line break; control characters
+    /// from file names are escaped first, so the file is safe to print.
+    static func csvField(_ s: String) -> String {
+        let e = LogText.escape(s)
+        return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : e
+    }
+
+    static func number(_ x: Double) -> String { JSONValue.number(x).compactText }
+
+    /// One JSON document: the nights, the periods with their totals, means, trend and
+    /// change, and the total.
+    public func json() -> String {
+        var periodValues: [JSONValue] = []
+        for p in periods {
+            var members = [("period", JSONValue.string(p.label)), ("nights", .number(Double(p.nights)))]
+            members += Self.figures(p.total)
+            members.append(("per_night", .object([("snoring_min", .number(Self.tenth(p.meanSnoring))),
+                                                  ("disturbances", .number(Self.tenth(p.meanDisturbances))),
+                                                  ("alerts", .number(Self.tenth(p.meanAlerts)))])))
+            if let t = p.trend {
+                members.append(("trend_per_night", .object([("snoring_min", .number(Self.tenth(t.snoring))),
+                                                            ("disturbances", .number(Self.tenth(t.disturbances)))])))
+            }
+            if let q = p.previous {
+                members.append(("change", .object([("from", .string(q.label)),
+                                                   ("snoring_min", .number(Self.tenth(p.meanSnoring - q.snoring))),
+                                                   ("disturbances", .number(Self.tenth(p.meanDisturbances - q.disturbances))),
+                                                   ("alerts", .number(Self.tenth(p.meanAlerts - q.alerts)))])))
+            }
+            periodValues.append(.object(members))
+        }
+        let doc = JSONValue.object([
+            ("grouping", .string(grouping.rawValue)),
+            ("nights", .array(periods.flatMap { p in
+                p.rows.map { r in
+                    .object([("night", .string(r.night))] + (grouping == .all ? [] : [(grouping.rawValue, .string(p.label))]) + Self.figures(r))
+                }
+            })),
+            ("periods", .array(periodValues)),
+            ("total", .object([("nights", .number(Double(nights.count)))] + Self.figures(total))),
+        ])
+        return doc.prettyText + "\n"
+    }
+
+    static func figures(_ r: NightRow) -> [(String, JSONValue)] {
+        var m: [(String, JSONValue)] = [
+            ("sessions", .number(Double(r.sessions))),
+            ("heard_min", .number(r.heardMinutes)),
+            ("snoring_min", .number(r.snoringMinutes)),
+            ("snoring_share", .number((r.snoringShare * 1000).rounded() / 1000)),
+            ("disturbances", .number(Double(r.disturbances))),
+            ("pauses", .number(Double(r.pauses))),
+            ("alerts", .object(Tier.allCases.map { ($0.rawValue, .number(Double(r.alerts[$0] ?? 0))) })),
+            ("events", .object(SoundClass.allCases.compactMap { c in r.events[c].map { (c.rawValue, .number(Double($0))) } })),
+        ]
+        if let l = r.loudest { m.append(("loudest_minute", .object([("when", .string(l.when)), ("leq_dbfs", .number(l.leq))]))) }
+        return m
+    }
+}

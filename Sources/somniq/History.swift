@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Nights side by side: one row per night, with weekly or monthly totals and trends.",
+        discussion: """
+        Each night (noon to noon, local time) gets a row: the audio heard, snoring minutes \
+        and share, disturbances (every sound but snoring, breathing and pauses in it), \
+        alerts by tier (critical/high/medium/low) and the loudest minute. --week and \
+        --month group the nights into ISO weeks or calendar months, each with its total, \
+        its means per night, the trend over its nights (least squares) and its change \
+        from the period before. Pieces of one night in several logs are added together. \
+        A recording replayed without --start is listed by its path.
+        """)
+
+    @Argument(help: "Event logs (JSON Lines), in any order.", completion: .file())
+    var logs: [String]
+
+    @Flag(help: "Group the nights by ISO week (Monday to Sunday).")
+    var week = false
+
+    @Flag(help: "Group the nights by calendar month.")
+    var month = false
+
+    @Flag(help: "Comma-separated values, one row per night.")
+    var csv = false
+
+    @Flag(help: "One JSON document: nights, periods with totals and trends, the total.")
+    var json = false
+
+    @Option(help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        if week && month { throw ValidationError("--week and --month: choose one") }
+        if csv && json { throw ValidationError("--csv and --json: choose one") }
+    }
+
+    func run() throws {
+        let history: History
+        do { history = try History.read(logs: logs, grouping: week ? .week : month ? .month : .all) } catch {
+            throw fail("\(error)", Exit.dataError)
+        }
+        let text = csv ? history.csv() : json ? history.json() : history.table()
+        try emit(text, to: output)
+    }
+}

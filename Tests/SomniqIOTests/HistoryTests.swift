@@ -1,0 +1,156 @@
+import Foundation
+import SomniqCore
+@testable import SomniqIO
+import Testing
+
+/// Nine nights, 14 to 22 November (ISO weeks 46 and 47), each the demo night cut to a
+/// different length so that no two nights have the same figures, in two logs. The night
+/// of the 18th is two sessions: 23:10, and 02:30 after midnight in the second log.
+private func nineNights(in dir: String) throws -> [String] {
+    let lengths = [40, 100, 180, 70, 130, 180, 55, 160, 90]
+    for length in Set(lengths + [40]) {
+        try sox(Paths.demoNight, dir + "/cut-\(length).flac", "trim", "0", "\(length)")
+    }
+    let logs = [dir + "/a.jsonl", dir + "/b.jsonl"]
+    func replay(_ length: Int, _ start: String, into log: String) throws {
+        let r = try somniq("replay", dir + "/cut-\(length).flac", "--format", "jsonl", "--output", log, "--start", start)
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+    for (k, length) in lengths.enumerated() {
+        try replay(length, "2026-11-\(14 + k)T23:10", into: logs[k < 6 ? 0 : 1])
+    }
+    try replay(40, "2026-11-19T02:30", into: logs[1])
+    return logs
+}
+
+@Test func aWeekOfLogsGivesAHistoryTableWithEachWeeksTotalTrendAndChange() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let logs = try nineNights(in: dir)
+    let r = try somniq("history", logs[0], logs[1], "--week")
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // One row per night, in date order, whichever order the logs are given in.
+    let rows = lines.filter { $0.hasPrefix("2026-11-") }
+    #expect(rows.map { String($0.prefix(10)) } == (14...22).map { "2026-11-\($0)" })
+    #expect(try somniq("history", logs[1], logs[0], "--week").stdout == r.stdout)
+    #expect(lines.contains("week 2026-W46  2026-11-14 … 2026-11-15  2 nights"))
+    #expect(lines.contains("week 2026-W47  2026-11-16 … 2026-11-22  7 nights"))
+    // The 15th: 100 s heard.
+    #expect(rows[1].hasPrefix("2026-11-15       1.7 min "))
+    for prefix in ["2026-W46 ", "2026-W47 ", "a night ", "snoring by night ", "trend  snoring ", "vs week 2026-W46  snoring ", "total "] {
+        #expect(lines.contains { $0.hasPrefix(prefix) }, "\(prefix)")
+    }
+}
+
+@Test func historyTotalsAreTheSumsOfTheNightsAndEachNightIsWhatItsLogSays() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let logs = try nineNights(in: dir)
+    let r = try somniq("history", logs[0], logs[1], "--week", "--json")
+    #expect(r.status == 0, "\(r.stderr)")
+    let doc = try JSONValue(parsing: r.stdout)
+    guard case let .array(nights)? = doc["nights"], case let .array(periods)? = doc["periods"] else {
+        Issue.record("no nights or periods: \(r.stdout)")
+        return
+    }
+    #expect(nights.count == 9)
+    // Each figure of a week's total, and of the whole total, is the sum over its nights.
+    func sum(_ rows: [JSONValue], _ path: [String]) -> Double {
+        let total = rows.compactMap { row in path.reduce(Optional(row)) { $0?[$1] }?.numberValue }.reduce(0, +)
+        return (total * 10).rounded() / 10
+    }
+    let figures = [["sessions"], ["heard_min"], ["snoring_min"], ["disturbances"], ["pauses"]]
+        + Tier.allCases.map { ["alerts", $0.rawValue] } + SoundClass.allCases.map { ["events", $0.rawValue] }
+    for p in periods {
+        let label = try #require(p["period"]?.stringValue)
+        let mine = nights.filter { $0["week"]?.stringValue == label }
+        #expect(p["nights"]?.numberValue == Double(mine.count))
+        for f in figures { #expect(sum([p], f) == sum(mine, f), "\(label) \(f)") }
+    }
+    #expect(periods.map { $0["period"]?.stringValue } == ["2026-W46", "2026-W47"])
+    let total = try #require(doc["total"])
+    for f in figures { #expect(sum([total], f) == sum(nights, f), "total \(f)") }
+
+    // Each night's figures are what its sessions' records say: minutes heard from the
+    // level records, snoring minutes from the snoring events' durations.
+    var heard: [String: Double] = [:], snoring: [String: Double] = [:], sessions: [String: Int] = [:]
+    var night = ""
+    for record in logs.flatMap(records) {
+        switch record["kind"]?.stringValue {
+        case "session_start":
+            night = WallClock.night(try #require(record["start_time"]?.stringValue.flatMap(WallClock.parse)))
+            sessions[night, default: 0] += 1
+        case "level": heard[night, default: 0] += record["seconds"]!.numberValue!
+        case "event_end" where record["class"] == .string("snoring"):
+            snoring[night, default: 0] += record["offset_s"]!.numberValue! - record["onset_s"]!.numberValue!
+        default: break
+        }
+    }
+    for n in nights {
+        let key = try #require(n["night"]?.stringValue)
+        #expect(n["heard_min"]?.numberValue == ((heard[key] ?? 0) / 6).rounded() / 10, "\(key)")
+        #expect(n["snoring_min"]?.numberValue == ((snoring[key] ?? 0) / 6).rounded() / 10, "\(key)")
+        #expect(n["sessions"]?.numberValue == Double(sessions[key] ?? 0), "\(key)")
+    }
+    // The night of the 18th: 130 s before midnight and 40 s after, one row.
+    #expect(nights.first { $0["night"] == .string("2026-11-18") }?["heard_min"] == .number(2.8))
+
+    // The CSV has the same nights, figure for figure.
+    let csv = try somniq("history", logs[0], logs[1], "--week", "--csv").stdout
+    let csvRows = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    #expect(csvRows.first == ["night", "week", "sessions", "heard_min", "snoring_min", "snoring_share", "disturbances", "pauses",
+                              "alerts_critical", "alerts_high", "alerts_medium", "alerts_low", "loudest_minute", "loudest_leq_dbfs"])
+    #expect(csvRows.count == 10)
+    for (row, n) in zip(csvRows.dropFirst(), nights) {
+        #expect(row[0] == n["night"]?.stringValue && row[1] == n["week"]?.stringValue)
+        #expect(Double(row[4]) == n["snoring_min"]?.numberValue && Int(row[6]) == n["disturbances"]?.numberValue.map { Int($0) })
+        #expect(Int(row[8]) == n["alerts"]?["critical"]?.numberValue.map { Int($0) })
+    }
+}
+
+@Test func weeksAreISOWeeksAndTheTrendIsTheSlopePerCalendarDay() throws {
+    let day = { (d: String) in History.day(d)! }
+    #expect(History.period(of: day("2026-11-22"), .week) == "2026-W47")  // a Sunday
+    #expect(History.period(of: day("2026-11-23"), .week) == "2026-W48")  // the Monday after
+    #expect(History.period(of: day("2027-01-01"), .week) == "2026-W53")  // 2026 began on a Thursday
+    #expect(History.period(of: day("2024-12-30"), .week) == "2025-W01")
+    #expect(History.period(of: day("2026-11-22"), .month) == "2026-11")
+    #expect(History.day("2026-13-01") == nil && History.day("yesterday") == nil)
+
+    // Snoring 10, 12, 16 minutes on the 16th, 17th and 19th: 2 minutes more each day.
+    let rows = [("2026-11-16", 10.0, 3), ("2026-11-17", 12.0, 3), ("2026-11-19", 16.0, 3)].map { date, snoring, sounds in
+        var r = NightRow(named: date)
+        r.day = History.day(date)
+        r.sessions = 1
+        r.heardSeconds = 480 * 60
+        r.snoringSeconds = snoring * 60
+        r.disturbances = sounds
+        return r
+    }
+    let h = History(rows: rows.reversed(), grouping: .week)
+    #expect(h.nights.map(\.night) == ["2026-11-16", "2026-11-17", "2026-11-19"])
+    let trend = try #require(h.periods.first?.trend)
+    #expect(abs(trend.snoring - 2) < 1e-9 && trend.disturbances == 0)
+    #expect(h.total.snoringMinutes == 38 && h.total.heardMinutes == 1440 && h.total.sessions == 3)
+}
+
+@Test func historyNamesWhatIsWrongAndListsAnUndatedRecordingByItsFile() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let missing = try somniq("history", dir + "/missing.jsonl")
+    #expect(missing.status == 65)
+    #expect(missing.stderr == "somniq: \(dir)/missing.jsonl: cannot open the log: No such file or directory\n")
+    #expect(try somniq("history", dir + "/x.jsonl", "--week", "--month").status == 64)
+    try "not a log\n".write(toFile: dir + "/empty.jsonl", atomically: true, encoding: .utf8)
+    let empty = try somniq("history", dir + "/empty.jsonl")
+    #expect(empty.status == 65 && empty.stderr == "somniq: \(dir)/empty.jsonl: no session in the log\n")
+
+    let log = dir + "/undated.jsonl"
+    #expect(try somniq("replay", Paths.demoNight, "--format", "jsonl", "--output", log).status == 0)
+    let r = try somniq("history", log, "--week")
+    #expect(r.stdout.contains("recordings without a start time  1 night\n"))
+    #expect(r.stdout.contains("\ndemo-night.flac  3.0 min "))
+    let csv = try somniq("history", log, "--csv").stdout
+    #expect(csv.contains("\r\n\(Paths.demoNight),1,3,"))
+}
