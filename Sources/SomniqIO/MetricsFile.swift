@@ -101,19 +101,8 @@ public final class Metrics: RecordSink {
 
     /// Replaces `path` with the rendered metrics in one rename.
     public func write(to path: String) throws(MetricsWriteError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw MetricsWriteError(path: temporary, errno: errno) }
-        let failure = writeAll(fd, Array(render().utf8))
-        close(fd)
-        if failure != 0 {
-            unlink(temporary)
-            throw MetricsWriteError(path: temporary, errno: failure)
-        }
-        guard rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw MetricsWriteError(path: path, errno: e)
+        if let failure = replaceContents(of: path, with: Array(render().utf8)) {
+            throw MetricsWriteError(path: failure.path, errno: failure.errno)
         }
     }
 }

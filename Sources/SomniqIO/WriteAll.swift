@@ -14,3 +14,45 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
     }
     return 0
 }
+
+/// Where and why a file could not be written.
+struct FileWriteFailure: Error {
+    var path: String
+    var errno: Int32
+}
+
+/// Replaces the contents of `path` with `bytes`, whole or not at all: through a temporary
+/// file beside it, renamed over it, so that a reader never sees half of it. A symbolic
+/// link is followed (the link stays); a path that is not a regular file (a terminal,
+/// `/dev/stdout`, a FIFO) is written in place, since renaming over it would put a file
+/// where the device was.
+func replaceContents(of path: String, with bytes: [UInt8]) -> FileWriteFailure? {
+    var target = path
+    var st = stat()
+    if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
+        target = String(cString: resolved)
+        free(resolved)
+    }
+    if stat(target, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return FileWriteFailure(path: path, errno: errno) }
+        let failure = writeAll(fd, bytes)
+        close(fd)
+        return failure == 0 ? nil : FileWriteFailure(path: path, errno: failure)
+    }
+    let temporary = target + ".tmp-\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return FileWriteFailure(path: temporary, errno: errno) }
+    let failure = writeAll(fd, bytes)
+    let closed = close(fd) == 0 ? 0 : errno
+    guard failure == 0, closed == 0 else {
+        unlink(temporary)
+        return FileWriteFailure(path: temporary, errno: failure != 0 ? failure : closed)
+    }
+    guard rename(temporary, target) == 0 else {
+        let e = errno
+        unlink(temporary)
+        return FileWriteFailure(path: path, errno: e)
+    }
+    return nil
+}

@@ -154,3 +154,24 @@ private func nineNights(in dir: String) throws -> [String] {
     let csv = try somniq("history", log, "--csv").stdout
     #expect(csv.contains("\r\n\(Paths.demoNight),1,3,"))
 }
+
+/// `--output` renames a whole file into place, but never over a device or a link: a
+/// report to /dev/stdout reaches standard output (and /dev/stdout stays what it was), a
+/// report to a symbolic link replaces the file it points to and the link stays.
+@Test func aReportWrittenToADeviceOrThroughALinkLeavesTheDeviceAndTheLink() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/night.jsonl"
+    #expect(try somniq("replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10").status == 0)
+    let table = try somniq("history", log)
+    let device = try somniq("history", log, "--output", "/dev/stdout")
+    #expect(device.status == 0 && device.stdout == table.stdout, "\(device.stderr)")
+    #expect(try FileManager.default.attributesOfItem(atPath: "/dev/stdout")[.type] as? FileAttributeType == .typeSymbolicLink)
+
+    try "an older report".write(toFile: dir + "/kept.txt", atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/latest.txt", withDestinationPath: "kept.txt")
+    #expect(try somniq("report", log, "--format", "text", "--output", dir + "/latest.txt").status == 0)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/latest.txt") == "kept.txt")
+    #expect(try String(contentsOfFile: dir + "/kept.txt", encoding: .utf8).hasPrefix("night 2026-11-22: 3.0 min heard"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["kept.txt", "latest.txt", "night.jsonl"])
+}

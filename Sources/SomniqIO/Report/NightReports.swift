@@ -40,18 +40,12 @@ public enum NightReports {
         return a
     }
 
-    /// Writes `text` to `path` through a temporary file renamed over it: a failed write
-    /// leaves an earlier report whole.
+    /// Writes `text` to `path` whole: through a temporary file renamed over it, so that
+    /// a failed write leaves an earlier report whole (a device such as /dev/stdout is
+    /// written in place).
     public static func write(_ text: String, to path: String) throws(ReportError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ReportError(description: "\(LogText.escape(path)): cannot write the report: \(String(cString: strerror(errno)))") }
-        let failure = writeAll(fd, Array(text.utf8))
-        let closed = close(fd)
-        guard failure == 0, closed == 0, rename(temporary, path) == 0 else {
-            let e = failure != 0 ? failure : errno
-            unlink(temporary)
-            throw ReportError(description: "\(LogText.escape(path)): cannot write the report: \(String(cString: strerror(e)))")
+        if let failure = replaceContents(of: path, with: Array(text.utf8)) {
+            throw ReportError(description: "\(LogText.escape(failure.path)): cannot write the report: \(String(cString: strerror(failure.errno)))")
         }
     }
 }
