@@ -8,6 +8,9 @@ import SomniqCore
 final class LiveRig {
     let home = temporaryDirectory()
     let pulseSocket: String
+    /// Daemons this rig started: killed when the test is over, however it ended, so that
+    /// none outlives a failed test holding the test runner's output open.
+    private var started: [Process] = []
 
     init() throws {
         pulseSocket = home + "/pulse-native"
@@ -26,6 +29,10 @@ final class LiveRig {
             device "fixture.monitor"
         }
         """.write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        for p in started where p.isRunning { kill(p.processIdentifier, SIGKILL) }
     }
 
     var environment: [String: String] {
@@ -105,6 +112,7 @@ final class LiveRig {
         p.environment = environment.merging(extra) { $1 }
         p.standardError = FileHandle.nullDevice
         try p.run()
+        started.append(p)
         return p
     }
 

@@ -57,7 +57,8 @@ func somniq(_ arguments: String...) throws -> CommandResult { try runProgram(Pat
 
 /// sox, for making test recordings with a resampler that is not the one under test.
 func sox(_ arguments: String...) throws {
-    let r = try runProgram("/usr/bin/sox", arguments)
+    // -R: dither from a fixed seed, so that a test recording is the same on every run.
+    let r = try runProgram("/usr/bin/sox", ["-R"] + arguments)
     guard r.status == 0 else { throw NSError(domain: "sox", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: r.stderr]) }
 }
 
