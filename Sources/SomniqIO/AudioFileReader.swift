@@ -6,7 +6,7 @@ import SomniqCore
 public struct AudioFileError: Error, CustomStringConvertible, Equatable {
     public var path: String
     public var problem: String
-    public var description: String { "\(path): \(problem)" }
+    public var description: String { "\(LogText.escape(path)): \(problem)" }
 }
 
 /// Reads any file libsndfile understands (WAV, FLAC, OGG/Vorbis, Opus, AIFF, …) in
@@ -27,8 +27,14 @@ public final class AudioFileReader {
     public init(path: String, blockFrames: Int = 8192) throws(AudioFileError) {
         self.path = path
         self.blockFrames = blockFrames
+        let fd: Int32
+        switch InputFile.open(path, what: "an audio file") {
+        case let .success(d): fd = d
+        case let .failure(e): throw AudioFileError(path: path, problem: e.problem)
+        }
         var info = SF_INFO()
-        guard let f = sf_open(path, Int32(SFM_READ), &info) else {
+        // libsndfile closes the descriptor with the file, or at once if it cannot open it.
+        guard let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
             let reason = String(cString: sf_strerror(nil))
             throw AudioFileError(path: path, problem: Self.explain(openError: reason))
         }

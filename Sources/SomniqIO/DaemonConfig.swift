@@ -56,12 +56,13 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// Reads and validates a configuration file.
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
-        let name = (path as NSString).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(file: path, keyPath: "", problem: FileManager.default.fileExists(atPath: path)
-                              ? "cannot be read; check its permissions" : "no such file; create it or pass --config")
+        switch TextFile.read(path, what: "a configuration (.json)") {
+        // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
+        case let .success(bytes): return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+        case let .failure(e):
+            throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
+                              ? "no such file; create it or pass --config" : e.problem)
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: name)
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
@@ -78,6 +79,7 @@ public struct DaemonConfig: Sendable, Equatable {
             func string() throws(ConfigError) -> String {
                 guard case let .string(s) = value else { throw fail("must be a string, not \(value.typeName)") }
                 guard !s.isEmpty else { throw fail("must not be empty") }
+                if let problem = ConfigText.problem(s) { throw fail(problem) }
                 return s
             }
             func seconds() throws(ConfigError) -> Double {
@@ -111,5 +113,18 @@ public struct DaemonConfig: Sendable, Equatable {
             }
         }
         return c
+    }
+}
+
+/// What is wrong with a string from a configuration, if anything: a control character
+/// (a device name with a newline in it would reach systemd as a line of its own) or bytes
+/// that were not UTF-8 (a path would silently name another file).
+public enum ConfigText {
+    public static func problem(_ s: String) -> String? {
+        if s.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "must not contain control characters"
+        }
+        if s.unicodeScalars.contains("\u{FFFD}") { return "is not valid UTF-8" }
+        return nil
     }
 }

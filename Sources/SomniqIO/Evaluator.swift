@@ -67,10 +67,18 @@ public struct Evaluator {
         var items: [Item] = [], skipped: [String] = []
         for file in audio.sorted() {
             let labelPath = (file as NSString).deletingPathExtension + ".tsv"
-            guard let data = FileManager.default.contents(atPath: labelPath) else { skipped.append(file); continue }
+            var st = stat()
+            guard lstat(labelPath, &st) == 0 else { skipped.append(file); continue }
+            let text: [UInt8]
+            switch TextFile.read(labelPath, what: "a label file (.tsv)") {
+            case let .success(t): text = t
+            case let .failure(e): throw Failure(description: "\(LogText.escape(labelPath)): \(e.problem)")
+            }
+            let seconds: Double
+            do { seconds = try AudioFileReader(path: file).durationSeconds } catch { throw Failure(description: "\(error)") }
             let events: [LabeledEvent]
-            do { events = try LabelFile.parse(String(decoding: data, as: UTF8.self), name: labelPath) } catch {
-                throw Failure(description: "\(error)")
+            do { events = try LabelFile.parse(String(decoding: text, as: UTF8.self), name: labelPath, audioSeconds: seconds) } catch {
+                throw Failure(description: LogText.escape("\(error)"))
             }
             for e in events where !labels.contains(e.label) {
                 throw Failure(description: "\(labelPath): unknown class \"\(e.label)\" (classes: \(labels.joined(separator: ", ")))")

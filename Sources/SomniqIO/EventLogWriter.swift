@@ -5,11 +5,21 @@ import SomniqCore
 public struct LogWriteError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Int32
+    /// What is wrong with the path itself, when it is not a failed write.
+    public var problem: String?
+
+    public init(path: String, errno: Int32, problem: String? = nil) {
+        self.path = path
+        self.errno = errno
+        self.problem = problem
+    }
+
     public var description: String {
+        if let problem { return "\(LogText.escape(path)): \(problem)" }
         let reason = String(cString: strerror(errno))
         let hint = errno == ENOSPC || errno == EDQUOT ? "; free some space"
             : errno == EACCES || errno == EPERM ? "; check the permissions of the log's directory" : ""
-        return "\(path): cannot write the event log: \(reason)\(hint)"
+        return "\(LogText.escape(path)): cannot write the event log: \(reason)\(hint)"
     }
 }
 
@@ -20,12 +30,13 @@ public final class EventLogWriter {
     public let path: String
     private var fd: Int32
 
-    /// Opens (creating with mode 0640) the log at `path`. If the last line was torn by
-    /// a power cut, a newline is added first so the next record starts on its own line.
-    public init(path: String) throws(LogWriteError) {
-        self.path = path
+    /// Opens (creating with mode 0640) the log at `path`, named `name` in errors. If the
+    /// last line was torn by a power cut, a newline is added first so the next record
+    /// starts on its own line.
+    public init(path: String, name: String? = nil) throws(LogWriteError) {
+        self.path = name ?? path
         fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw LogWriteError(path: path, errno: errno) }
+        guard fd >= 0 else { throw LogWriteError(path: name ?? path, errno: errno) }
         if Self.endsWithoutNewline(path) { try writeAll(Array("\n".utf8)) }
     }
 

@@ -5,7 +5,7 @@ import SomniqCore
 /// `somniq run`: listens on an ALSA device through exactly the replay pipeline, writes
 /// the event log, tells the sinks, and keeps the metrics file, until told to stop.
 public final class LiveSession {
-    public struct Options {
+    public struct Options: Sendable {
         public var config: DaemonConfig
         public var configPath: String?
         /// Values given on the command line: they win over the file, on reload too.
@@ -47,6 +47,9 @@ public final class LiveSession {
     /// Set from signal handlers; read by the loop.
     private let stopRequested = Flag()
     private let reloadRequested = Flag()
+    private let pendingReload = PendingReload()
+    /// The events the log's previous session left open, if it ended uncleanly.
+    private let unclean: [UncleanEnd.OpenEvent]?
 
     /// The session's records go to the event log first (the record of truth), then to
     /// the notification sinks, the metrics and the journal.
@@ -57,6 +60,8 @@ public final class LiveSession {
         do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
             throw .profile(error)
         }
+        // Read before this session writes its first record.
+        unclean = UncleanEnd.scan(options.config.log)
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
         let pipeline: Pipeline
         do {
@@ -88,6 +93,10 @@ public final class LiveSession {
             logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
         }
         deliver { try session.start(.device(name: options.config.device)) }
+        if let unclean {
+            logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
+            deliver { try session.closeUnclean(unclean) }
+        }
         let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
         var reason = "signal"
         var backoff = 1.0
@@ -160,7 +169,8 @@ public final class LiveSession {
         var first = true
         while true {
             if stopRequested.isSet { return .stopped }
-            if reloadRequested.take() { reload() }
+            if reloadRequested.take() { pendingReload.start { [options] in Self.prepareReload(options) } }
+            if let prepared = pendingReload.take() { apply(prepared) }
             guard let item = thread.next(timeout: 0.2) else { continue }
             switch item {
             case let .failed(error):
@@ -177,7 +187,7 @@ public final class LiveSession {
                     // Wall-clock times are stream time from here on, anchored at this moment.
                     clock.anchor(at: session.streamSeconds)
                     status("listening", details: [("device", .string(options.config.device))])
-                    notifier.notify("READY=1\nSTATUS=listening on \(options.config.device)")
+                    notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
                     logger.info("listening on \(options.config.device)")
                 }
                 thread.withSamples(slot: slot, count: take) { samples in
@@ -244,17 +254,38 @@ public final class LiveSession {
         }
     }
 
-    private func reload() {
+    /// What a reload read: the configuration and its profile, or why it was refused.
+    enum Prepared: Sendable {
+        case config(DaemonConfig, Profile)
+        case configRejected(String)
+        case profileRejected(String)
+    }
+
+    /// Reads and validates the configuration and the profile for a reload. Runs on a
+    /// thread of its own (`PendingReload`): a slow disk or a large file never holds up
+    /// the audio.
+    static func prepareReload(_ options: Options) -> Prepared {
         var config = options.config
         if let path = options.configPath {
             do { config = try DaemonConfig.read(path: path).overridden(by: options.overrides) } catch {
-                status("profile_rejected", details: [("error", .string(error.description))])
-                logger.error("reload refused, keeping the running configuration: \(error)")
-                return
+                return .configRejected(error.description)
             }
         }
-        do {
-            let profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile)
+        do { return .config(config, try ProfileLoader(directory: options.profileDirectory).load(config.profile)) } catch {
+            return .profileRejected(error.description)
+        }
+    }
+
+    /// Swaps a prepared reload in, between two blocks of audio.
+    private func apply(_ prepared: Prepared) {
+        switch prepared {
+        case let .configRejected(error):
+            status("profile_rejected", details: [("error", .string(error))])
+            logger.error("reload refused, keeping the running configuration: \(error)")
+        case let .profileRejected(error):
+            status("profile_rejected", details: [("error", .string(error))])
+            logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
+        case let .config(config, profile):
             deliver { try session.reload(profile) }
             pipeline.watchLimits = config.watchLimits
             options.config.profile = config.profile
@@ -267,9 +298,6 @@ public final class LiveSession {
             }
             status("profile_reloaded", details: details)
             logger.info("reloaded profile \(profile.name)")
-        } catch {
-            status("profile_rejected", details: [("error", .string(error.description))])
-            logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
         }
     }
 
@@ -304,4 +332,41 @@ final class Flag: @unchecked Sendable {
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
     func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
+}
+
+/// A reload read on a thread of its own; the listening loop takes the result when it is
+/// ready. A request while one is being read is folded into it.
+final class PendingReload: @unchecked Sendable {
+    private let lock = NSLock()
+    private var busy = false, again = false
+    private var result: LiveSession.Prepared?
+
+    func start(_ work: @escaping @Sendable () -> LiveSession.Prepared) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !busy else { again = true; return }
+        busy = true
+        Thread.detachNewThread { [self] in
+            var prepared = work()
+            while true {
+                lock.lock()
+                if again {
+                    again = false
+                    lock.unlock()
+                    prepared = work()
+                    continue
+                }
+                result = prepared
+                busy = false
+                lock.unlock()
+                return
+            }
+        }
+    }
+
+    func take() -> LiveSession.Prepared? {
+        lock.lock()
+        defer { result = nil; lock.unlock() }
+        return result
+    }
 }

@@ -24,16 +24,15 @@ public struct ProfileLoader: Sendable {
 
     /// Reads and validates a profile file.
     public static func read(path: String) throws(ProfileError) -> Profile {
-        let name = (path as NSString).lastPathComponent
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
-            throw ProfileError(file: path, keyPath: "", problem: "cannot read the profile: \(reason)")
+        let bytes: [UInt8]
+        switch TextFile.read(path, what: "a profile (.json)") {
+        case let .success(b): bytes = b
+        case let .failure(e): throw ProfileError(file: path, keyPath: "", problem: e.problem)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ProfileError(file: name, keyPath: "", problem: "is not UTF-8 text")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ProfileError(file: path, keyPath: "", problem: "is not UTF-8 text")
         }
-        return try Profile(json: text, file: name)
+        return try Profile(json: text, file: path)
     }
 
     /// Every profile a user can name: built-ins and files in the directory.

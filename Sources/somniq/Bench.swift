@@ -21,8 +21,18 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         guard hours > 0, hours <= 24 else { throw ValidationError("--hours must be in (0, 24]") }
-        let path = (directory as NSString).appendingPathComponent("somniq-bench-\(getpid()).wav")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A new directory only this process can enter (mkdtemp): nothing planted in a
+        // shared /tmp can be followed or overwritten.
+        var template = Array(((directory as NSString).appendingPathComponent("somniq-bench-XXXXXX")).utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw fail("\(directory): cannot create a directory for the recording: \(String(cString: strerror(errno)))", Exit.ioError)
+        }
+        let scratch = String(cString: made)
+        let path = (scratch as NSString).appendingPathComponent("night.wav")
+        defer {
+            unlink(path)
+            rmdir(scratch)
+        }
         let seconds = hours * 3600
         print(String(format: "synthesising %.1f h of 16 kHz audio to %@ …", hours, path))
         let t0 = Date()

@@ -37,7 +37,7 @@ struct Eval: ParsableCommand {
         for group in groups {
             do { collected.append(try Evaluator.collect(group)) } catch { throw fail("\(error)", Exit.dataError) }
         }
-        for file in collected.flatMap(\.skipped) { FileHandle.standardError.write(Data("somniq: \(file): no sibling .tsv labels; skipped\n".utf8)) }
+        for file in collected.flatMap(\.skipped) { FileHandle.standardError.write(Data("somniq: \(LogText.escape(file)): no sibling .tsv labels; skipped\n".utf8)) }
         for (group, c) in zip(groups, collected) where c.items.isEmpty {
             throw fail("no audio file with a sibling .tsv label file in \(group.joined(separator: " "))", Exit.dataError)
         }
@@ -48,6 +48,7 @@ struct Eval: ParsableCommand {
         } else {
             do { profiles = [try ProfileLoader().load(profile)] } catch { throw fail("\(error)", Exit.dataError) }
         }
+        if let estimates { try checkEstimates(estimates, collected.flatMap(\.items)) }
         if let estimates {
             do { try FileManager.default.createDirectory(atPath: estimates, withIntermediateDirectories: true) } catch {
                 throw fail("\(estimates): cannot create the estimates directory: \((error as NSError).localizedDescription)", Exit.ioError)
@@ -86,6 +87,29 @@ struct Eval: ParsableCommand {
             print(EvalReport.alarms(alarms))
         } else {
             print(EvalReport.profiles(results, folders: groups.count == 1 ? nil : folders))
+        }
+    }
+
+    /// The estimates directory must not hold the reference labels (they would be
+    /// overwritten by the detections), and no two recordings may share a base name (one
+    /// would overwrite the other's estimates).
+    private func checkEstimates(_ directory: String, _ items: [Evaluator.Item]) throws {
+        func real(_ path: String) -> String {
+            guard let r = realpath(path, nil) else { return (path as NSString).standardizingPath }
+            defer { free(r) }
+            return String(cString: r)
+        }
+        let target = real(directory)
+        var byName: [String: String] = [:]
+        for item in items {
+            let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension
+            if real((item.audio as NSString).deletingLastPathComponent) == target {
+                throw fail("--estimates \(LogText.escape(directory)) holds the reference labels of \(LogText.escape(item.audio)); the estimates would overwrite them: choose another directory", Exit.usage)
+            }
+            if let other = byName[name] {
+                throw fail("--estimates: \(LogText.escape(other)) and \(LogText.escape(item.audio)) would both write \(name).tsv; evaluate them apart", Exit.usage)
+            }
+            byName[name] = item.audio
         }
     }
 }

@@ -18,7 +18,7 @@ struct Profiles: ParsableCommand {
             let loader = ProfileLoader(directory: profileDir)
             for (name, origin) in loader.available() {
                 let description = (try? loader.load(origin == "built-in" ? name : origin).description) ?? "(invalid: run `somniq profiles validate \(origin)`)"
-                print(name.padding(toLength: 20, withPad: " ", startingAt: 0) + origin.padding(toLength: 12, withPad: " ", startingAt: 0) + description)
+                print(LogText.escape(name).padding(toLength: 20, withPad: " ", startingAt: 0) + LogText.escape(origin).padding(toLength: 12, withPad: " ", startingAt: 0) + LogText.escape(description))
             }
         }
     }
@@ -52,7 +52,7 @@ struct Profiles: ParsableCommand {
                                         ("classes", .object(classes))]).prettyText)
                 return
             }
-            print("profile \(p.name): \(p.description)")
+            print("profile \(LogText.escape(p.name)): \(LogText.escape(p.description))")
             print("sha256 \(p.sha256); frame rate \(StreamClock.frameRate) Hz (fixed by the 0.5 s hop)")
             print()
             let header = ["class", "tier", "on", "off", "debounce", "cooldown", "smoothing", "min_conf", "enabled", "adjusted by"]
@@ -88,10 +88,10 @@ struct Profiles: ParsableCommand {
             for path in paths {
                 do {
                     let p = try ProfileLoader.read(path: path)
-                    print("\(path): ok (profile \(p.name), sha256 \(p.sha256.prefix(12))…)")
+                    print("\(LogText.escape(path)): ok (profile \(LogText.escape(p.name)), sha256 \(p.sha256.prefix(12))…)")
                 } catch {
                     var err = StandardError()
-                    print("\(error)", to: &err)
+                    print(LogText.escape("\(error)"), to: &err)
                     bad += 1
                 }
             }

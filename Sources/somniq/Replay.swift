@@ -53,7 +53,12 @@ struct Replay: ParsableCommand {
             throw fail("\(error)", Exit.dataError)
         }
         var sinks: [RecordSink]
-        do { sinks = [try writer()] } catch { throw fail("\(error)", Exit.ioError) }
+        let replaced: ReplacedFile?
+        do {
+            let w = try writer()
+            sinks = [w.sink]
+            replaced = w.replaced
+        } catch { throw fail("\(error)", Exit.ioError) }
         var hub: SinkHub?
         var watch = InputWatch.Limits()
         if let config {
@@ -77,6 +82,7 @@ struct Replay: ParsableCommand {
         replayer.version = Somniq.version
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
+            replayer.warning = { FileHandle.standardError.write(Data("somniq: warning: \(LogText.escape(file)): \($0)\n".utf8)) }
             do {
                 try replayer.replay(path: file, to: sinks,
                                     progress: showProgress ? { Progress.show(file: file, fraction: $0) } : nil)
@@ -88,6 +94,7 @@ struct Replay: ParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
         }
+        do { try replaced?.commit() } catch { throw fail("\(error)", Exit.ioError) }
         if let report, let night = recorder.nights.last {
             do { try NightReports.write(HTMLReport.render(night, version: Somniq.version), to: report) } catch {
                 throw fail("\(error)", Exit.ioError)
@@ -105,22 +112,27 @@ struct Replay: ParsableCommand {
 
     private var startTime: Double? { start.flatMap(WallClock.parse) }
 
-    /// The writer for `--format`, on `--output` or standard output.
-    private func writer() throws -> RecordSink {
+    /// The writer for `--format`, on `--output` or standard output. The event log is
+    /// appended to; TSV and the table replace `--output` only once every file has been
+    /// replayed (`ReplacedFile`), so a failed replay leaves an earlier output whole.
+    private func writer() throws -> (sink: RecordSink, replaced: ReplacedFile?) {
         let log: EventLogWriter
-        if let output {
-            if format != .jsonl, FileManager.default.fileExists(atPath: output) {
-                try? FileManager.default.removeItem(atPath: output)
-            }
+        var replaced: ReplacedFile?
+        if let output, format == .jsonl {
+            try OutputPath.check(output)
             log = try EventLogWriter(path: output)
+        } else if let output {
+            replaced = try ReplacedFile(path: output)
+            log = replaced!.writer
         } else {
             log = EventLogWriter(descriptor: STDOUT_FILENO, name: "standard output")
         }
-        return switch format {
+        let sink: RecordSink = switch format {
         case .jsonl: JSONLWriter(log)
         case .tsv: TSVWriter(log, namesFile: files.count > 1)
         case .table: TableWriter(log)
         }
+        return (sink, replaced)
     }
 }
 

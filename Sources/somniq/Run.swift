@@ -38,6 +38,11 @@ struct Run: AsyncParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
+    func validate() throws {
+        // A device name reaches systemd's status line and the journal: no control characters.
+        if let device, let problem = ConfigText.problem(device) { throw ValidationError("--device \(problem)") }
+    }
+
     func run() async throws {
         // `systemctl reload` may come before the handlers are in place: ignore it until then.
         signal(SIGHUP, SIG_IGN)
@@ -53,16 +58,13 @@ struct Run: AsyncParsableCommand {
         if checkConfig {
             do {
                 let p = try ProfileLoader(directory: profileDirectory).load(settings.profile)
-                print("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)")
+                print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
                 return
             } catch {
                 throw fail("\(error)", Exit.dataError)
             }
         }
 
-        // A full disk or a file-size limit must fail a write (and be handled), not kill us.
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
         LoggingSystem.bootstrap { _ in JournalLogHandler() }
         var logger = Logger(label: "somniq")
         logger.logLevel = .info
@@ -145,6 +147,6 @@ struct Devices: ParsableCommand {
             throw fail("no ALSA capture devices found; is a microphone connected and the user in the `audio` group?", Exit.unavailable)
         }
         let width = min(40, devices.map(\.name.count).max() ?? 0) + 2
-        for d in devices { print(d.name.padding(toLength: width, withPad: " ", startingAt: 0) + d.description) }
+        for d in devices { print(LogText.escape(d.name).padding(toLength: width, withPad: " ", startingAt: 0) + LogText.escape(d.description)) }
     }
 }

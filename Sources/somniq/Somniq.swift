@@ -17,6 +17,14 @@ struct Somniq: AsyncParsableCommand {
         """,
         version: version,
         subcommands: [Run.self, Replay.self, Report.self, HistoryCommand.self, Eval.self, Profiles.self, Devices.self, Bench.self, Features.self])
+
+    /// A write to a closed pipe or past a file-size limit is an I/O error every command
+    /// reports (exit 74, naming the output), not a signal that ends it without a word.
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        await main(nil)
+    }
 }
 
 /// Exit codes of SPEC §6 (from sysexits.h).
@@ -27,17 +35,20 @@ enum Exit {
     static let ioError = ExitCode(74)
 }
 
-/// Prints `somniq: message` to standard error and returns the exit code to throw.
+/// Prints `somniq: message` to standard error and returns the exit code to throw. The
+/// message is one line: a control character in it (from a file or device name) is
+/// written as an escape and cannot start a line of its own or drive the terminal.
 func fail(_ message: String, _ code: ExitCode) -> ExitCode {
     var err = StandardError()
-    print("somniq: \(message)", to: &err)
+    print("somniq: \(LogText.escape(message))", to: &err)
     return code
 }
 
 /// Writes a report to `output` (whole, through a renamed temporary file) or to standard output.
 func emit(_ text: String, to output: String?) throws {
     guard let output else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let failure = writeAll(STDOUT_FILENO, Array(text.utf8))
+        if failure != 0 { throw fail("standard output: cannot write: \(String(cString: strerror(failure)))", Exit.ioError) }
         return
     }
     do { try NightReports.write(text, to: output) } catch { throw fail("\(error)", Exit.ioError) }

@@ -62,10 +62,10 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let r = try somniq("profiles", "validate", path)
         #expect(r.status == 65)
-        #expect(r.stderr == "night.json: classes.snoring.off: 0.8 is above on (0.7)\n")
+        #expect(r.stderr == "\(path): classes.snoring.off: 0.8 is above on (0.7)\n")
         let replay = try somniq("replay", "--profile", path, Paths.demoNight)
         #expect(replay.status == 65)
-        #expect(replay.stderr == "somniq: night.json: classes.snoring.off: 0.8 is above on (0.7)\n")
+        #expect(replay.stderr == "somniq: \(path): classes.snoring.off: 0.8 is above on (0.7)\n")
     }
 
     @Test func usageErrorExits64() throws {

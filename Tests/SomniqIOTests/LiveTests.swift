@@ -28,6 +28,34 @@ import SomniqCore
         #expect(live.filter { $0["kind"] == .string("event_start") }.allSatisfy { $0["onset_time"] != nil })
     }
 
+    @Test func aKilledSessionsOpenEventsAreClosedByTheNextSession() throws {
+        // The first 20 s of the demo night: a snore is still sounding when the source stalls.
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 20))
+        defer { writer.terminate() }
+        let log = rig.home + "/killed.jsonl"
+        let first = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log])
+        try waitUntil(timeout: 30) { kinds(records(log)).contains("event_start:snoring") }
+        kill(first.processIdentifier, SIGKILL)
+        _ = try waitForExit(first, timeout: 5)
+        let open = try #require(records(log).first { $0["kind"] == .string("event_start") }?["id"])
+        #expect(UncleanEnd.scan(log) == [UncleanEnd.OpenEvent(id: open.stringValue!, soundClass: .snoring)])
+
+        let second = try rig.start(["--device", "fixture:FILE=\(try rig.raw(from: 150, seconds: 2))", "--log", log, "--max-seconds", "2"])
+        #expect(try waitForExit(second, timeout: 30) == 0)
+        let after = records(log).drop { $0["kind"] != .string("session_start") }.dropFirst().drop { $0["kind"] != .string("session_start") }
+        #expect(Array(kinds(Array(after)).prefix(3)) == ["session_start", "status:previous_session_unclean", "event_end:snoring"])
+        let status = try #require(after.first { $0["status"] == .string("previous_session_unclean") })
+        #expect(status["open_ids"] == .array([open]))
+        let closed = try #require(after.first { $0["kind"] == .string("event_end") })
+        #expect(closed["id"] == open && closed["truncated"] == .bool(true) && closed["offset_s"] == nil)
+        // Every event in the log is closed now, and the log's last session ended cleanly.
+        let all = records(log)
+        let opened: Set<String> = Set(all.filter { $0["kind"] == .string("event_start") }.compactMap { $0["id"]?.stringValue })
+        let ended: Set<String> = Set(all.filter { $0["kind"] == .string("event_end") }.compactMap { $0["id"]?.stringValue })
+        #expect(opened == ended && !opened.isEmpty)
+        #expect(UncleanEnd.scan(log) == nil)
+    }
+
     @Test func deviceMissingAtStartIsLoggedAlertedAndReopened() throws {
         let source = try rig.raw(from: 0, seconds: 5)
         let late = rig.home + "/late.raw"
@@ -145,7 +173,7 @@ import SomniqCore
         try waitUntil(timeout: 5) { kinds(records(log)).contains("status:profile_rejected") }
         #expect(p.isRunning)
         let rejected = records(log).first { $0["status"] == .string("profile_rejected") }
-        #expect(rejected?["error"] == .string("night.json: base.off: 0.8 is above on (0.6)"))
+        #expect(rejected?["error"] == .string("\(profile): base.off: 0.8 is above on (0.6)"))
         p.terminate()
         #expect(try waitForExit(p, timeout: 5) == 0)
     }
@@ -184,7 +212,7 @@ import SomniqCore
         #expect(ok.status == 0 && ok.stdout.contains("profile sensitive"))
         let no = try somniq("run", "--config", bad, "--check-config")
         #expect(no.status == 65)
-        #expect(no.stderr == "somniq: bad.json: silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks)\n")
+        #expect(no.stderr == "somniq: \(bad): silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks)\n")
     }
 }
 

@@ -17,6 +17,7 @@ private final class Recorder: RecordSink {
         case let .output(.level(m)): "level \(m.startSeconds)"
         case .output(.window): "window"
         case let .status(name, _): name
+        case let .closedUnseen(id, _): "closed \(id)"
         case .end: "end"
         }
         shared.entries.append((name, what, json?.compactText))

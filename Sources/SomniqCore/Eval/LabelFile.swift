@@ -2,8 +2,14 @@
 /// times in seconds. Blank lines (a trailing newline included) are skipped, fields may
 /// carry surrounding spaces, and an empty text is a recording with background only.
 public enum LabelFile {
+    /// A label may end this much after the recording does (rounding by a labelling tool).
+    public static let endTolerance = 1.0
+
     /// Parses the text of a label file; `name` (usually its path) prefixes every error.
-    public static func parse(_ text: String, name: String) throws(LabelFileError) -> [LabeledEvent] {
+    /// With `audioSeconds`, a label that ends after the recording does is an error: the
+    /// scoring holds one slot per second of the labels, and a wrong time must not cost
+    /// gigabytes.
+    public static func parse(_ text: String, name: String, audioSeconds: Double? = nil) throws(LabelFileError) -> [LabeledEvent] {
         var events: [LabeledEvent] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
@@ -21,6 +27,9 @@ public enum LabelFile {
             guard onset >= 0 else { throw fail("onset \(fields[0]) is negative") }
             guard offset >= onset else { throw fail("offset \(fields[1]) is before onset \(fields[0])") }
             guard !fields[2].isEmpty else { throw fail("the class is empty") }
+            if let audioSeconds, offset > audioSeconds + endTolerance {
+                throw fail("offset \(fields[1]) s is after the end of the recording (\(JSONValue.format(audioSeconds)) s)")
+            }
             events.append(LabeledEvent(onset: onset, offset: offset, label: String(fields[2])))
         }
         return events

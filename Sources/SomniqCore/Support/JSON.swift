@@ -112,13 +112,15 @@ private struct JSONParser {
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         i += 1
         var members: [(String, JSONValue)] = []
+        var keys: Set<String> = []
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
             let key = try parseString()
-            if members.contains(where: { $0.0 == key }) { throw error("duplicate key \"\(key)\"") }
+            // A set, not a search of the members: a large object costs linear time, not quadratic.
+            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key)\"") }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             i += 1

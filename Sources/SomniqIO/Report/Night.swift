@@ -119,7 +119,7 @@ public struct NightBuilder {
             sessionSeconds = start + seconds
         case "status":
             guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
-            let detail = ["error", "frames_lost", "seconds", "sink", "dropped"].compactMap { k in
+            let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids"].compactMap { k in
                 r[k].map { "\(k.replacingOccurrences(of: "_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))

@@ -10,6 +10,10 @@ public final class FileSource {
     /// The block's 16 kHz samples (the resampler may hand them over in pieces).
     private var resampled: [Float] = []
     private var done = false
+    /// Samples that were not numbers (NaN, ±infinity), analysed as silence, and the
+    /// file time of the first.
+    public private(set) var nonFinite: Int64 = 0
+    public private(set) var firstNonFinite: Double?
     /// Times decoding and resampling (the benchmark does); by default just runs them.
     public var measure: (Stage, () -> Void) -> Void = { $1() }
 
@@ -42,6 +46,7 @@ public final class FileSource {
         }
         if let failure { throw failure }
         done = n == 0
+        sanitize(n)
         resampled.removeAll(keepingCapacity: true)
         var problem: (any Error)?
         measure(.resample) {
@@ -54,5 +59,24 @@ public final class FileSource {
         if let problem { throw AudioFileError(path: path, problem: "\(problem)") }
         if !resampled.isEmpty { try resampled.withUnsafeBufferPointer { try body($0) } }
         return true
+    }
+
+    /// A sample that is not a number becomes 0 (counted); one beyond full scale is clipped
+    /// to ±1, as a converter would: a single wild value must not split an event or
+    /// poison the filters downstream.
+    private func sanitize(_ n: Int) {
+        let start = reader.framesRead - Int64(n)
+        block.withUnsafeMutableBufferPointer { b in
+            for i in 0..<n {
+                let x = b[i]
+                if x.isFinite {
+                    if x > 1 { b[i] = 1 } else if x < -1 { b[i] = -1 }
+                } else {
+                    b[i] = 0
+                    if nonFinite == 0 { firstNonFinite = Double(start + Int64(i)) / Double(reader.sampleRate) }
+                    nonFinite += 1
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,9 @@ public final class Replayer {
         self.watch = watch
     }
 
+    /// Told of what was wrong with a file but did not stop the replay.
+    public var warning: ((String) -> Void)?
+
     /// Replays one file to `sinks`; `progress` receives the fraction done (once per
     /// minute of audio, and at the end).
     @discardableResult
@@ -48,6 +51,11 @@ public final class Replayer {
             }
         }
         progress?(1)
+        if file.nonFinite > 0, let first = file.firstNonFinite {
+            try session.status("bad_samples", details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
+            warning?(String(format: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",
+                            file.nonFinite, first))
+        }
         try session.finish()
         try session.end(reason: "end_of_file")
         return session.summary

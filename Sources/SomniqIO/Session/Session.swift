@@ -8,6 +8,9 @@ public enum SessionRecord {
     /// A condition of the daemon (`listening`, `device_lost`, `overrun`, …); `alert`: a
     /// critical one, which the notification sinks carry too.
     case status(name: String, alert: Bool)
+    /// An event the previous session opened and never closed (it was killed or lost
+    /// power): closed here, with no guess at its end.
+    case closedUnseen(id: String, soundClass: SoundClass)
     case end(Session.Summary)
 }
 
@@ -79,6 +82,18 @@ public final class Session {
     public func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
         try send(.status(name: name, alert: alert),
                  Records.status(name, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now()))
+    }
+
+    /// After a session that ended uncleanly (`UncleanEnd`): says so, with the ids of the
+    /// events it left open, and closes each of them, `truncated`, with no offset.
+    public func closeUnclean(_ open: [UncleanEnd.OpenEvent]) throws {
+        try status("previous_session_unclean", details: [("open_ids", .array(open.map { .string($0.id) }))])
+        for e in open {
+            try send(.closedUnseen(id: e.id, soundClass: e.soundClass),
+                     .object([("v", .number(Double(Records.version))), ("kind", .string("event_end")), ("id", .string(e.id)),
+                              ("class", .string(e.soundClass.rawValue)), ("truncated", .bool(true)),
+                              ("closed_by", .string("previous_session_unclean"))]))
+        }
     }
 
     /// Ends the stream: what the pipeline still holds is decided, and open events close.

@@ -192,9 +192,7 @@ private struct Fields {
         }
         guard case let .string(s) = v else { throw error(key, "must be a string, not \(v.typeName)") }
         guard !s.isEmpty else { throw error(key, "must not be empty") }
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw error(key, "must not contain control characters")
-        }
+        if let problem = ConfigText.problem(s) { throw error(key, problem) }
         return s
     }
 

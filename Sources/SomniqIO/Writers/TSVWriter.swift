@@ -20,7 +20,8 @@ public final class TSVWriter: RecordSink {
         case let .start(.file(path, _, _, _), _): file = path
         case let .output(output): events.add(output)
         case .end:
-            let prefix = namesFile ? "\(file)\t" : ""
+            // A name with a tab or a newline in it must not make a column or a line of its own.
+            let prefix = namesFile ? "\(LogText.escape(file))\t" : ""
             for (_, e) in events.sorted() {
                 try log.appendLine(prefix + String(format: "%.3f\t%.3f\t", e.onset, e.offset) + e.soundClass.rawValue)
             }

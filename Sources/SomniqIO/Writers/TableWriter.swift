@@ -21,13 +21,13 @@ public final class TableWriter: RecordSink {
         case let .end(summary):
             try table(summary)
             events = FinishedEvents()
-        case .status:
+        case .status, .closedUnseen:
             break
         }
     }
 
     private func table(_ summary: Session.Summary) throws {
-        try log.appendLine("\(file): \(clock(summary.streamSeconds)) of audio, profile \(profile), \(summary.events) events, \(summary.alerts) alerts")
+        try log.appendLine("\(LogText.escape(file)): \(clock(summary.streamSeconds)) of audio, profile \(LogText.escape(profile)), \(summary.events) events, \(summary.alerts) alerts")
         guard !events.isEmpty else { try log.appendLine("  (no events)"); return }
         try log.appendLine("  " + padded("onset", 10) + padded("offset", 10) + padded("class", 16) + padded("tier", 10) + padded("alert", 10) + "confidence")
         for (start, end) in events.sorted() {
