@@ -174,6 +174,13 @@ import SomniqCore
         #expect(p.isRunning)
         let rejected = records(log).first { $0["status"] == .string("profile_rejected") }
         #expect(rejected?["error"] == .string("\(profile): base.off: 0.8 is above on (0.6)"))
+        // A profile of 2 MiB is refused by its size, before it is parsed.
+        try (String(repeating: " ", count: 2 << 20) + broken).write(toFile: profile, atomically: true, encoding: .utf8)
+        kill(p.processIdentifier, SIGHUP)
+        try waitUntil(timeout: 5) { kinds(records(log)).filter { $0 == "status:profile_rejected" }.count == 2 }
+        #expect(records(log).last { $0["status"] == .string("profile_rejected") }?["error"]
+                == .string("\(profile): is larger than 1 MiB; a profile (.json) is a few KB"))
+        #expect(p.isRunning)
         p.terminate()
         #expect(try waitForExit(p, timeout: 5) == 0)
     }
