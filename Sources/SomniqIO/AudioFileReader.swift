@@ -38,6 +38,12 @@ public final class AudioFileReader {
             let reason = String(cString: sf_strerror(nil))
             throw AudioFileError(path: path, problem: Self.explain(openError: reason))
         }
+        // Checked before the reader is whole: a throw after that would run deinit, which
+        // closes the file a second time.
+        if let problem = Self.truncation(of: f) {
+            sf_close(f)
+            throw AudioFileError(path: path, problem: problem)
+        }
         file = f
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(f)
@@ -59,10 +65,6 @@ public final class AudioFileReader {
             formatName = "audio"
         }
         interleaved = [Float](repeating: 0, count: blockFrames * channels)
-        if let problem = Self.truncation(of: f) {
-            sf_close(f)
-            throw AudioFileError(path: path, problem: problem)
-        }
     }
 
     deinit { sf_close(file) }

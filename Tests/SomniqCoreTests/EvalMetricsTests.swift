@@ -225,3 +225,14 @@ private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-12 }
     #expect(problem("3\t2.5\tcough") == "night.tsv:1: offset 2.5 is before onset 3")
     #expect(problem("1\t2\t ") == "night.tsv:1: the class is empty")
 }
+
+/// A label time of 1e19 s (found by the label fuzzer) is an error, not a trap: the
+/// segment arrays would hold one slot per second of it.
+@Test func aFileLongerThanAWeekIsAnErrorNotATrap() throws {
+    var metrics = try SegmentBasedMetrics(labels: ["snoring"])
+    let wild = [LabeledEvent(onset: 0, offset: 1e19, label: "snoring")]
+    #expect(throws: EvalError.tooLong(1e19)) { try metrics.add(reference: wild, estimated: []) }
+    #expect(metrics.files == 0)
+    try metrics.add(reference: [LabeledEvent(onset: 0, offset: 7 * 86400, label: "snoring")], estimated: [])
+    #expect(metrics.files == 1)
+}

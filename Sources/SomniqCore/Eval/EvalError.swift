@@ -6,6 +6,7 @@ public enum EvalError: Error, Equatable, CustomStringConvertible {
     case nonPositiveResolution(Double)
     case nonPositiveCollar(Double)
     case invalidLength(Double)
+    case tooLong(Double)
     case duplicateLabel(String)
     case unknownLabel(String, side: Side, labels: [String])
     case invalidTimes(LabeledEvent, side: Side)
@@ -15,6 +16,7 @@ public enum EvalError: Error, Equatable, CustomStringConvertible {
         case let .nonPositiveResolution(r): "the segment length (\(r) s) must be positive"
         case let .nonPositiveCollar(c): "the onset collar (\(c) s) must be positive"
         case let .invalidLength(l): "the evaluated length (\(l) s) must be a finite number of seconds, not negative"
+        case let .tooLong(l): "the file would be scored over \(l) s; one recording is at most a week (\(SegmentBasedMetrics.longestFile) s)"
         case let .duplicateLabel(l): "the class \"\(l)\" is listed twice"
         case let .unknownLabel(l, side, labels):
             "\(side.rawValue) class \"\(l)\" is not one of the evaluated classes (\(labels.joined(separator: ", ")))"

@@ -17,6 +17,9 @@ public struct SegmentBasedMetrics: Sendable {
     public private(set) var classWise: [String: ClassCounts]
     /// Files added so far.
     public private(set) var files = 0
+    /// The longest file scored: a week of audio, in seconds.
+    public static let longestFile = 7 * 86400.0
+
     /// Sum of the files' evaluated lengths, in seconds.
     public private(set) var evaluatedSeconds = 0.0
 
@@ -40,6 +43,8 @@ public struct SegmentBasedMetrics: Sendable {
         try EvalError.check(reference, .reference, against: labels, index: index)
         try EvalError.check(estimated, .estimated, against: labels, index: index)
         let length = evaluatedLength ?? (reference + estimated).reduce(0.0) { max($0, $1.offset) }
+        // One slot per segment and class: a wrong time must be an error, not gigabytes.
+        guard length <= Self.longestFile else { throw .tooLong(length) }
         let segments = Int((length / resolution).rounded(.up))
         let referenceRoll = roll(reference, segments: segments)
         let estimatedRoll = roll(estimated, segments: segments)
