@@ -7,7 +7,7 @@ APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndf
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
                pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
-.PHONY: all deps sedeval build demo report-demo screenshot test bench eval profiles clean
+.PHONY: all deps sedeval build demo report-demo screenshot test fuzz bench eval profiles clean
 
 all: build
 
@@ -52,6 +52,12 @@ sedeval: .build/sedeval/.installed
 test: deps sedeval
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# libFuzzer on the audio reader, the profile and config readers and the label reader,
+# FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: build
 	.build/release/somniq bench --hours 8
