@@ -161,6 +161,18 @@ import Testing
         #expect(try somniq("replay", dir + "/wild.wav", "--format", "tsv").stdout == tame)
     }
 
+    @Test func benchFollowsNoLinkPlantedWhereItWritesItsRecording() throws {
+        // The old name was somniq-bench-<pid>.wav: a shell that plants that link and then
+        // execs somniq (keeping its pid) would have had the recording written through it.
+        try "precious".write(toFile: dir + "/target", atomically: true, encoding: .utf8)
+        let r = try shell(#"ln -s "$1/target" "$1/somniq-bench-$$.wav"; exec "$0" bench --hours 0.005 --directory "$1""#)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/target", encoding: .utf8) == "precious")
+        // Nothing of the bench is left behind; the planted link is untouched.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(left.count == 2 && left.contains("target") && left.contains { $0.hasPrefix("somniq-bench-") && $0.hasSuffix(".wav") }, "\(left)")
+    }
+
     @Test func evalRefusesEstimatesThatWouldOverwriteLabelsOrEachOther() throws {
         try FileManager.default.createDirectory(atPath: dir + "/a", withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: dir + "/b", withIntermediateDirectories: false)
