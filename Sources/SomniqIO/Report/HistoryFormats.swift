@@ -54,7 +54,7 @@ extension History {
     static func minutes(_ m: Double) -> String { m >= 60 ? String(format: "%.1f h", m / 60) : String(format: "%.1f min", m) }
 
     static func signed(_ x: Double) -> String {
-        let r = (x * 10).rounded() / 10
+        let r = tenth(x)
         return r == 0 ? "±0.0" : String(format: "%+.1f", r)
     }
 
@@ -70,7 +70,7 @@ extension History {
                 var fields = [r.night]
                 if grouping != .all { fields.append(p.label) }
                 fields += ["\(r.sessions)", Self.number(r.heardMinutes), Self.number(r.snoringMinutes),
-                           Self.number((r.snoringShare * 1000).rounded() / 1000), "\(r.disturbances)", "\(r.pauses)"]
+                           JSONValue.rounded(r.snoringShare).compactText, "\(r.disturbances)", "\(r.pauses)"]
                 fields += Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }
                 fields += [r.loudest?.when ?? "", r.loudest.map { Self.number($0.leq) } ?? ""]
                 out += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
@@ -95,18 +95,18 @@ extension History {
         for p in periods {
             var members = [("period", JSONValue.string(p.label)), ("nights", .number(Double(p.nights)))]
             members += Self.figures(p.total)
-            members.append(("per_night", .object([("snoring_min", .number(Self.tenth(p.meanSnoring))),
-                                                  ("disturbances", .number(Self.tenth(p.meanDisturbances))),
-                                                  ("alerts", .number(Self.tenth(p.meanAlerts)))])))
+            members.append(("per_night", .object([("snoring_min", .rounded(p.meanSnoring, 1)),
+                                                  ("disturbances", .rounded(p.meanDisturbances, 1)),
+                                                  ("alerts", .rounded(p.meanAlerts, 1))])))
             if let t = p.trend {
-                members.append(("trend_per_night", .object([("snoring_min", .number(Self.tenth(t.snoring))),
-                                                            ("disturbances", .number(Self.tenth(t.disturbances)))])))
+                members.append(("trend_per_night", .object([("snoring_min", .rounded(t.snoring, 1)),
+                                                            ("disturbances", .rounded(t.disturbances, 1))])))
             }
             if let q = p.previous {
                 members.append(("change", .object([("from", .string(q.label)),
-                                                   ("snoring_min", .number(Self.tenth(p.meanSnoring - q.snoring))),
-                                                   ("disturbances", .number(Self.tenth(p.meanDisturbances - q.disturbances))),
-                                                   ("alerts", .number(Self.tenth(p.meanAlerts - q.alerts)))])))
+                                                   ("snoring_min", .rounded(p.meanSnoring - q.snoring, 1)),
+                                                   ("disturbances", .rounded(p.meanDisturbances - q.disturbances, 1)),
+                                                   ("alerts", .rounded(p.meanAlerts - q.alerts, 1))])))
             }
             periodValues.append(.object(members))
         }
@@ -128,7 +128,7 @@ extension History {
             ("sessions", .number(Double(r.sessions))),
             ("heard_min", .number(r.heardMinutes)),
             ("snoring_min", .number(r.snoringMinutes)),
-            ("snoring_share", .number((r.snoringShare * 1000).rounded() / 1000)),
+            ("snoring_share", .rounded(r.snoringShare)),
             ("disturbances", .number(Double(r.disturbances))),
             ("pauses", .number(Double(r.pauses))),
             ("alerts", .object(Tier.allCases.map { ($0.rawValue, .number(Double(r.alerts[$0] ?? 0))) })),
