@@ -6,7 +6,7 @@
 // 2. `Profile(json:file:)`, the parser and validator `ProfileLoader` uses. A profile it
 //    accepts is put in force: an `AlertProcessor` under it is stepped through a few
 //    hundred frames of scores made from the input bytes, reloaded to and from a built-in
-//    profile, and finished, as a live session does.
+//    profile, and finished, as a live session does. Its warnings are worked out too.
 // Errors the code throws are fine; a trap, an ASan report, a hang or a leak is a finding.
 //
 // Built by scripts/fuzz.sh; not part of the package build.
@@ -38,6 +38,7 @@ public func fuzzProfile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = rule.json.compactText
         _ = rule.smoothing.summary
     }
+    for w in profile.warnings { _ = w.description }
 
     // Scores for each frame from the input bytes (cycled), so the fuzzer steers them too.
     var processor = AlertProcessor(profile: profile, idPrefix: "f")

@@ -46,20 +46,40 @@ struct Profiles: ParsableCommand {
                 throw fail("\(error)", Exit.dataError)
             }
             if json {
-                let classes = SoundClass.allCases.map { ($0.rawValue, p.rule(for: $0).json) }
+                let classes = SoundClass.allCases.map { c -> (String, JSONValue) in
+                    let (rule, sources) = p.sources(c)
+                    guard case var .object(members) = rule.json else { return (c.rawValue, rule.json) }
+                    members.append(("sources", .object(sources.map { ($0.field, .string(origin(p, $0.field, $0.source))) })))
+                    return (c.rawValue, .object(members))
+                }
                 print(JSONValue.object([("name", .string(p.name)), ("sha256", .string(p.sha256)),
+                                        ("extends", .array(p.ancestors.map { .string($0) })),
                                         ("frame_rate", .number(StreamClock.frameRate)),
                                         ("classes", .object(classes))]).prettyText)
                 return
             }
             print("profile \(LogText.escape(p.name)): \(LogText.escape(p.description))")
+            if !p.ancestors.isEmpty {
+                print("extends \(p.ancestors.map(LogText.escape).joined(separator: ", which extends "))")
+                // Base fields grouped by the profile that set them.
+                let fields = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
+                var byOrigin: [(origin: String, fields: [String])] = []
+                for f in fields {
+                    let o = p.origin(of: f, in: .base)
+                    if let i = byOrigin.firstIndex(where: { $0.origin == o }) { byOrigin[i].fields.append(f) } else { byOrigin.append((o, [f])) }
+                }
+                print("base: " + byOrigin.map { "\($0.fields.joined(separator: ", ")) from \(LogText.escape($0.origin))" }.joined(separator: "; "))
+            }
             print("sha256 \(p.sha256); frame rate \(StreamClock.frameRate) Hz (fixed by the 0.5 s hop)")
             print()
             let header = ["class", "tier", "on", "off", "debounce", "cooldown", "smoothing", "min_conf", "enabled", "adjusted by"]
             var rows = [header]
             for c in SoundClass.allCases {
                 let (r, adjusted) = p.resolve(c)
-                let notes = adjusted.map { "\($0.field)←\($0.source.keyPath)\(isClass($0.source) ? "." + c.rawValue : "")" }
+                let notes = adjusted.map { a in
+                    let from = p.origin(of: a.field, in: a.source)
+                    return "\(a.field)←\(a.source.keyPath)" + (from == p.name ? "" : " (\(LogText.escape(from)))")
+                }
                 rows.append([c.rawValue, r.tier.rawValue, num(r.on), num(r.off), num(r.debounce) + "s", num(r.cooldown) + "s",
                              r.smoothing.summary, num(r.minConfidence), r.enabled ? "yes" : "no",
                              notes.isEmpty ? "-" : notes.joined(separator: ", ")])
@@ -71,24 +91,37 @@ struct Profiles: ParsableCommand {
             }
         }
 
-        private func isClass(_ s: Profile.Source) -> Bool { if case .classOverride = s { true } else { false } }
+        /// `classes.cough@balanced`: the section and the profile a field came from.
+        private func origin(_ p: Profile, _ field: String, _ source: Profile.Source) -> String {
+            "\(source.keyPath)@\(p.origin(of: field, in: source))"
+        }
         private func num(_ x: Double) -> String { JSONValue.format(x) }
     }
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check profile files; print each problem with its file and key.",
-            discussion: "Exits 0 when every file is valid, 65 when any is not.")
+            discussion: """
+            Also warns, without failing, about settings under which a class can hardly fire \
+            (a debounce longer than the sound usually lasts, smoothing that keeps a short sound \
+            below `on`) and critical classes turned off. Exits 0 when every file is valid, 65 \
+            when any is not.
+            """)
 
         @Argument(help: "Profile JSON files.", completion: .file(extensions: ["json"]))
         var paths: [String]
+
+        @Option(help: "Directory searched for the profiles named by \"extends\".")
+        var profileDir = "/etc/somniq/profiles"
 
         func run() throws {
             var bad = 0
             for path in paths {
                 do {
-                    let p = try ProfileLoader.read(path: path)
-                    print("\(LogText.escape(path)): ok (profile \(LogText.escape(p.name)), sha256 \(p.sha256.prefix(12))…)")
+                    let p = try ProfileLoader(directory: profileDir).read(path: path)
+                    let extends = p.ancestors.isEmpty ? "" : ", extends \(p.ancestors.joined(separator: " → "))"
+                    print(LogText.escape("\(path): ok (profile \(p.name)\(extends), sha256 \(p.sha256.prefix(12))…)"))
+                    for w in p.warnings { print(LogText.escape("\(path): warning: \(w)")) }
                 } catch {
                     var err = StandardError()
                     print(LogText.escape("\(error)"), to: &err)

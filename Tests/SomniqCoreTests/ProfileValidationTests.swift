@@ -54,7 +54,8 @@ private func problem(_ body: String) -> String? {
 }
 
 @Test func missingBaseFieldIsAnError() {
-    #expect(problem(#""base": {"on": 0.7}"#) == "night.json: base.off: is missing (the base must set every field)")
+    #expect(problem(#""base": {"on": 0.7}"#) == "night.json: base.off: is missing (the base must set every field, unless the profile extends another)")
+    #expect(problem(#""classes": {}"#) == "night.json: base: is missing (or start from another profile with \"extends\": \"balanced\")")
 }
 
 @Test func badSmoothingIsAnError() {
@@ -89,4 +90,86 @@ private func problem(_ body: String) -> String? {
         #expect(p.base.minConfidence == conf && p.base.on == on && p.base.off == off)
         #expect(p.base.debounce == debounce && p.base.cooldown == cooldown)
     }
+}
+
+// MARK: extends
+
+private func child(_ body: String) throws -> Profile {
+    try Profile(json: "{\"name\": \"night\", \"extends\": \"balanced\", \(body)}", file: "night.json")
+}
+
+@Test func aProfileThatExtendsChangesOnlyWhatItNames() throws {
+    let p = try child(#""base": {"on": 0.8}, "classes": {"door": {"tier": "low"}, "music": {"enabled": false}}"#)
+    let balanced = Profile.balanced
+    for c in SoundClass.allCases {
+        var expected = balanced.rule(for: c)
+        expected.on = 0.8
+        if c == .door { expected.tier = .low }
+        if c == .music { expected.enabled = false }
+        #expect(p.rule(for: c) == expected, "\(c.rawValue)")
+    }
+    // The door keeps balanced's class override (no debounce, no smoothing) beside its new tier.
+    #expect(p.rule(for: .door).debounce == 0 && p.rule(for: .door).smoothing == Smoothing.none)
+    #expect(p.ancestors == ["balanced"])
+    #expect(p.description == "balanced with changes")
+}
+
+@Test func eachFieldKnowsWhichProfileSetIt() throws {
+    let p = try child(#""base": {"on": 0.8}, "classes": {"door": {"tier": "low"}}"#)
+    #expect(p.origin(of: "on", in: .base) == "night")
+    #expect(p.origin(of: "off", in: .base) == "balanced")
+    #expect(p.origin(of: "tier", in: .classOverride(.door)) == "night")
+    #expect(p.origin(of: "debounce_s", in: .classOverride(.door)) == "balanced")
+    #expect(p.origin(of: "debounce_s", in: .tier(.critical)) == "balanced")
+    // A standalone profile set everything itself.
+    #expect(Profile.balanced.origins.isEmpty)
+}
+
+@Test func inheritedRulesAreValidatedAsAWhole() {
+    // balanced's on is 0.7: an off above it is an error in the child, at the child's key.
+    #expect(problem(#""extends": "balanced", "base": {"off": 0.8}"#) == "night.json: base.off: 0.8 is above on (0.7)")
+    #expect(problem(#""extends": "balanced", "classes": {"cough": {"on": 0.4}}"#) == "night.json: classes.cough.on: 0.4 is below off (0.5)")
+    #expect(problem(#""extends": "balance""#)
+            == "night.json: extends: no built-in profile \"balance\" (built-in profiles: very_conservative, conservative, balanced, sensitive, very_sensitive)")
+    #expect(problem(#""extends": 3"#) == "night.json: extends: must be a string, not a number")
+}
+
+@Test func theHashOfAProfileThatExtendsCoversItsParent() throws {
+    let text = #"{"name": "night", "extends": "balanced", "base": {"on": 0.8}}"#
+    let a = try Profile(json: text, file: "a.json")
+    let b = try Profile(json: text, file: "b.json") { _ throws(ProfileError) in Profile.builtin("sensitive")! }
+    #expect(a.sha256 != b.sha256)
+    #expect(a.sha256 == SHA256.hex(Array((text + "\n" + Profile.balanced.sha256).utf8)))
+}
+
+// MARK: warnings
+
+@Test func theBuiltinProfilesGiveNoWarnings() {
+    for name in Profile.builtinNames { #expect(Profile.builtin(name)!.warnings == [], "\(name)") }
+}
+
+@Test func aDebounceLongerThanTheSoundIsAWarning() throws {
+    // The base a profile without `extends` must write, with no class adjustments: a 2 s
+    // debounce outlasts glass, a scream, a gasp, a cough, a bark, a laugh, a door and the one-frame
+    // breathing pause.
+    let p = try Profile(json: "{\"name\": \"night\", \(base)}", file: "night.json")
+    #expect(p.warnings.map(\.soundClass) == [.glassBreak, .scream, .gasp, .cough, .dogBark, .laughter, .door, .breathingPause])
+    #expect(p.warnings.first { $0.soundClass == .cough }?.description
+            == "base.debounce_s: 2 s is longer than cough usually lasts (about 0.5 s): most will never become events (try 0.5 or less)")
+}
+
+@Test func smoothingThatHidesAShortSoundIsAWarning() throws {
+    let p = try child(#""tiers": {"critical": {"smoothing": {"method": "ema", "tau_s": 2}}}"#)
+    #expect(p.warnings.map(\.soundClass) == [.glassBreak, .scream, .gasp])
+    #expect(p.warnings[0].description
+            == "tiers.critical.smoothing: smooths a clear glass_break of about 0.5 s down to 0.39, below on (0.7): it will rarely become an event")
+    let mean = try child(#""classes": {"cough": {"smoothing": {"method": "window_mean", "window_s": 4, "threshold": 0.5}}}"#)
+    #expect(mean.warnings.map(\.description)
+            == ["classes.cough.smoothing: smooths a clear cough of about 0.5 s down to 0.25, below the window threshold (0.5): it will rarely become an event"])
+}
+
+@Test func aCriticalClassTurnedOffIsAWarning() throws {
+    let p = try child(#""classes": {"smoke_alarm": {"enabled": false}, "music": {"enabled": false}}"#)
+    #expect(p.warnings.map(\.description)
+            == ["classes.smoke_alarm.enabled: smoke_alarm is a critical sound and is turned off: it will never be logged or alerted"])
 }

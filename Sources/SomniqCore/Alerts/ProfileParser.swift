@@ -3,56 +3,56 @@ extension Profile {
     ///
     /// Unknown keys, wrong types, values outside [0, 1], negative times, unknown class
     /// or tier names and `off` above `on` (for any class's effective rule) are errors.
+    /// A profile may `extends` a built-in profile by name; `ProfileLoader` also finds
+    /// parents in files, through `init(json:file:parent:)`.
     public init(json text: String, file: String) throws(ProfileError) {
-        let root: JSONValue
-        do { root = try JSONValue(parsing: text) } catch {
-            throw ProfileError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
+        try self.init(json: text, file: file) { name throws(ProfileError) in
+            guard let builtin = Profile.builtin(name) else {
+                throw ProfileError(file: file, keyPath: "extends",
+                                   problem: "no built-in profile \"\(name)\" (built-in profiles: \(Profile.builtinNames.joined(separator: ", ")))")
+            }
+            return builtin
         }
-        let p = ProfileReader(file: file)
-        guard case let .object(members) = root else {
-            throw p.fail("", "the profile must be a JSON object, not \(root.typeName)")
-        }
-        try p.allowOnly(["name", "description", "base", "tiers", "classes"], in: members, at: "")
+    }
 
-        guard let nameValue = root["name"] else { throw p.fail("name", "is missing") }
-        let name = try p.string(nameValue, at: "name")
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-            throw p.fail("name", "\"\(name)\" must be letters, digits, '_' or '-'")
+    /// Parses a profile whose `extends` (if any) `parent` turns into the parent profile.
+    /// The parent's base, tiers and classes are the starting point; each field this file
+    /// names replaces the parent's, and every other field is inherited as it is.
+    public init(json text: String, file: String,
+                parent: (String) throws(ProfileError) -> Profile) throws(ProfileError) {
+        let own = try ProfileDocument(json: text, file: file)
+        guard let parentName = own.extends else {
+            self.init(name: own.name, description: own.description ?? "", sha256: SHA256.hex(Array(text.utf8)),
+                      base: own.base, tiers: own.tiers, classes: own.classes)
+            try checkOrder(file: file)
+            return
         }
-        let description = try root["description"].map { v throws(ProfileError) in try p.string(v, at: "description") } ?? ""
-
-        guard let baseValue = root["base"] else { throw p.fail("base", "is missing") }
-        let base = try p.fields(baseValue, at: "base", allowTier: false)
-        for (key, value) in [("on", base.on as Any?), ("off", base.off), ("debounce_s", base.debounce),
-                             ("cooldown_s", base.cooldown), ("smoothing", base.smoothing),
-                             ("min_confidence", base.minConfidence), ("enabled", base.enabled)] where value == nil {
-            throw p.fail("base.\(key)", "is missing (the base must set every field)")
-        }
-
-        var tiers: [Tier: RuleFields] = [:]
-        if let t = root["tiers"] {
-            guard case let .object(entries) = t else { throw p.fail("tiers", "must be an object, not \(t.typeName)") }
-            for (key, value) in entries {
-                guard let tier = Tier(rawValue: key) else {
-                    throw p.fail("tiers.\(key)", "unknown tier (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                tiers[tier] = try p.fields(value, at: "tiers.\(key)", allowTier: false)
+        let from = try parent(parentName)
+        var tiers = from.tiers
+        for (t, f) in own.tiers { tiers[t] = f.overlaid(on: tiers[t] ?? RuleFields()) }
+        var classes = from.classes
+        for (c, f) in own.classes { classes[c] = f.overlaid(on: classes[c] ?? RuleFields()) }
+        self.init(name: own.name, description: own.description ?? "\(from.name) with changes",
+                  sha256: SHA256.hex(Array((text + "\n" + from.sha256).utf8)),
+                  base: own.base.overlaid(on: from.base), tiers: tiers, classes: classes)
+        ancestors = [parentName] + from.ancestors
+        // Everything the parent holds came from it (or from its own ancestors) …
+        origins = from.origins
+        func inherit(_ section: String, _ fields: RuleFields) {
+            for field in fields.setFields where from.origins["\(section).\(field)"] == nil {
+                origins["\(section).\(field)"] = from.name
             }
         }
-
-        var classes: [SoundClass: RuleFields] = [:]
-        if let c = root["classes"] {
-            guard case let .object(entries) = c else { throw p.fail("classes", "must be an object, not \(c.typeName)") }
-            for (key, value) in entries {
-                guard let sc = SoundClass(rawValue: key) else {
-                    throw p.fail("classes.\(key)", "unknown class (see `somniq profiles show balanced` for the list)")
-                }
-                classes[sc] = try p.fields(value, at: "classes.\(key)", allowTier: true)
-            }
+        inherit("base", from.base)
+        for (t, f) in from.tiers { inherit("tiers.\(t.rawValue)", f) }
+        for (c, f) in from.classes { inherit("classes.\(c.rawValue)", f) }
+        // … except what this file names.
+        func claim(_ section: String, _ fields: RuleFields) {
+            for field in fields.setFields { origins["\(section).\(field)"] = nil }
         }
-
-        self.init(name: name, description: description, sha256: SHA256.hex(Array(text.utf8)),
-                  base: base, tiers: tiers, classes: classes)
+        claim("base", own.base)
+        for (t, f) in own.tiers { claim("tiers.\(t.rawValue)", f) }
+        for (c, f) in own.classes { claim("classes.\(c.rawValue)", f) }
         try checkOrder(file: file)
     }
 
@@ -60,17 +60,14 @@ extension Profile {
     /// reported at the most specific key that broke it.
     private func checkOrder(file: String) throws(ProfileError) {
         for c in SoundClass.allCases {
-            let (rule, adjusted) = resolve(c)
-            func path(_ field: String) -> String {
-                guard let source = adjusted.first(where: { $0.field == field })?.source else { return "base.\(field)" }
-                if case .classOverride = source { return "classes.\(c.rawValue).\(field)" }
-                return "\(source.keyPath).\(field)"
-            }
+            let (rule, sources) = self.sources(c)
+            func source(_ field: String) -> Source { sources.first { $0.field == field }?.source ?? .base }
+            func path(_ field: String) -> String { "\(source(field).keyPath).\(field)" }
             func specificity(_ field: String) -> Int {
-                switch adjusted.first(where: { $0.field == field })?.source {
-                case .classOverride?: 2
-                case .tier?: 1
-                default: 0
+                switch source(field) {
+                case .classOverride: 2
+                case .tier: 1
+                case .base: 0
                 }
             }
             if rule.off > rule.on {
@@ -82,6 +79,73 @@ extension Profile {
             if case let .windowMean(_, threshold) = rule.smoothing, rule.off > threshold {
                 throw ProfileError(file: file, keyPath: path("smoothing") + ".threshold",
                                    problem: "\(fmt(threshold)) is below off (\(fmt(rule.off)))")
+            }
+        }
+    }
+}
+
+/// A profile file as written: the sections it sets and the profile it starts from.
+struct ProfileDocument {
+    var name: String
+    var description: String?
+    var extends: String?
+    var base: RuleFields
+    var tiers: [Tier: RuleFields] = [:]
+    var classes: [SoundClass: RuleFields] = [:]
+
+    init(json text: String, file: String) throws(ProfileError) {
+        let root: JSONValue
+        do { root = try JSONValue(parsing: text) } catch {
+            throw ProfileError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
+        }
+        let p = ProfileReader(file: file)
+        guard case let .object(members) = root else {
+            throw p.fail("", "the profile must be a JSON object, not \(root.typeName)")
+        }
+        try p.allowOnly(["name", "description", "extends", "base", "tiers", "classes"], in: members, at: "")
+
+        guard let nameValue = root["name"] else { throw p.fail("name", "is missing") }
+        name = try p.string(nameValue, at: "name")
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw p.fail("name", "\"\(name)\" must be letters, digits, '_' or '-'")
+        }
+        description = try root["description"].map { v throws(ProfileError) in try p.string(v, at: "description") }
+        extends = try root["extends"].map { v throws(ProfileError) in try p.string(v, at: "extends") }
+        if let extends, extends.isEmpty || extends.contains(where: \.isNewline) || extends.utf8.contains(0) {
+            throw p.fail("extends", "must name a profile (a built-in or /etc/somniq/profiles name, or a path to a .json file)")
+        }
+
+        if let baseValue = root["base"] {
+            base = try p.fields(baseValue, at: "base", allowTier: false)
+        } else if extends != nil {
+            base = RuleFields()
+        } else {
+            throw p.fail("base", "is missing (or start from another profile with \"extends\": \"balanced\")")
+        }
+        if extends == nil {
+            for key in ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
+            where !base.setFields.contains(key) {
+                throw p.fail("base.\(key)", "is missing (the base must set every field, unless the profile extends another)")
+            }
+        }
+
+        if let t = root["tiers"] {
+            guard case let .object(entries) = t else { throw p.fail("tiers", "must be an object, not \(t.typeName)") }
+            for (key, value) in entries {
+                guard let tier = Tier(rawValue: key) else {
+                    throw p.fail("tiers.\(key)", "unknown tier (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                tiers[tier] = try p.fields(value, at: "tiers.\(key)", allowTier: false)
+            }
+        }
+
+        if let c = root["classes"] {
+            guard case let .object(entries) = c else { throw p.fail("classes", "must be an object, not \(c.typeName)") }
+            for (key, value) in entries {
+                guard let sc = SoundClass(rawValue: key) else {
+                    throw p.fail("classes.\(key)", "unknown class (see `somniq profiles show balanced` for the list)")
+                }
+                classes[sc] = try p.fields(value, at: "classes.\(key)", allowTier: true)
             }
         }
     }
