@@ -93,6 +93,34 @@ public struct ProfileLoader: Sendable {
         }
     }
 
+    /// The profiles `specs` name, in order; `all` stands for every profile `available()`
+    /// lists. A profile named twice is kept once; two different profiles may not share a
+    /// name, since results are shown by name.
+    public func load(each specs: [String]) throws(ProfileError) -> [Profile] {
+        var out: [(profile: Profile, from: String)] = []
+        for spec in specs {
+            let found: [(Profile, String)]
+            if spec == "all" {
+                var listed: [(Profile, String)] = []
+                for (name, origin) in available() { listed.append((try load(origin == "built-in" ? name : origin), origin)) }
+                found = listed
+            } else {
+                found = [(try load(spec), spec)]
+            }
+            for (p, from) in found {
+                if let same = out.first(where: { $0.profile.name == p.name }) {
+                    guard same.profile.sha256 == p.sha256 else {
+                        throw ProfileError(file: from, keyPath: "name",
+                                           problem: "\"\(p.name)\" is also the name of \(same.from); give one of them another name to compare them")
+                    }
+                    continue
+                }
+                out.append((p, from))
+            }
+        }
+        return out.map(\.profile)
+    }
+
     /// Every profile a user can name: built-ins and files in the directory.
     public func available() -> [(name: String, origin: String)] {
         var out = Profile.builtinNames.map { (name: $0, origin: "built-in") }

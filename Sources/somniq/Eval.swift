@@ -20,8 +20,11 @@ struct Eval: ParsableCommand {
     @Argument(help: "Audio files or directories.", completion: .file())
     var paths: [String]
 
-    @Option(help: "Profile name, path to a profile JSON file, or `all` for one row per built-in profile.")
-    var profile = "balanced"
+    @Option(help: ArgumentHelp("Profile name, path to a profile JSON file, or `all` for every built-in profile and every one in /etc/somniq/profiles; repeat it to compare several (one row each).", valueName: "profile"))
+    var profile: [String] = ["balanced"]
+
+    @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
+    var profileDirectory = "/etc/somniq/profiles"
 
     @Flag(help: "Print the results as JSON.")
     var json = false
@@ -43,10 +46,8 @@ struct Eval: ParsableCommand {
         }
 
         let profiles: [Profile]
-        if profile == "all" {
-            profiles = Profile.builtinNames.map { Profile.builtin($0)! }
-        } else {
-            do { profiles = [try ProfileLoader().load(profile)] } catch { throw fail("\(error)", Exit.dataError) }
+        do { profiles = try ProfileLoader(directory: profileDirectory).load(each: profile) } catch {
+            throw fail("\(error)", Exit.dataError)
         }
         if let estimates { try checkEstimates(estimates, collected.flatMap(\.items)) }
         if let estimates {

@@ -20,6 +20,8 @@ public final class Pipeline {
     private let reportsWindows: Bool
     /// What the current push or finish produced; reused, so a push allocates nothing.
     private var outputs: [PipelineOutput] = []
+    /// Other profiles judging the same scores (`somniq compare`); nil in a session.
+    public var comparison: ProfileComparison?
     /// Samples pushed so far: the stream's clock.
     public private(set) var streamFrames: Int64 = 0
 
@@ -74,6 +76,7 @@ public final class Pipeline {
         classifier.finish()
         decide()
         alerts.finish { alerted($0) }
+        comparison?.finish()
         if let minute = minutes.finish(streamSeconds: StreamClock.seconds(streamFrames)) { pendingMinutes.append(minute) }
         reportMinutes(decidedThrough: .infinity)
         return outputs
@@ -102,10 +105,10 @@ public final class Pipeline {
         while let (decision, features) = measure(.classify, { classifier.next(into: &scores) }) {
             if reportsWindows, decision == .final { outputs.append(.window(features, scores)) }
             measure(.alerts) {
-                alerts.step(scores, frame: features.index,
-                            classes: decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses,
-                            levels: .init(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs)),
-                            emit: { alerted($0) })
+                let classes = decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses
+                let levels = AlertProcessor.Levels(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs))
+                alerts.step(scores, frame: features.index, classes: classes, levels: levels, emit: { alerted($0) })
+                comparison?.step(scores, frame: features.index, classes: classes, levels: levels)
             }
             if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }
         }

@@ -15,6 +15,10 @@ public final class Replayer {
     /// When the recording began (Unix time): records get wall-clock times, and event ids
     /// name the session, so they stay unique in a log of many sessions.
     public var start: Double?
+    /// Profiles to judge the same scores beside `profile` (`somniq compare`); their
+    /// tallies are in `comparison` after a replay.
+    public var compared: [Profile] = []
+    public private(set) var comparison: ProfileComparison?
     private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
@@ -33,6 +37,7 @@ public final class Replayer {
         let file = try FileSource(path: path)
         let pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
                                     watch: watch, reportsWindows: reportsWindows)
+        if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
         if let measure {
             file.measure = measure
             pipeline.measure = measure
@@ -57,6 +62,7 @@ public final class Replayer {
                             file.nonFinite, first))
         }
         try session.finish()
+        comparison = pipeline.comparison
         try session.end(reason: "end_of_file")
         return session.summary
     }
