@@ -5,7 +5,7 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
-               pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
+               pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
 .PHONY: all deps sedeval build demo report-demo screenshot test fuzz bench eval profiles clean
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SomniqCore
 @testable import SomniqIO
 
 @Suite struct BadInputTests {
@@ -13,26 +14,93 @@ import Testing
         #expect(r.stderr.hasPrefix("somniq: \(path): not an audio file libsndfile can read"))
     }
 
-    @Test func truncatedFileExits65() throws {
-        let whole = dir + "/whole.wav", cut = dir + "/cut.wav"
-        try sox(Paths.demoNight, whole, "trim", "0", "10")
-        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
-        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
-        let r = try somniq("replay", cut)
-        #expect(r.status == 65)
-        #expect(r.stderr.contains("\(cut): the header promises more audio than the file holds"))
-        #expect(r.stderr.contains("truncated"))
+    /// Replays `path` as JSON Lines into the test directory; the records and the result.
+    private func replayLog(_ path: String) throws -> (result: CommandResult, log: [JSONValue]) {
+        let log = dir + "/" + UUID().uuidString + ".jsonl"
+        let r = try somniq("replay", path, "--format", "jsonl", "--output", log)
+        return (r, records(log))
     }
 
-    @Test func truncatedFlacExits65() throws {
-        let whole = dir + "/whole.flac", cut = dir + "/cut.flac"
-        try sox(Paths.demoNight, whole, "trim", "0", "20")
+    private func events(_ log: [JSONValue]) -> [String] {
+        log.filter { $0["kind"]?.stringValue == "event_start" }.map { "\($0["class"]!.stringValue!)@\($0["onset_s"]!)" }
+    }
+
+    @Test func aCutOffWAVIsAnalysedAsFarAsItGoesWithAWarning() throws {
+        let whole = dir + "/whole.wav", cut = dir + "/cut.wav"
+        try sox(Paths.demoNight, whole, "trim", "0", "60")
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
-        let r = try somniq("replay", cut)
-        #expect(r.status == 65)
-        #expect(r.stderr.hasPrefix("somniq: \(cut): "))
-        #expect(r.stderr.contains("truncated") || r.stderr.contains("damaged"))
+        let (r, log) = try replayLog(cut)
+        #expect(r.status == 0)
+        #expect(r.stderr == "somniq: warning: \(cut): the header promises 1920000 bytes of audio data but the file holds 959978; analysed the 29.999 s there are (the file was cut off)\n")
+        let status = try #require(log.first { $0["kind"]?.stringValue == "status" && $0["status"]?.stringValue == "length_mismatch" })
+        #expect(status["header_s"] == .number(60) && status["audio_s"] == .number(29.999))
+        // What it found is what the whole file has in its first half.
+        let (_, wholeLog) = try replayLog(whole)
+        let early = wholeLog.filter { ($0["onset_s"]?.numberValue ?? 99) < 25 }
+        #expect(!events(early).isEmpty && Array(events(log).prefix(events(early).count)) == events(early))
+        #expect(log.last?["kind"]?.stringValue == "session_end" && log.last?["reason"]?.stringValue == "end_of_file")
+    }
+
+    @Test func aWAVWhoseHeaderUnderstatesItsLengthIsAnalysedToItsEnd() throws {
+        // A recorder that stopped without finishing its file: the data size says 15 s of 60.
+        let whole = dir + "/whole.wav", short = dir + "/short.wav"
+        try sox(Paths.demoNight, whole, "trim", "0", "60")
+        var data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+        #expect(data[36..<40].elementsEqual("data".utf8))              // sox writes fmt, then data
+        let quarter = UInt32(1_920_000 / 4)
+        for k in 0..<4 { data[40 + k] = UInt8(truncatingIfNeeded: quarter >> (8 * k)) }
+        try Data(data).write(to: URL(fileURLWithPath: short))
+        let (r, log) = try replayLog(short)
+        #expect(r.status == 0)
+        #expect(r.stderr == "somniq: warning: \(short): the header says 15.000 s but the file holds 60.000 s; analysed all of it\n")
+        let (_, wholeLog) = try replayLog(whole)
+        #expect(events(log) == events(wholeLog))
+        #expect(log.last?["stream_s"] == .number(60))
+    }
+
+    @Test func aDecodeErrorMidwayClosesEveryEventAndEndsTheSessionWithTheError() throws {
+        let whole = dir + "/whole.flac", broken = dir + "/broken.flac", cut = dir + "/cut.flac"
+        try sox(Paths.demoNight, whole, "trim", "0", "60")
+        var data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+        try Data(data.prefix(data.count / 2)).write(to: URL(fileURLWithPath: cut))
+        for i in data.count / 2 ..< data.count / 2 + 20_000 { data[i] = UInt8(truncatingIfNeeded: i &* 7919) }
+        try Data(data).write(to: URL(fileURLWithPath: broken))
+        for path in [broken, cut] {
+            let (r, log) = try replayLog(path)
+            #expect(r.status == 65)
+            #expect(r.stderr.hasPrefix("somniq: \(path): cannot decode audio after "), "\(r.stderr)")
+            #expect(r.stderr.hasSuffix("; the file is damaged\n"))
+            let started = Set(log.filter { $0["kind"]?.stringValue == "event_start" }.compactMap { $0["id"]?.stringValue })
+            let ended = Set(log.filter { $0["kind"]?.stringValue == "event_end" }.compactMap { $0["id"]?.stringValue })
+            #expect(!started.isEmpty && started == ended)
+            let end = try #require(log.last)
+            #expect(end["kind"]?.stringValue == "session_end" && end["reason"]?.stringValue == "decode_error")
+            #expect(end["error"]?.stringValue.map { r.stderr.contains($0) } == true)
+        }
+    }
+
+    @Test func anMP3OrAnOpusNightReplaysLikeItsFLAC() throws {
+        let mp3 = dir + "/night.mp3", opus = dir + "/night.opus"
+        try sox(Paths.demoNight, "-r", "44100", "-C", "128", mp3)          // a phone's MP3
+        let enc = try runProgram("/usr/bin/opusenc", ["--quiet", Paths.demoNight, opus])
+        #expect(enc.status == 0, "\(enc.stderr)")
+        let (_, flacLog) = try replayLog(Paths.demoNight)
+        func found(_ log: [JSONValue]) -> [(String, Double)] {
+            log.filter { $0["kind"]?.stringValue == "event_start" }.map { ($0["class"]!.stringValue!, $0["onset_s"]!.numberValue!) }
+        }
+        for path in [mp3, opus] {
+            let (r, log) = try replayLog(path)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            #expect(log.last?["reason"]?.stringValue == "end_of_file")
+            // Every event within the 1 s onset collar of eval, except the two impulses: a
+            // door slam and a bark are smeared by the codec's pre-echo (MP3 and Opus frames
+            // are 20–26 ms) below the onset rules' ramps, and may be lost. That is a known
+            // weakness of those rules, not waived for any other class.
+            for (c, onset) in found(flacLog) where c != "door" && c != "dog_bark" {
+                #expect(found(log).contains { $0.0 == c && abs($0.1 - onset) <= 1 }, "\(path): \(c)@\(onset)")
+            }
+        }
     }
 
     @Test func emptyFileExits65() throws {

@@ -37,13 +37,15 @@ public enum Records {
     }
 
     /// `classes`: by `SoundClass.index`; classes with no event are left out.
+    /// `error`: what stopped the stream early (a decode error), in the stream's own words.
     public static func sessionEnd(streamSeconds: Double, events: Int, alerts: Int, reason: String,
-                                  classes: [ClassTally] = [], endedAt: String? = nil) -> JSONValue {
+                                  classes: [ClassTally] = [], endedAt: String? = nil, error: String? = nil) -> JSONValue {
         var m: [(String, JSONValue)] = [
             ("v", .number(Double(version))), ("kind", .string("session_end")),
             ("stream_s", .rounded(streamSeconds)), ("events", .number(Double(events))),
             ("alerts", .number(Double(alerts))), ("reason", .string(reason)),
         ]
+        if let error { m.append(("error", .string(error))) }
         if !classes.isEmpty {
             m.append(("classes", .object(SoundClass.allCases.compactMap { c in
                 let t = classes[c.index]

@@ -30,8 +30,13 @@ public final class FileSource {
         .file(path: path, sampleRate: reader.sampleRate, channels: reader.channels, format: reader.formatName)
     }
 
-    /// The share of the file read so far (0 … 1).
-    public var fraction: Double { Double(reader.framesRead) / Double(max(1, reader.frames)) }
+    /// The share of the file read so far (0 … 1; a header may understate the length).
+    public var fraction: Double { min(1, Double(reader.framesRead) / Double(max(1, reader.frames))) }
+    /// What the header said and what the file held, once it has been read to its end.
+    public var headerSeconds: Double { reader.headerSeconds }
+    public var audioSeconds: Double { Double(reader.framesRead) / Double(reader.sampleRate) }
+    /// Set once the file is read, when its length was not what its header said.
+    public var lengthProblem: String? { reader.lengthProblem }
     public var framesRead: Int64 { reader.framesRead }
     public var sampleRate: Int { reader.sampleRate }
 

@@ -49,13 +49,27 @@ public final class Replayer {
         }
         try session.start(file.source)
         var reported: Int64 = 0
-        while try file.next({ try session.push($0) }) {
-            if let progress, file.framesRead - reported >= Int64(file.sampleRate) * 60 {
-                reported = file.framesRead
-                progress(file.fraction)
+        do {
+            while try file.next({ try session.push($0) }) {
+                if let progress, file.framesRead - reported >= Int64(file.sampleRate) * 60 {
+                    reported = file.framesRead
+                    progress(file.fraction)
+                }
             }
+        } catch let error as AudioFileError {
+            // The file broke off mid-stream: what was heard is decided and every open event
+            // is closed, and the session ends saying why, before the error is reported.
+            try session.finish()
+            comparison = pipeline.comparison
+            try session.end(reason: "decode_error", error: error.problem)
+            throw error
         }
         progress?(1)
+        if let problem = file.lengthProblem {
+            try session.status("length_mismatch", details: [("header_s", .rounded(file.headerSeconds)),
+                                                            ("audio_s", .rounded(file.audioSeconds))])
+            warning?(problem)
+        }
         if file.nonFinite > 0, let first = file.firstNonFinite {
             try session.status("bad_samples", details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
             warning?(String(format: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",

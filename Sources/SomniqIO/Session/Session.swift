@@ -101,13 +101,14 @@ public final class Session {
         for output in pipeline.finish() { try send(output) }
     }
 
-    /// The last record: `session_end`, with the session's counts.
-    public func end(reason: String) throws {
+    /// The last record: `session_end`, with the session's counts, and `error` when the
+    /// stream broke off.
+    public func end(reason: String, error: String? = nil) throws {
         summary.streamSeconds = streamSeconds
         summary.reason = reason
         try send(.end(summary), Records.sessionEnd(streamSeconds: summary.streamSeconds, events: summary.events,
                                                    alerts: summary.alerts, reason: reason, classes: summary.classes,
-                                                   endedAt: times?.now()))
+                                                   endedAt: times?.now(), error: error))
     }
 
     private func send(_ output: PipelineOutput) throws {
