@@ -3,29 +3,37 @@ import Testing
 import SomniqCore
 @testable import SomniqIO
 
-/// `somniq eval` must agree with the sed_eval Python package (SPEC §9) on the dev corpus:
-/// the same detections, scored by both, give the same numbers to within 0.001.
-@Suite(.enabled(if: Paths.corpusPresent, "needs ../shared/corpus beside the clone"))
+/// `somniq eval` must agree with the sed_eval Python package (SPEC §9): the same
+/// detections, scored by both, give the same numbers to within 0.001. On the demo night
+/// (in every clone) and on the dev corpus's scenes and quiet night (where corpus tests run).
 struct EvalAgreementTests {
     /// The virtualenv `make sedeval` makes, with sed_eval from PyPI.
     static let python = Paths.package + "/.build/sedeval/bin/python"
 
-    @Test func somniqEvalAgreesWithSedEval() throws {
+    /// Sets of recordings: what `eval` is given, and each label file in them.
+    static var sets: [[String]] {
+        [[Paths.demoNight]] + (Paths.corpusTestsRun ? [[Paths.corpus + "/scenes", Paths.corpus + "/quiet"]] : [])
+    }
+
+    @Test(arguments: sets)
+    func somniqEvalAgreesWithSedEval(paths: [String]) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python),
                      "no sed_eval virtualenv at \(Self.python): run `make sedeval`")
         let dir = temporaryDirectory()
-        let scenes = Paths.corpus + "/scenes", quiet = Paths.corpus + "/quiet"
-        let ours = try somniq("eval", "--json", "--estimates", dir, scenes, quiet)
+        let ours = try somniq(["eval", "--json", "--estimates", dir] + paths)
         #expect(ours.status == 0, "\(ours.stderr)")
         guard case let .array(results) = try JSONValue(parsing: ours.stdout), let result = results.first else {
             Issue.record("no JSON from somniq eval"); return
         }
 
         var pairs: [String] = []
-        for folder in [scenes, quiet] {
-            for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".tsv") {
-                pairs += [folder + "/" + file, dir + "/" + file]
-            }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let labels = isDirectory.boolValue
+                ? try FileManager.default.contentsOfDirectory(atPath: path).sorted().filter { $0.hasSuffix(".tsv") }.map { path + "/" + $0 }
+                : [(path as NSString).deletingPathExtension + ".tsv"]
+            for label in labels { pairs += [label, dir + "/" + (label as NSString).lastPathComponent] }
         }
         let reference = try runProgram(Self.python, [Paths.package + "/scripts/sed_eval_reference.py",
                                                      "--labels", Evaluator.labels.joined(separator: ",")] + pairs)

@@ -10,6 +10,22 @@ enum Paths {
     static let demoNight = fixtures + "/demo-night.flac"
     static let corpus = URL(fileURLWithPath: package + "/../shared/corpus").standardized.path
     static var corpusPresent: Bool { FileManager.default.fileExists(atPath: corpus + "/MANIFEST.tsv") }
+    /// CI must have the corpus: there, a test that needs it runs (and fails on the missing
+    /// files) instead of being skipped.
+    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false }
+    /// Whether tests that need the corpus run: it is there, or CI is set.
+    static var corpusTestsRun: Bool { corpusPresent || inCI }
+
+    /// A corpus clip (`cough/scratch_cough_male`): the copy in `fixtures/clips` (FLAC),
+    /// else the corpus's WAV.
+    static func clip(_ name: String) -> String {
+        let inRepo = fixtures + "/clips/" + name + ".flac"
+        return FileManager.default.fileExists(atPath: inRepo) ? inRepo : corpus + "/clips/" + name + ".wav"
+    }
+    /// Whether a clip's tests run here: it is in the repository, or corpus tests run.
+    static func clipRuns(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: fixtures + "/clips/" + name + ".flac") || corpusTestsRun
+    }
 
     /// The `somniq` executable built beside the test bundle.
     static var somniq: String {
@@ -54,6 +70,7 @@ func runProgram(_ path: String, _ arguments: [String], environment: [String: Str
 }
 
 func somniq(_ arguments: String...) throws -> CommandResult { try runProgram(Paths.somniq, arguments) }
+func somniq(_ arguments: [String]) throws -> CommandResult { try runProgram(Paths.somniq, arguments) }
 
 /// sox, for making test recordings with a resampler that is not the one under test.
 func sox(_ arguments: String...) throws {
