@@ -113,26 +113,4 @@ public final class AlsaCapture {
             }
         }
     }
-
-    /// Capture-capable PCM devices with their descriptions, from ALSA's name hints.
-    public static func devices() -> [(name: String, description: String)] {
-        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
-        defer { snd_device_name_free_hint(hints) }
-        var out: [(String, String)] = []
-        var i = 0
-        while let hint = hints[i] {
-            i += 1
-            func get(_ key: String) -> String? {
-                guard let p = snd_device_name_get_hint(hint, key) else { return nil }
-                defer { free(p) }
-                return String(cString: p)
-            }
-            guard let name = get("NAME") else { continue }
-            if let io = get("IOID"), io != "Input" { continue }
-            let description = (get("DESC") ?? "").replacingOccurrences(of: "\n", with: " — ")
-            out.append((name, description))
-        }
-        return out
-    }
 }

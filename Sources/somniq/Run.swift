@@ -139,14 +139,25 @@ final class SessionThread: @unchecked Sendable {
 }
 
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List ALSA capture devices.")
+    static let configuration = CommandConfiguration(
+        abstract: "List ALSA capture devices: the sound cards' capture hardware, and with --all ALSA's plugins.",
+        discussion: """
+        Each sound card device that can capture is listed with the name to give \
+        `somniq run --device` (plughw:CARD=<id>,DEV=<n>: by card id, through ALSA's plug \
+        layer, which converts to 16 kHz mono). Exits 69 when there is none (and, with \
+        --all, no plugin either).
+        """)
+
+    @Flag(help: "Also list the plugins and virtual PCMs of ALSA's configuration (pulse, null, ~/.asoundrc).")
+    var all = false
 
     func run() throws {
-        let devices = AlsaCapture.devices()
-        if devices.isEmpty {
-            throw fail("no ALSA capture devices found; is a microphone connected and the user in the `audio` group?", Exit.unavailable)
+        let hardware = CaptureDevices.hardware()
+        let plugins = all ? CaptureDevices.plugins() : []
+        if hardware.isEmpty && plugins.isEmpty {
+            throw fail(CaptureDevices.noHardware + (all ? "" : " `somniq devices --all` also lists ALSA's plugins (pulse, …)"),
+                       Exit.unavailable)
         }
-        let width = min(40, devices.map(\.name.count).max() ?? 0) + 2
-        for d in devices { print(LogText.escape(d.name).padding(toLength: width, withPad: " ", startingAt: 0) + LogText.escape(d.description)) }
+        try emit(CaptureDevices.listing(hardware: hardware, plugins: plugins), to: nil)
     }
 }
