@@ -29,7 +29,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Event log (JSON Lines), appended to.")
     var log: String?
 
-    @Flag(help: "Validate the configuration and profile, then exit.")
+    @Flag(help: "Validate the configuration and profile, open the device and read one period from it, then exit.")
     var checkConfig = false
 
     @Option(help: "Stop after this many seconds of audio (for fixtures and tests).")
@@ -56,13 +56,16 @@ struct Run: AsyncParsableCommand {
         settings = settings.overridden(by: overrides)
 
         if checkConfig {
-            do {
-                let p = try ProfileLoader(directory: profileDirectory).load(settings.profile)
-                print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
-                return
-            } catch {
+            let p: Profile
+            do { p = try ProfileLoader(directory: profileDirectory).load(settings.profile) } catch {
                 throw fail("\(error)", Exit.dataError)
             }
+            // The device as the daemon opens it, and one period read from it.
+            let found: (AlsaCapture.Negotiated, AlsaCapture.Read)
+            do { found = try AlsaCapture.check(device: settings.device) } catch { throw fail("\(error)", Exit.unavailable) }
+            print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
+            print(LogText.escape("\(settings.device): capturing \(found.0); read \(found.1.frames) frames"))
+            return
         }
 
         LoggingSystem.bootstrap { _ in JournalLogHandler() }

@@ -2,15 +2,21 @@ import Foundation
 @testable import SomniqIO
 import Testing
 
-/// `somniq devices` through real ALSA. This machine has no sound card: the hardware rows
-/// are checked through `CaptureDevices.listing`, the empty list and the plugins through
-/// the binary.
+/// `somniq devices` and `somniq run --check-config` through real ALSA. This machine has no
+/// sound card: the hardware rows are checked through `CaptureDevices.listing`, the empty
+/// list, the plugins and the device check through the binary.
 @Suite struct DevicesTests {
     let rig: LiveRig
     init() throws { rig = try LiveRig() }
 
     private func somniq(_ arguments: String...) throws -> CommandResult {
         try runProgram(Paths.somniq, arguments, environment: rig.environment)
+    }
+
+    private func config(_ body: String) throws -> String {
+        let path = rig.home + "/config-\(UUID().uuidString).json"
+        try body.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     static let noHardware = "no capture hardware: no sound card with a capture device; is a microphone connected, "
@@ -74,5 +80,40 @@ import Testing
 
             """)
         #expect(CaptureDevices.listing(hardware: [], plugins: []) == Self.noHardware + "\n")
+    }
+
+    @Test func checkConfigOpensTheDeviceAndReadsAPeriod() throws {
+        let raw = try rig.raw(from: 0, seconds: 2)
+        let c = try config(#"{"device": "fixture:FILE=\#(raw)", "log": "\#(rig.home)/night.jsonl"}"#)
+        let r = try somniq("run", "--check-config", "--config", c)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(r.stdout)")
+        #expect(lines.first == "\(c): ok — device fixture:FILE=\(raw), profile balanced, log \(rig.home)/night.jsonl")
+        // ALSA picks the period and buffer (0.5 s asked for); the format is what the daemon asks.
+        #expect(lines.last?.hasPrefix("fixture:FILE=\(raw): capturing 16000 Hz, 1 channel, S16_LE, period ") == true, "\(r.stdout)")
+        #expect(lines.last?.hasSuffix(", buffer 500 ms; read 1600 frames") == true, "\(r.stdout)")
+        // A check neither writes the log nor leaves anything behind.
+        #expect(!FileManager.default.fileExists(atPath: rig.home + "/night.jsonl"))
+    }
+
+    @Test func whatADeviceNegotiatedIsSaidInHertzChannelsAndMilliseconds() {
+        #expect(AlsaCapture.Negotiated(rate: 16000, channels: 1, format: "S16_LE", periodFrames: 2000, bufferFrames: 8000).description
+                == "16000 Hz, 1 channel, S16_LE, period 125 ms, buffer 500 ms")
+        #expect(AlsaCapture.Negotiated(rate: 48000, channels: 2, format: "S32_LE", periodFrames: 1024, bufferFrames: 4096).description
+                == "48000 Hz, 2 channels, S32_LE, period 21 ms, buffer 85 ms")
+        // A device that reported no rate: frames, not a division by zero.
+        #expect(AlsaCapture.Negotiated(rate: 0, channels: 1, format: "unknown", periodFrames: 64, bufferFrames: 256).description
+                == "0 Hz, 1 channel, unknown, period 64 frames, buffer 256 frames")
+    }
+
+    @Test func checkConfigWithADeviceThatIsNotThereExits69NamingIt() throws {
+        let r = try somniq("run", "--check-config", "--device", "hw:CARD=nope", "--log", rig.home + "/night.jsonl")
+        #expect(r.status == 69 && r.stdout.isEmpty)
+        #expect(r.stderr.hasSuffix("somniq: hw:CARD=nope: cannot open for capture: No such device; "
+                                   + "check the name with `somniq devices` and that the microphone is plugged in\n"), "\(r.stderr)")
+        // The configuration and the profile are checked first: a bad profile is bad input data.
+        let bad = try somniq("run", "--check-config", "--device", "hw:CARD=nope", "--profile", "nonesuch")
+        #expect(bad.status == 65 && !bad.stderr.contains("hw:CARD=nope"), "\(bad.stderr)")
     }
 }
