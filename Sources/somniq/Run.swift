@@ -79,7 +79,11 @@ struct Run: AsyncParsableCommand {
         do { session = try LiveSession(options: options, logger: logger, version: Somniq.version) } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
-            case .log: throw fail("\(error)", Exit.ioError)
+            case .log:
+                // Run by hand, as a user, the service's state directory is not there to write.
+                let hint = settings.log == DaemonConfig.defaultLog
+                    ? "; that is the default log, in the service's state directory: pass --log PATH, or set \"log\" in the configuration" : ""
+                throw fail("\(error)\(hint)", Exit.ioError)
             case .device: throw fail("\(error)", Exit.unavailable)
             }
         }

@@ -116,4 +116,22 @@ import Testing
         let bad = try somniq("run", "--check-config", "--device", "hw:CARD=nope", "--profile", "nonesuch")
         #expect(bad.status == 65 && !bad.stderr.contains("hw:CARD=nope"), "\(bad.stderr)")
     }
+
+    @Test(.enabled(if: getuid() == 0, "runs somniq as nobody"))
+    func aUserWhoCannotWriteTheDefaultLogIsToldToPassLog() throws {
+        // No "log": the default, /var/lib/somniq, which is the service's and not nobody's,
+        // whether it exists here or not. The device is there, so only the log can fail.
+        let c = try config(#"{"device": "fixture:FILE=/dev/zero"}"#)
+        let asNobody = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Paths.somniq, "run", "--config", c, "--max-seconds", "1"]
+        let r = try runProgram("/usr/bin/setpriv", asNobody, environment: rig.environment)
+        #expect(r.status == 74)
+        #expect(r.stderr.hasPrefix("somniq: /var/lib/somniq/events.jsonl: cannot write the event log: "), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("; that is the default log, in the service's state directory: "
+                                   + "pass --log PATH, or set \"log\" in the configuration\n"), "\(r.stderr)")
+        // A log that was given is the user's own choice: only its directory is in question.
+        let given = try runProgram("/usr/bin/setpriv", asNobody + ["--log", rig.home + "/night.jsonl"], environment: rig.environment)
+        #expect(given.status == 74)
+        #expect(given.stderr == "somniq: \(rig.home)/night.jsonl: cannot write the event log: Permission denied; "
+                + "check the permissions of the log's directory\n")
+    }
 }
