@@ -73,6 +73,80 @@ public final class AlsaCapture {
         pcm = nil
     }
 
+    /// The hardware parameters in force on the open device: what it agreed to.
+    public struct Negotiated: Sendable, Equatable, CustomStringConvertible {
+        public var rate: Int, channels: Int
+        /// ALSA's name of the sample format (`S16_LE`).
+        public var format: String
+        /// ALSA's period and ring buffer, in frames.
+        public var periodFrames: Int, bufferFrames: Int
+
+        public init(rate: Int, channels: Int, format: String, periodFrames: Int, bufferFrames: Int) {
+            self.rate = rate
+            self.channels = channels
+            self.format = format
+            self.periodFrames = periodFrames
+            self.bufferFrames = bufferFrames
+        }
+
+        public var description: String {
+            func ms(_ frames: Int) -> String { rate > 0 ? "\(frames * 1000 / rate) ms" : "\(frames) frames" }
+            return "\(rate) Hz, \(channels) channel\(channels == 1 ? "" : "s"), \(format), "
+                + "period \(ms(periodFrames)), buffer \(ms(bufferFrames))"
+        }
+    }
+
+    /// Reads back what the device agreed to after `snd_pcm_set_params`.
+    public func negotiated() throws(CaptureError) -> Negotiated {
+        guard let pcm else { throw CaptureError(kind: .lost, device: device, message: "capture is closed") }
+        var params: OpaquePointer?
+        var rc = snd_pcm_hw_params_malloc(&params)
+        guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "cannot read the parameters") }
+        defer { snd_pcm_hw_params_free(params) }
+        rc = snd_pcm_hw_params_current(pcm, params)
+        guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "cannot read the parameters") }
+        var rate: UInt32 = 0, channels: UInt32 = 0, dir: Int32 = 0
+        var format = SND_PCM_FORMAT_UNKNOWN
+        var period: snd_pcm_uframes_t = 0, buffer: snd_pcm_uframes_t = 0
+        snd_pcm_hw_params_get_rate(params, &rate, &dir)
+        snd_pcm_hw_params_get_channels(params, &channels)
+        snd_pcm_hw_params_get_format(params, &format)
+        snd_pcm_hw_params_get_period_size(params, &period, &dir)
+        snd_pcm_hw_params_get_buffer_size(params, &buffer)
+        return Negotiated(rate: Int(rate), channels: Int(channels),
+                          format: snd_pcm_format_name(format).map { String(cString: $0) } ?? "unknown",
+                          periodFrames: Int(period), bufferFrames: Int(buffer))
+    }
+
+    /// Starts the stream and waits up to `timeout` seconds until a read would not block.
+    /// False if no audio came in time.
+    public func waitForAudio(timeout: Double) throws(CaptureError) -> Bool {
+        guard let pcm else { throw CaptureError(kind: .lost, device: device, message: "capture is closed") }
+        if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
+            let rc = snd_pcm_start(pcm)
+            guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "cannot start capture") }
+        }
+        let rc = snd_pcm_wait(pcm, Int32(timeout * 1000))
+        guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "capture failed") }
+        return rc > 0
+    }
+
+    /// Opens `device` as the daemon does, reads what it negotiated, and reads one period:
+    /// `somniq run --check-config`. A device that opens but gives no audio within
+    /// `timeout` seconds is unavailable too.
+    public static func check(device: String, timeout: Double = 2) throws(CaptureError) -> (Negotiated, Read) {
+        let capture = try AlsaCapture(device: device)
+        defer { capture.close() }
+        let negotiated = try capture.negotiated()
+        guard try capture.waitForAudio(timeout: timeout) else {
+            throw CaptureError(kind: .unavailable, device: device,
+                               message: "opened, but no audio came within \(JSONValue.format(timeout)) s; the source is stalled or not running")
+        }
+        var samples = [Float](repeating: 0, count: capture.periodFrames)
+        let read = try samples.withUnsafeMutableBufferPointer { (out) throws(CaptureError) in try capture.read(into: out) }
+        return (negotiated, read)
+    }
+
     /// Result of one read: samples delivered, and frames lost to an overrun before them.
     public struct Read: Sendable { public var frames: Int; public var overrunFrames: Int }
 
@@ -112,27 +186,5 @@ public final class AlsaCapture {
                 throw error
             }
         }
-    }
-
-    /// Capture-capable PCM devices with their descriptions, from ALSA's name hints.
-    public static func devices() -> [(name: String, description: String)] {
-        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
-        defer { snd_device_name_free_hint(hints) }
-        var out: [(String, String)] = []
-        var i = 0
-        while let hint = hints[i] {
-            i += 1
-            func get(_ key: String) -> String? {
-                guard let p = snd_device_name_get_hint(hint, key) else { return nil }
-                defer { free(p) }
-                return String(cString: p)
-            }
-            guard let name = get("NAME") else { continue }
-            if let io = get("IOID"), io != "Input" { continue }
-            let description = (get("DESC") ?? "").replacingOccurrences(of: "\n", with: " — ")
-            out.append((name, description))
-        }
-        return out
     }
 }

@@ -11,7 +11,9 @@ public struct ConfigError: Error, CustomStringConvertible {
 public struct DaemonConfig: Sendable, Equatable {
     public var device = "default"
     public var profile = "balanced"
-    public var log = "/var/lib/somniq/events.jsonl"
+    public var log = DaemonConfig.defaultLog
+    /// In the service's state directory, which systemd creates (`StateDirectory=somniq`).
+    public static let defaultLog = "/var/lib/somniq/events.jsonl"
     /// Seconds of digital silence or a stuck value before `input_silent`.
     public var silenceSeconds = InputWatch.Limits().silenceSeconds
     /// Seconds of continuous clipping before `clipping`.

@@ -29,7 +29,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Event log (JSON Lines), appended to.")
     var log: String?
 
-    @Flag(help: "Validate the configuration and profile, then exit.")
+    @Flag(help: "Validate the configuration and profile, open the device and read one period from it, then exit.")
     var checkConfig = false
 
     @Option(help: "Stop after this many seconds of audio (for fixtures and tests).")
@@ -56,13 +56,16 @@ struct Run: AsyncParsableCommand {
         settings = settings.overridden(by: overrides)
 
         if checkConfig {
-            do {
-                let p = try ProfileLoader(directory: profileDirectory).load(settings.profile)
-                print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
-                return
-            } catch {
+            let p: Profile
+            do { p = try ProfileLoader(directory: profileDirectory).load(settings.profile) } catch {
                 throw fail("\(error)", Exit.dataError)
             }
+            // The device as the daemon opens it, and one period read from it.
+            let found: (AlsaCapture.Negotiated, AlsaCapture.Read)
+            do { found = try AlsaCapture.check(device: settings.device) } catch { throw fail("\(error)", Exit.unavailable) }
+            print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
+            print(LogText.escape("\(settings.device): capturing \(found.0); read \(found.1.frames) frames"))
+            return
         }
 
         LoggingSystem.bootstrap { _ in JournalLogHandler() }
@@ -76,7 +79,11 @@ struct Run: AsyncParsableCommand {
         do { session = try LiveSession(options: options, logger: logger, version: Somniq.version) } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
-            case .log: throw fail("\(error)", Exit.ioError)
+            case .log:
+                // Run by hand, as a user, the service's state directory is not there to write.
+                let hint = settings.log == DaemonConfig.defaultLog
+                    ? "; that is the default log, in the service's state directory: pass --log PATH, or set \"log\" in the configuration" : ""
+                throw fail("\(error)\(hint)", Exit.ioError)
             case .device: throw fail("\(error)", Exit.unavailable)
             }
         }
@@ -139,14 +146,25 @@ final class SessionThread: @unchecked Sendable {
 }
 
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List ALSA capture devices.")
+    static let configuration = CommandConfiguration(
+        abstract: "List ALSA capture devices: the sound cards' capture hardware, and with --all ALSA's plugins.",
+        discussion: """
+        Each sound card device that can capture is listed with the name to give \
+        `somniq run --device` (plughw:CARD=<id>,DEV=<n>: by card id, through ALSA's plug \
+        layer, which converts to 16 kHz mono). Exits 69 when there is none (and, with \
+        --all, no plugin either).
+        """)
+
+    @Flag(help: "Also list the plugins and virtual PCMs of ALSA's configuration (pulse, null, ~/.asoundrc).")
+    var all = false
 
     func run() throws {
-        let devices = AlsaCapture.devices()
-        if devices.isEmpty {
-            throw fail("no ALSA capture devices found; is a microphone connected and the user in the `audio` group?", Exit.unavailable)
+        let hardware = CaptureDevices.hardware()
+        let plugins = all ? CaptureDevices.plugins() : []
+        if hardware.isEmpty && plugins.isEmpty {
+            throw fail(CaptureDevices.noHardware + (all ? "" : " `somniq devices --all` also lists ALSA's plugins (pulse, …)"),
+                       Exit.unavailable)
         }
-        let width = min(40, devices.map(\.name.count).max() ?? 0) + 2
-        for d in devices { print(LogText.escape(d.name).padding(toLength: width, withPad: " ", startingAt: 0) + LogText.escape(d.description)) }
+        try emit(CaptureDevices.listing(hardware: hardware, plugins: plugins), to: nil)
     }
 }

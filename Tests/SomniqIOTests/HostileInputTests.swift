@@ -123,7 +123,7 @@ import Testing
         // A byte order mark is read past in a profile and in a configuration alike.
         try ("\u{FEFF}" + text).write(toFile: dir + "/bom.json", atomically: true, encoding: .utf8)
         #expect(try somniq("profiles", "validate", dir + "/bom.json").status == 0)
-        try "\u{FEFF}{\"profile\": \"\(dir)/bom.json\", \"log\": \"\(dir)/night.jsonl\"}".write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
+        try "\u{FEFF}{\"device\": \"null\", \"profile\": \"\(dir)/bom.json\", \"log\": \"\(dir)/night.jsonl\"}".write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
         let config = try somniq("run", "--check-config", "--config", dir + "/config.json")
         #expect(config.status == 0, "\(config.stderr)")
         // Errors name the path as it was given, not its base name.

@@ -4,7 +4,8 @@ import SomniqCore
 /// A private ALSA configuration for live tests: `fixture:FILE=…` (the `file` plugin
 /// reading raw S16_LE 16 kHz mono, SPEC §8) and `pulsefix` (capture from the monitor
 /// of a PulseAudio null sink, paced at real time). It lives in a temporary HOME, which
-/// alsa.conf reads `~/.asoundrc` from.
+/// alsa.conf reads `~/.asoundrc` from. The fixture has a name hint (a description over
+/// two lines, as ALSA gives a card's), so `somniq devices --all` lists it.
 final class LiveRig {
     let home = temporaryDirectory()
     let pulseSocket: String
@@ -17,12 +18,14 @@ final class LiveRig {
         try """
         pcm.fixture {
             @args [ FILE ]
-            @args.FILE { type string }
+            @args.FILE { type string default "/dev/zero" }
             type file
             slave.pcm "null"
             file "/dev/null"
             infile $FILE
             format "raw"
+            hint.description "somniq test fixture
+        raw S16_LE 16 kHz mono"
         }
         pcm.pulsefix {
             type pulse

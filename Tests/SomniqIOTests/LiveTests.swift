@@ -212,7 +212,7 @@ import SomniqCore
 
     @Test func checkConfigValidatesAndExits() throws {
         let good = rig.home + "/good.json", bad = rig.home + "/bad.json"
-        try #"{"device": "default", "profile": "sensitive", "log": "/tmp/x.jsonl", "silence_s": 60}"#
+        try #"{"device": "null", "profile": "sensitive", "log": "/tmp/x.jsonl", "silence_s": 60}"#
             .write(toFile: good, atomically: true, encoding: .utf8)
         try #"{"device": "default", "silence": 60}"#.write(toFile: bad, atomically: true, encoding: .utf8)
         let ok = try somniq("run", "--config", good, "--check-config")
