@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""make readme-check: re-runs the commands the README shows and fails on a difference.
+
+Every fenced block with `$ ` lines is a terminal session: each command runs in bash, in
+order, and what it prints (standard output and error, as a terminal shows them) must be
+the lines under it. An HTML comment on the line before a block says more:
+
+    <!-- check: setup CMD -->   run CMD first, unseen (make the files the block uses)
+    <!-- check: run CMD -->     the block, which shows no prompt, is the output of CMD
+    <!-- check: skip REASON --> not run here; the reason is printed
+
+In expected output, a line `…` stands for any number of lines, and a line ending in `…`
+for any line that starts with what comes before it. Wall-clock times and live session ids
+are compared as placeholders. Blocks run in a scratch directory (with `fixtures`,
+`profiles` and `config` linked in and `../shared` beside it), with the `somniq` being
+checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (SPEC §8).
+
+    scripts/readme-check.py [--somniq PATH] [README.md]
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip)\s+(.*?)\s*-->")
+PLACEHOLDERS = [
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?"), "<time>"),
+    (re.compile(r"\bs\d{6,}-e"), "s<session>-e"),
+]
+ASOUNDRC = """pcm.fixture {
+    @args [ FILE ]
+    @args.FILE { type string }
+    type file
+    slave.pcm "null"
+    file "/dev/null"
+    infile $FILE
+    format "raw"
+}
+"""
+
+
+def blocks(lines):
+    """(line number, directives, body lines) of every fenced block."""
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            directives = []
+            j = i - 1
+            while j >= 0 and DIRECTIVE.search(lines[j]):
+                directives.insert(0, DIRECTIVE.search(lines[j]).groups())
+                j -= 1
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith("```"):
+                end += 1
+            yield i + 1, directives, lines[i + 1:end]
+            i = end + 1
+        else:
+            i += 1
+
+
+def normalise(line):
+    for pattern, placeholder in PLACEHOLDERS:
+        line = pattern.sub(placeholder, line)
+    return line.rstrip()
+
+
+def matches(expected, actual):
+    """Whether the actual lines fit the expected ones, with `…` wildcards."""
+    expected = [normalise(l) for l in expected]
+    actual = [normalise(l) for l in actual]
+
+    def fit(e, a):
+        if e == len(expected):
+            return a == len(actual)
+        line = expected[e]
+        if line == "…":
+            return any(fit(e + 1, k) for k in range(a, len(actual) + 1))
+        if a == len(actual):
+            return False
+        if line.endswith("…") and actual[a].startswith(line[:-1].rstrip()):
+            return fit(e + 1, a + 1)
+        return line == actual[a] and fit(e + 1, a + 1)
+
+    return fit(0, 0)
+
+
+def session(body):
+    """The commands of a block and the output shown under each."""
+    steps = []
+    for line in body:
+        if line.startswith("$ "):
+            steps.append([line[2:], []])
+        elif steps and steps[-1][0].rstrip().endswith("\\") and not steps[-1][1]:
+            steps[-1][0] += "\n" + line                   # a continued command
+        elif steps and line.startswith("> ") and not steps[-1][1]:
+            steps[-1][0] += "\n" + line[2:]              # a multi-line command
+        elif steps:
+            steps[-1][1].append(line)
+    return steps
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--somniq", default=os.path.join(here, ".build/release/somniq"))
+    parser.add_argument("readme", nargs="?", default=os.path.join(here, "README.md"))
+    args = parser.parse_args()
+    somniq = os.path.abspath(args.somniq)
+    if not os.access(somniq, os.X_OK):
+        sys.exit(f"readme-check: no somniq at {somniq}; build it first (make build)")
+
+    scratch = tempfile.mkdtemp(prefix="somniq-readme-")
+    work = os.path.join(scratch, "main")
+    home = os.path.join(scratch, "home")
+    bindir = os.path.join(scratch, "bin")
+    for d in (work, home, bindir):
+        os.makedirs(d)
+    for name in ("fixtures", "profiles", "config", "schemas"):
+        if os.path.exists(os.path.join(here, name)):
+            os.symlink(os.path.join(here, name), os.path.join(work, name))
+    os.symlink(os.path.join(os.path.dirname(here), "shared"), os.path.join(scratch, "shared"))
+    os.symlink(somniq, os.path.join(bindir, "somniq"))
+    with open(os.path.join(home, ".asoundrc"), "w") as f:
+        f.write(ASOUNDRC)
+    env = dict(os.environ, HOME=home, PATH=bindir + ":" + os.environ.get("PATH", ""), LC_ALL="C.UTF-8",
+               TZ="UTC", COLUMNS="200")
+    env.pop("CI", None)
+
+    def bash(command, setup=False):
+        r = subprocess.run(["bash", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+        out = r.stdout.decode("utf-8", "replace")
+        if setup and r.returncode != 0:
+            sys.exit(f"readme-check: a setup failed (exit {r.returncode}): {command}\n{out}")
+        return out.split("\n")[:-1] if out else []
+
+    lines = open(args.readme, encoding="utf-8").read().split("\n")
+    checked = failed = 0
+    skipped = []
+    for number, directives, body in blocks(lines):
+        kinds = {k for k, _ in directives}
+        if "skip" in kinds:
+            skipped.append((number, next(v for k, v in directives if k == "skip")))
+            continue
+        for kind, value in directives:
+            if kind == "setup":
+                bash("set -e\n" + value, setup=True)
+        steps = [[v, body] for k, v in directives if k == "run"] or session(body)
+        for command, expected in steps:
+            actual = bash(command)
+            checked += 1
+            if not matches(expected, actual):
+                failed += 1
+                print(f"README.md:{number}: `{command.splitlines()[0]}` printed something else:")
+                print("  --- README")
+                for l in expected:
+                    print("  " + l)
+                print("  --- now")
+                for l in actual:
+                    print("  " + l)
+    shutil.rmtree(scratch, ignore_errors=True)
+    for number, reason in skipped:
+        print(f"README.md:{number}: not run here: {reason}")
+    print(f"readme-check: {checked} commands, {failed} differ, {len(skipped)} blocks not run")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
