@@ -41,13 +41,16 @@ screenshot: report-demo
 	chromium --headless --no-sandbox --hide-scrollbars --force-device-scale-factor=1 --window-size=1040,1640 \
 	  --screenshot=docs/report.png demo-night.html
 
-# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against; and
-# prometheus_client, whose text parser reads the metrics file in the tests.
-sedeval: .build/sedeval/.installed
-.build/sedeval/.installed:
-	python3 -m venv .build/sedeval
-	.build/sedeval/bin/pip install --quiet --disable-pip-version-check sed_eval prometheus_client
-	touch $@
+# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against;
+# prometheus_client, whose text parser reads the metrics file in the tests; and jsonschema,
+# which checks the shipped profiles and configuration against schemas/. The stamp lists
+# what was installed, so a virtualenv made before a package was added gets it.
+SEDEVAL_PACKAGES = sed_eval prometheus_client jsonschema
+sedeval:
+	@[ "$$(cat .build/sedeval/.installed 2>/dev/null)" = "$(SEDEVAL_PACKAGES)" ] || { \
+	  python3 -m venv .build/sedeval && \
+	  .build/sedeval/bin/pip install --quiet --disable-pip-version-check $(SEDEVAL_PACKAGES) && \
+	  echo "$(SEDEVAL_PACKAGES)" > .build/sedeval/.installed; }
 
 test: deps sedeval
 	$(SWIFT) build --build-tests
