@@ -20,7 +20,7 @@ struct Eval: ParsableCommand {
     @Argument(help: "Audio files or directories.", completion: .file())
     var paths: [String]
 
-    @Option(help: "Profile name, path to a profile JSON file, or `all` for one row per built-in profile.")
+    @Option(help: "Profile name, path to a profile JSON file, or `all` for one row per built-in profile.", completion: .profiles(plus: ["all"]))
     var profile = "balanced"
 
     @Flag(help: "Print the results as JSON.")

@@ -26,7 +26,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "Audio files to replay.", completion: .file())
     var files: [String]
 
-    @Option(help: "Profile name or path to a profile JSON file.")
+    @Option(help: "Profile name or path to a profile JSON file.", completion: .profiles())
     var profile = "balanced"
 
     @Option(help: "Output format: jsonl, tsv or table.")
