@@ -7,7 +7,7 @@ APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndf
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
                pkg-config sox libsox-fmt-all flac pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
 
-.PHONY: all deps sedeval build demo report-demo screenshot test fuzz bench eval profiles clean
+.PHONY: all deps sedeval build demo report-demo screenshot test man fuzz bench eval profiles clean
 
 all: build
 
@@ -52,9 +52,18 @@ sedeval:
 	  .build/sedeval/bin/pip install --quiet --disable-pip-version-check $(SEDEVAL_PACKAGES) && \
 	  echo "$(SEDEVAL_PACKAGES)" > .build/sedeval/.installed; }
 
+# Also fails while docs/man/somniq.1 does not match the commands' help (see `man`).
 test: deps sedeval
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/man.sh --check
+
+# The manual page, docs/man/somniq.1, regenerated from the command definitions by
+# swift-argument-parser's generate-manual plugin (scripts/man.sh); run it after changing
+# any command's help, and commit the page. It is committed, not made by `make install`,
+# so that installing needs neither the plugin nor a second build.
+man:
+	SWIFT=$(SWIFT) scripts/man.sh
 
 # libFuzzer on the audio reader, the profile and config readers and the label reader,
 # FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.

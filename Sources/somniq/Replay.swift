@@ -8,7 +8,7 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay audio files through the detection pipeline, faster than real time.",
         discussion: """
-        Any file libsndfile reads (WAV, FLAC, OGG, …), at any rate and channel count, is \
+        Any file libsndfile reads (WAV, FLAC, OGG and others), at any rate and channel count, is \
         downmixed to mono and resampled to 16 kHz, then analysed exactly as live audio is.
 
         Formats: jsonl (the event log, one record per line), tsv (onset, offset, class: \
