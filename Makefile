@@ -5,9 +5,10 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsamplerate0-dev \
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
-               pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv
+               pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
+               binutils man-db file
 
-.PHONY: all deps sedeval build demo report-demo screenshot test fuzz bench eval profiles clean
+.PHONY: all deps sedeval build demo report-demo screenshot test man fuzz bench eval profiles clean
 
 all: build
 
@@ -41,17 +42,29 @@ screenshot: report-demo
 	chromium --headless --no-sandbox --hide-scrollbars --force-device-scale-factor=1 --window-size=1040,1640 \
 	  --screenshot=docs/report.png demo-night.html
 
-# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against; and
-# prometheus_client, whose text parser reads the metrics file in the tests.
-sedeval: .build/sedeval/.installed
-.build/sedeval/.installed:
-	python3 -m venv .build/sedeval
-	.build/sedeval/bin/pip install --quiet --disable-pip-version-check sed_eval prometheus_client
-	touch $@
+# sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against;
+# prometheus_client, whose text parser reads the metrics file in the tests; and jsonschema,
+# which checks the shipped profiles and configuration against schemas/. The stamp lists
+# what was installed, so a virtualenv made before a package was added gets it.
+SEDEVAL_PACKAGES = sed_eval prometheus_client jsonschema
+sedeval:
+	@[ "$$(cat .build/sedeval/.installed 2>/dev/null)" = "$(SEDEVAL_PACKAGES)" ] || { \
+	  python3 -m venv .build/sedeval && \
+	  .build/sedeval/bin/pip install --quiet --disable-pip-version-check $(SEDEVAL_PACKAGES) && \
+	  echo "$(SEDEVAL_PACKAGES)" > .build/sedeval/.installed; }
 
+# Also fails while docs/man/somniq.1 does not match the commands' help (see `man`).
 test: deps sedeval
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/man.sh --check
+
+# The manual page, docs/man/somniq.1, regenerated from the command definitions by
+# swift-argument-parser's generate-manual plugin (scripts/man.sh); run it after changing
+# any command's help, and commit the page. It is committed, not made by `make install`,
+# so that installing needs neither the plugin nor a second build.
+man:
+	SWIFT=$(SWIFT) scripts/man.sh
 
 # libFuzzer on the audio reader, the profile and config readers and the label reader,
 # FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.
@@ -81,21 +94,38 @@ profiles:
 clean:
 	rm -rf .build
 
-# Installs the release binary, the systemd unit (its ExecStart rewritten for PREFIX),
-# the profiles and the network drop-in (for sinks) as examples and, unless one exists, the default /etc/somniq/config.json.
+# Installs the release binary (stripped), its manual page, its bash, zsh and fish completions,
+# the systemd unit (its ExecStart rewritten for PREFIX), the JSON Schemas of profile and
+# configuration files, the profiles and the network drop-in (for sinks) as examples and,
+# unless one exists, the default /etc/somniq/config.json.
 # The unit goes to /etc/systemd/system, or $(PREFIX)/lib/systemd/system when PREFIX=/usr
 # (packaging); override with UNITDIR=. SOMNIQ_BIN= installs another build of the binary.
 SOMNIQ_BIN ?= .build/release/somniq
 UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/systemd/system,/etc/systemd/system)
 SYSCONFDIR ?= /etc
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# Debian's zsh reads packages' completions from /usr/share/zsh/vendor-completions and, under
+# /usr/local, only from site-functions; its fish reads /usr/share/fish/vendor_completions.d
+# and, whatever XDG_DATA_DIRS says, /etc/fish/completions.
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/fish/vendor_completions.d,$(SYSCONFDIR)/fish/completions)
 
 .PHONY: install uninstall
 
 install: build
-	install -D -m 0755 $(SOMNIQ_BIN) $(DESTDIR)$(PREFIX)/bin/somniq
+	install -D -m 0755 -s $(SOMNIQ_BIN) $(DESTDIR)$(PREFIX)/bin/somniq
+	install -D -m 0644 docs/man/somniq.1 $(DESTDIR)$(MANDIR)/man1/somniq.1
+	gzip -9nf $(DESTDIR)$(MANDIR)/man1/somniq.1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(SOMNIQ_BIN) --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/somniq
+	$(SOMNIQ_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_somniq
+	$(SOMNIQ_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/somniq $(DESTDIR)$(ZSHCOMPDIR)/_somniq $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
 	install -D -m 0644 systemd/somniq.service $(DESTDIR)$(UNITDIR)/somniq.service
 	sed -i 's#/usr/local/bin/somniq#$(PREFIX)/bin/somniq#g' $(DESTDIR)$(UNITDIR)/somniq.service
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/profiles profiles/*.json
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/schemas schemas/*.json
 	install -D -m 0644 systemd/network.conf $(DESTDIR)$(PREFIX)/share/somniq/examples/network.conf
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/somniq/config.json ]; then \
 	  echo "kept $(DESTDIR)$(SYSCONFDIR)/somniq/config.json (the default is config/config.json)"; \
@@ -103,12 +133,16 @@ install: build
 	  echo "install -D -m 0644 config/config.json $(DESTDIR)$(SYSCONFDIR)/somniq/config.json"; \
 	  install -D -m 0644 config/config.json $(DESTDIR)$(SYSCONFDIR)/somniq/config.json; \
 	fi
+	@# The index of apropos and whatis; man finds the page without it.
+	@[ -n "$(DESTDIR)" ] || ! command -v mandb >/dev/null || mandb -q
 	@[ -n "$(DESTDIR)" ] || echo "now: systemctl daemon-reload && systemctl enable --now somniq"
 
 # Leaves /etc/somniq (your configuration) and /var/lib/somniq (the event logs).
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/somniq $(DESTDIR)$(UNITDIR)/somniq.service
+	rm -f $(DESTDIR)$(PREFIX)/bin/somniq $(DESTDIR)$(UNITDIR)/somniq.service $(DESTDIR)$(MANDIR)/man1/somniq.1.gz
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/somniq $(DESTDIR)$(ZSHCOMPDIR)/_somniq $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/somniq
+	@[ -n "$(DESTDIR)" ] || ! command -v mandb >/dev/null || mandb -q
 	@[ -n "$(DESTDIR)" ] || echo "kept /etc/somniq and /var/lib/somniq; run systemctl daemon-reload"
 
 # Live cost: CPU and RSS while listening in real time for 60 s to a paced PulseAudio source.

@@ -10,7 +10,8 @@ struct Bench: ParsableCommand {
         Synthesises HOURS of quiet bedroom (pink-ish noise and a fan hum) with events \
         (snore trains, coughs, T3 smoke alarms) every few minutes, writes it as a 16 kHz \
         WAV file, then replays that file from disk through the whole pipeline on one \
-        thread, timing each stage. Prints × real time, time per stage and peak RSS.
+        thread, timing each stage. Prints the speed as a multiple of real time, the time \
+        per stage and peak RSS.
         """)
 
     @Option(help: "Hours of audio to synthesise and replay.")

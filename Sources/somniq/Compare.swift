@@ -17,7 +17,8 @@ struct Compare: ParsableCommand {
     @Argument(help: "The recording (any format libsndfile reads).", completion: .file())
     var file: String
 
-    @Option(help: ArgumentHelp("Profile name, path to a profile JSON file, or `all`; repeat it to compare several.", valueName: "profile"))
+    @Option(help: ArgumentHelp("Profile name, path to a profile JSON file, or `all`; repeat it to compare several.", valueName: "profile"),
+            completion: .profiles(plus: ["all"]))
     var profile: [String] = ["all"]
 
     @Flag(help: "Print the comparison as JSON.")

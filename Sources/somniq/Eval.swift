@@ -20,7 +20,8 @@ struct Eval: ParsableCommand {
     @Argument(help: "Audio files or directories.", completion: .file())
     var paths: [String]
 
-    @Option(help: ArgumentHelp("Profile name, path to a profile JSON file, or `all` for every built-in profile and every one in /etc/somniq/profiles; repeat it to compare several (one row each).", valueName: "profile"))
+    @Option(help: ArgumentHelp("Profile name, path to a profile JSON file, or `all` for every built-in profile and every one in /etc/somniq/profiles; repeat it to compare several (one row each).", valueName: "profile"),
+            completion: .profiles(plus: ["all"]))
     var profile: [String] = ["balanced"]
 
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))

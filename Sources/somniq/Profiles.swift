@@ -31,7 +31,7 @@ struct Profiles: ParsableCommand {
             names every field that a tier adjustment or a class override set, instead of the base.
             """)
 
-        @Argument(help: "Profile name or path to a profile JSON file.")
+        @Argument(help: "Profile name or path to a profile JSON file.", completion: .profiles())
         var profile: String
 
         @Flag(help: "Print the effective rules as JSON.")

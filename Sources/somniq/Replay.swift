@@ -8,7 +8,7 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay audio files through the detection pipeline, faster than real time.",
         discussion: """
-        Any file libsndfile reads (WAV, FLAC, MP3, Ogg Vorbis, Opus, …), at any rate and channel count, is \
+        Any file libsndfile reads (WAV, FLAC, MP3, Ogg Vorbis, Opus and others), at any rate and channel count, is \
         downmixed to mono and resampled to 16 kHz, then analysed exactly as live audio is.
 
         Formats: jsonl (the event log, one record per line), tsv (onset, offset, class: \
@@ -26,7 +26,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "Audio files to replay.", completion: .file())
     var files: [String]
 
-    @Option(help: "Profile name or path to a profile JSON file.")
+    @Option(help: "Profile name or path to a profile JSON file.", completion: .profiles())
     var profile = "balanced"
 
     @Option(help: "Output format: jsonl, tsv or table.")

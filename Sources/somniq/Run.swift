@@ -20,7 +20,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "ALSA capture device (see `somniq devices`).")
     var device: String?
 
-    @Option(help: "Profile name or path to a profile JSON file.")
+    @Option(help: "Profile name or path to a profile JSON file.", completion: .profiles())
     var profile: String?
 
     @Option(help: "Configuration file.")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SomniqIO
 
-/// `systemd/somniq.service`, `config/config.json` and `make install` (SPEC §7).
+/// `systemd/somniq.service` and `config/config.json` (SPEC §7); `make install` is in InstallTests.
 @Suite struct SystemdUnitTests {
     static let unit = Paths.package + "/systemd/somniq.service"
     static let execStart = "/usr/local/bin/somniq run --config /etc/somniq/config.json"
@@ -111,52 +111,5 @@ import SomniqIO
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s", "room"])
         #expect(try DaemonConfig.read(path: path) == DaemonConfig())
-    }
-
-    /// `make install` without its `build` prerequisite (`-o build`: the tests run inside a
-    /// SwiftPM build and must not start another), installing the somniq under test.
-    @Test func makeInstallPlacesFilesAndKeepsAnEditedConfig() throws {
-        let make = try #require(["/usr/bin/make", "/bin/make"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                "make not found")
-        let binary = Paths.somniq
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "no somniq at \(binary)")
-        let dest = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dest) }
-        func run(_ target: String) throws {
-            let r = try runProgram(make, ["-s", "-C", Paths.package, "-o", "build", target,
-                                          "DESTDIR=\(dest)", "PREFIX=/usr", "SOMNIQ_BIN=\(binary)"])
-            try #require(r.status == 0, "make \(target): \(r.stdout)\(r.stderr)")
-        }
-        let fm = FileManager.default
-        func contents(_ path: String) -> Data? { fm.contents(atPath: path) }
-
-        try run("install")
-        #expect(fm.isExecutableFile(atPath: dest + "/usr/bin/somniq"))
-        #expect(contents(dest + "/usr/bin/somniq") == contents(binary))
-        let unit = try String(contentsOfFile: dest + "/usr/lib/systemd/system/somniq.service", encoding: .utf8)
-        #expect(Self.directives(unit).filter { $0.key == "ExecStart" }.map(\.value)
-                == ["/usr/bin/somniq run --config /etc/somniq/config.json"])
-        let config = dest + "/etc/somniq/config.json"
-        #expect(contents(config) == contents(Paths.package + "/config/config.json"))
-        let profiles = try fm.contentsOfDirectory(atPath: Paths.package + "/profiles").filter { $0.hasSuffix(".json") }.sorted()
-        #expect(profiles.count == 5)
-        #expect(try fm.contentsOfDirectory(atPath: dest + "/usr/share/somniq/profiles").sorted() == profiles)
-        for p in profiles {
-            #expect(contents(dest + "/usr/share/somniq/profiles/" + p) == contents(Paths.package + "/profiles/" + p), "\(p)")
-        }
-        // The network drop-in is an example, not in force until copied to somniq.service.d/.
-        #expect(contents(dest + "/usr/share/somniq/examples/network.conf") == contents(Paths.package + "/systemd/network.conf"))
-        #expect(!fm.fileExists(atPath: dest + "/usr/lib/systemd/system/somniq.service.d"))
-
-        let edited = #"{"device": "hw:1", "profile": "sensitive"}"# + "\n"
-        try edited.write(toFile: config, atomically: true, encoding: .utf8)
-        try run("install")
-        #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
-
-        try run("uninstall")
-        #expect(!fm.fileExists(atPath: dest + "/usr/bin/somniq"))
-        #expect(!fm.fileExists(atPath: dest + "/usr/lib/systemd/system/somniq.service"))
-        #expect(!fm.fileExists(atPath: dest + "/usr/share/somniq"))
-        #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
     }
 }
