@@ -8,7 +8,7 @@ APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndf
                pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
                binutils man-db file
 
-.PHONY: all deps sedeval build demo report-demo screenshot test man fuzz bench eval profiles clean
+.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench eval profiles clean
 
 all: build
 
@@ -65,6 +65,14 @@ test: deps sedeval
 # so that installing needs neither the plugin nor a second build.
 man:
 	SWIFT=$(SWIFT) scripts/man.sh
+
+# Re-runs every command the README shows and fails where today's output differs
+# (scripts/readme-check.py; --update writes today's output in). The test build is used:
+# its output is the release build's, and CI has just made it.
+README_SOMNIQ ?= .build/debug/somniq
+readme-check: deps
+	$(SWIFT) build --product somniq
+	scripts/readme-check.py --somniq $(README_SOMNIQ)
 
 # libFuzzer on the audio reader, the profile and config readers and the label reader,
 # FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.

@@ -8,14 +8,17 @@ the lines under it. An HTML comment on the line before a block says more:
     <!-- check: setup CMD -->   run CMD first, unseen (make the files the block uses)
     <!-- check: run CMD -->     the block, which shows no prompt, is the output of CMD
     <!-- check: skip REASON --> not run here; the reason is printed
+    <!-- check: prefix CMD -->  each command runs as `CMD command` (setpriv, to run as
+                                another user), unseen
 
 In expected output, a line `…` stands for any number of lines, and a line ending in `…`
 for any line that starts with what comes before it. Wall-clock times and live session ids
-are compared as placeholders. Blocks run in a scratch directory (with `fixtures`,
+are compared as placeholders. `$?` is the exit status of the block's previous command.
+A command that runs longer than a minute is a difference. Blocks run in a scratch directory (with `fixtures`,
 `profiles` and `config` linked in and `../shared` beside it), with the `somniq` being
 checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (SPEC §8).
 
-    scripts/readme-check.py [--somniq PATH] [README.md]
+    scripts/readme-check.py [--somniq PATH] [--update] [README.md]
 """
 import argparse
 import os
@@ -25,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 
-DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip)\s+(.*?)\s*-->")
+DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip|prefix)\s+(.*?)\s*-->")
 PLACEHOLDERS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?"), "<time>"),
     (re.compile(r"\bs\d{6,}-e"), "s<session>-e"),
@@ -43,7 +46,7 @@ ASOUNDRC = """pcm.fixture {
 
 
 def blocks(lines):
-    """(line number, directives, body lines) of every fenced block."""
+    """(line number of the fence, directives, body lines) of every fenced block."""
     i = 0
     while i < len(lines):
         if lines[i].startswith("```"):
@@ -87,16 +90,16 @@ def matches(expected, actual):
     return fit(0, 0)
 
 
-def session(body):
-    """The commands of a block and the output shown under each."""
+def session(body, first):
+    """The commands of a block (whose first line is README line index `first`), and for
+    each the output shown under it and where that output starts."""
     steps = []
-    for line in body:
+    for k, line in enumerate(body):
         if line.startswith("$ "):
-            steps.append([line[2:], []])
-        elif steps and steps[-1][0].rstrip().endswith("\\") and not steps[-1][1]:
-            steps[-1][0] += "\n" + line                   # a continued command
+            steps.append([line[2:], [], first + k + 1])
         elif steps and line.startswith("> ") and not steps[-1][1]:
-            steps[-1][0] += "\n" + line[2:]              # a multi-line command
+            steps[-1][0] += "\n" + line[2:]              # a multi-line command, as bash prompts it
+            steps[-1][2] = first + k + 1
         elif steps:
             steps[-1][1].append(line)
     return steps
@@ -106,6 +109,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser.add_argument("--somniq", default=os.path.join(here, ".build/release/somniq"))
+    parser.add_argument("--update", action="store_true",
+                        help="write today's output into the README where it differs (not under a `…`)")
     parser.add_argument("readme", nargs="?", default=os.path.join(here, "README.md"))
     args = parser.parse_args()
     somniq = os.path.abspath(args.somniq)
@@ -118,6 +123,9 @@ def main():
     bindir = os.path.join(scratch, "bin")
     for d in (work, home, bindir):
         os.makedirs(d)
+    # Readable by the user a `prefix` may run a block as.
+    for d in (scratch, work, home, bindir):
+        os.chmod(d, 0o755)
     for name in ("fixtures", "profiles", "config", "schemas"):
         if os.path.exists(os.path.join(here, name)):
             os.symlink(os.path.join(here, name), os.path.join(work, name))
@@ -129,17 +137,23 @@ def main():
                TZ="UTC", COLUMNS="200")
     env.pop("CI", None)
 
-    def bash(command, setup=False):
-        r = subprocess.run(["bash", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    def bash(command, setup=False, status=0):
+        try:
+            r = subprocess.run(["bash", "-c", f"(exit {status}); {command}"], cwd=work, env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=60)
+        except subprocess.TimeoutExpired as e:
+            out = (e.output or b"").decode("utf-8", "replace")
+            return out.split("\n")[:-1] + ["(still running after 60 s: stopped)"], -1
         out = r.stdout.decode("utf-8", "replace")
         if setup and r.returncode != 0:
             sys.exit(f"readme-check: a setup failed (exit {r.returncode}): {command}\n{out}")
-        return out.split("\n")[:-1] if out else []
+        return (out.split("\n")[:-1] if out else []), r.returncode
 
     lines = open(args.readme, encoding="utf-8").read().split("\n")
     checked = failed = 0
     skipped = []
+    updates = []
     for number, directives, body in blocks(lines):
         kinds = {k for k, _ in directives}
         if "skip" in kinds:
@@ -148,9 +162,12 @@ def main():
         for kind, value in directives:
             if kind == "setup":
                 bash("set -e\n" + value, setup=True)
-        steps = [[v, body] for k, v in directives if k == "run"] or session(body)
-        for command, expected in steps:
-            actual = bash(command)
+        prefix = " ".join(v for k, v in directives if k == "prefix")
+        steps = [[v, body, number] for k, v in directives if k == "run"] or session(body, number)
+        status = 0
+        for command, expected, at in steps:
+            actual, status = bash(f"{prefix} {command}" if prefix and not command.startswith("echo ") else command,
+                                  status=status)
             checked += 1
             if not matches(expected, actual):
                 failed += 1
@@ -161,7 +178,15 @@ def main():
                 print("  --- now")
                 for l in actual:
                     print("  " + l)
+                if args.update and "…" not in expected:
+                    updates.append((at, at + len(expected), actual))
     shutil.rmtree(scratch, ignore_errors=True)
+    if updates:
+        for start, end, actual in sorted(updates, reverse=True):
+            lines[start:end] = actual
+        with open(args.readme, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        print(f"readme-check: wrote today's output for {len(updates)} commands into {args.readme}")
     for number, reason in skipped:
         print(f"README.md:{number}: not run here: {reason}")
     print(f"readme-check: {checked} commands, {failed} differ, {len(skipped)} blocks not run")
