@@ -20,7 +20,7 @@ public struct ProfileLoader: Sendable {
     }
 
     public func load(_ nameOrPath: String) throws(ProfileError) -> Profile {
-        if let builtinOrFile = try find(nameOrPath, from: nil) { return try builtinOrFile.get(self, chain: []) }
+        if let found = find(nameOrPath, from: nil) { return try found.get(self, chain: []) }
         throw ProfileError(file: nameOrPath, keyPath: "",
                            problem: "no such profile (built-in profiles: \(Profile.builtinNames.joined(separator: ", ")); or give a path to a .json file)")
     }
@@ -48,7 +48,7 @@ public struct ProfileLoader: Sendable {
     private static func isPath(_ s: String) -> Bool { s.contains("/") || s.hasSuffix(".json") }
 
     /// What `reference` names, seen from the profile file `child` (nil: the command line).
-    private func find(_ reference: String, from child: String?) throws(ProfileError) -> Found? {
+    private func find(_ reference: String, from child: String?) -> Found? {
         if Self.isPath(reference) {
             guard let child, !reference.hasPrefix("/") else { return .file(reference) }
             return .file(((child as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
@@ -75,7 +75,7 @@ public struct ProfileLoader: Sendable {
         }
         let chain = chain + [Self.identity(path)]
         return try Profile(json: text, file: path) { reference throws(ProfileError) in
-            guard let found = try find(reference, from: path) else {
+            guard let found = find(reference, from: path) else {
                 throw ProfileError(file: path, keyPath: "extends",
                                    problem: "no profile \"\(reference)\" (built-in profiles: \(Profile.builtinNames.joined(separator: ", ")); profiles in \(directory); or a path to a .json file, relative to this one)")
             }
