@@ -8,9 +8,9 @@
 // hang or a leak is a finding.
 //
 // libsndfile is the system's, not built with ASan: a SNDFILE closed twice (a use after
-// free inside it) would go unseen. So this target interposes `sf_open`, `sf_open_fd` and
-// `sf_close` and traps on a second `sf_close` of a handle libsndfile has not handed out
-// again since.
+// free inside it) would go unseen. So this target interposes `sf_open`, `sf_open_fd`,
+// `sf_open_virtual` and `sf_close` and traps on a second `sf_close` of a handle libsndfile
+// has not handed out again since.
 //
 // Built by scripts/fuzz.sh; not part of the package build.
 import Foundation
@@ -49,6 +49,7 @@ private func write(_ data: UnsafePointer<UInt8>, _ size: Int, to path: String) {
 
 private typealias OpenFunction = @convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> OpaquePointer?
 private typealias OpenFDFunction = @convention(c) (Int32, Int32, UnsafeMutableRawPointer?, Int32) -> OpaquePointer?
+private typealias OpenVirtualFunction = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> OpaquePointer?
 private typealias CloseFunction = @convention(c) (OpaquePointer?) -> Int32
 
 /// libsndfile's own function `name` (the next definition after this executable's).
@@ -61,6 +62,7 @@ private func libsndfile<F>(_ name: String, _: F.Type) -> F {
 
 private let realOpen = libsndfile("sf_open", OpenFunction.self)
 private let realOpenFD = libsndfile("sf_open_fd", OpenFDFunction.self)
+private let realOpenVirtual = libsndfile("sf_open_virtual", OpenVirtualFunction.self)
 private let realClose = libsndfile("sf_close", CloseFunction.self)
 /// Handles closed and not handed out again: closing one of them is a use after free.
 private var closedHandles = Set<OpaquePointer>()
@@ -75,6 +77,15 @@ public func checkedOpen(_ path: UnsafePointer<CChar>?, _ mode: Int32, _ info: Un
 @_cdecl("sf_open_fd")
 public func checkedOpenFD(_ fd: Int32, _ mode: Int32, _ info: UnsafeMutableRawPointer?, _ closeDesc: Int32) -> OpaquePointer? {
     let file = realOpenFD(fd, mode, info, closeDesc)
+    if let file { closedHandles.remove(file) }
+    return file
+}
+
+/// How `AudioFileReader` reads the audio past a WAV's declared end (`WAVTail`).
+@_cdecl("sf_open_virtual")
+public func checkedOpenVirtual(_ io: UnsafeMutableRawPointer?, _ mode: Int32, _ info: UnsafeMutableRawPointer?,
+                               _ user: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    let file = realOpenVirtual(io, mode, info, user)
     if let file { closedHandles.remove(file) }
     return file
 }
