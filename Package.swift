@@ -21,8 +21,8 @@ let package = Package(
                        providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
-                       providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr",
+                       providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
@@ -35,7 +35,7 @@ let package = Package(
 
         // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSampleRate", "CCurl", "CMosquitto",
+            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CCurl", "CMosquitto",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

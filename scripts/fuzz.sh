@@ -76,8 +76,8 @@ for m in "$root"/Sources/*/module.modulemap "$build"/pkg/checkouts/*/Sources/*/i
     if [[ -f $m ]]; then modulemaps+=(-Xcc "-fmodule-map-file=$m"); fi
 done
 # The system libraries of Package.swift's systemLibrary targets.
-read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile samplerate libcurl libmosquitto 2>/dev/null ||
-                       echo "-lasound -lfftw3f -lsndfile -lsamplerate -lcurl -lmosquitto")"
+read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile soxr libcurl libmosquitto 2>/dev/null ||
+                       echo "-lasound -lfftw3f -lsndfile -lsoxr -lcurl -lmosquitto")"
 for t in "${targets[@]}"; do
     module=Fuzz${t^}
     if ! swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" \

@@ -2,7 +2,7 @@
 //
 // The input bytes are written to a temporary file and opened with `FileSource`, which is
 // `AudioFileReader(path:)` (libsndfile: any format it knows, downmixed to mono) read block
-// by block until it returns 0, then `Resampler` (libsamplerate, to 16 kHz). The samples go
+// by block until it returns 0, then `Resampler` (libsoxr, to 16 kHz). The samples go
 // through the pure `Pipeline` (features, classifier, alert processor) under the balanced
 // profile, as a replay does. Errors the code throws are fine; a trap, an ASan report, a
 // hang or a leak is a finding.

@@ -1,7 +1,7 @@
 import SomniqCore
 
 /// An audio file as a source of 16 kHz mono samples: decoded by libsndfile, downmixed,
-/// resampled by libsamplerate. Read in blocks; never held whole.
+/// resampled by libsoxr. Read in blocks; never held whole.
 public final class FileSource {
     public let path: String
     private let reader: AudioFileReader
