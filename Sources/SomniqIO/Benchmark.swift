@@ -9,7 +9,6 @@ public enum Benchmark {
         public var stages: [(String, Double)]
         public var events: Int
         public var alerts: Int
-        public var peakRSSKB: Int
     }
 
     /// Replays `path` through `Replayer` — the path `somniq replay` takes — to no sink
@@ -25,14 +24,12 @@ public enum Benchmark {
         let start = now()
         let summary = try replayer.replay(path: path, to: [])
         let total = now() - start
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsamplerate)"),
-                                        (.features, "features (FFTW)"), (.classify, "classify (rules)"), (.alerts, "alerts")]
+        let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
+                                        (.features, "features (FFTW and the per-bin loops)"), (.classify, "classify (rules)"), (.alerts, "alerts")]
         let stages = names.map { ($0.1, time[$0.0, default: 0]) }
         let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
         return Report(total: total, stages: stages + [("windowing, sinks, the rest", rest)],
-                      events: summary.events, alerts: summary.alerts, peakRSSKB: usage.ru_maxrss)
+                      events: summary.events, alerts: summary.alerts)
     }
 
     private static func now() -> Double {
@@ -48,17 +45,29 @@ public enum SyntheticNight {
         public var description: String
     }
 
-    /// Writes `seconds` of 16 kHz mono 16-bit WAV to `path`, streamed in blocks.
-    public static func write(to path: String, seconds: Double) throws {
+    /// The files the benchmark replays: what a recorder or a phone makes.
+    public enum Format: Sendable {
+        case wav, flac
+        var sndfile: Int32 {
+            switch self {
+            case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+            case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            }
+        }
+    }
+
+    /// Writes `seconds` of mono 16-bit audio at `sampleRate` to `path`, streamed in blocks.
+    public static func write(to path: String, seconds: Double, sampleRate: Int = StreamClock.sampleRate,
+                             format: Format = .wav) throws {
         var info = SF_INFO()
-        info.samplerate = Int32(StreamClock.sampleRate)
+        info.samplerate = Int32(sampleRate)
         info.channels = 1
-        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+        info.format = format.sndfile
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw WriteError(description: "\(path): cannot create: \(String(cString: sf_strerror(nil)))")
         }
         defer { sf_close(file) }
-        let rate = Double(StreamClock.sampleRate)
+        let rate = Double(sampleRate)
         let total = Int(seconds * rate)
         var block = [Float](repeating: 0, count: 16_000)
         var state: UInt64 = 0x2545_F491_4F6C_DD1D

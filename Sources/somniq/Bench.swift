@@ -8,16 +8,17 @@ struct Bench: ParsableCommand {
         abstract: "Measure throughput and memory on a synthetic night (use a release build).",
         discussion: """
         Synthesises HOURS of quiet bedroom (pink-ish noise and a fan hum) with events \
-        (snore trains, coughs, T3 smoke alarms) every few minutes, writes it as a 16 kHz \
-        WAV file, then replays that file from disk through the whole pipeline on one \
-        thread, timing each stage. Prints the speed as a multiple of real time, the time \
-        per stage and peak RSS.
+        (snore trains, coughs, T3 smoke alarms) every few minutes and writes it three ways: \
+        a 16 kHz WAV, a 16 kHz FLAC and a 48 kHz FLAC, as recorders and phones make them. \
+        Each is replayed from disk through the whole pipeline on one thread, timing each \
+        stage. Prints the speed of each as a multiple of real time, the time per stage, \
+        and the process's peak RSS.
         """)
 
     @Option(help: "Hours of audio to synthesise and replay.")
     var hours = 8.0
 
-    @Option(help: "Directory for the synthetic recording (deleted afterwards).")
+    @Option(help: "Directory for the synthetic recordings (deleted afterwards).")
     var directory = NSTemporaryDirectory()
 
     func run() throws {
@@ -29,26 +30,37 @@ struct Bench: ParsableCommand {
             throw fail("\(directory): cannot create a directory for the recording: \(String(cString: strerror(errno)))", Exit.ioError)
         }
         let scratch = String(cString: made)
-        let path = (scratch as NSString).appendingPathComponent("night.wav")
-        defer {
-            unlink(path)
-            rmdir(scratch)
-        }
+        defer { rmdir(scratch) }
         let seconds = hours * 3600
-        print(String(format: "synthesising %.1f h of 16 kHz audio to %@ …", hours, path))
-        let t0 = Date()
-        do { try SyntheticNight.write(to: path, seconds: seconds) } catch {
-            throw fail("\(error)", Exit.ioError)
+        let inputs: [(name: String, file: String, rate: Int, format: SyntheticNight.Format)] = [
+            ("16 kHz WAV", "night-16k.wav", 16_000, .wav),
+            ("16 kHz FLAC", "night-16k.flac", 16_000, .flac),
+            ("48 kHz FLAC", "night-48k.flac", 48_000, .flac),
+        ]
+        var speeds: [(String, Double)] = []
+        for input in inputs {
+            let path = (scratch as NSString).appendingPathComponent(input.file)
+            defer { unlink(path) }
+            print(String(format: "synthesising %.1f h of %@ …", hours, input.name))
+            let t0 = Date()
+            do { try SyntheticNight.write(to: path, seconds: seconds, sampleRate: input.rate, format: input.format) } catch {
+                throw fail("\(error)", Exit.ioError)
+            }
+            print(String(format: "  written in %.1f s", Date().timeIntervalSince(t0)))
+            let report = try Benchmark.replay(path: path)
+            let rt = seconds / report.total
+            speeds.append((input.name, rt))
+            print(String(format: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))
+            for (name, t) in report.stages {
+                print("  " + name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                      + String(format: "%7.2f s  %5.1f %%", t, 100 * t / report.total))
+            }
+            print(String(format: "  events: %d (%d alerts)", report.events, report.alerts))
         }
-        print(String(format: "  written in %.1f s", Date().timeIntervalSince(t0)))
-        let report = try Benchmark.replay(path: path)
-        let rt = seconds / report.total
-        print(String(format: "replayed %.1f h in %.2f s: %.0f× real time (one core)", hours, report.total, rt))
-        for (name, t) in report.stages {
-            print("  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
-                  + String(format: "%7.2f s  %5.1f %%", t, 100 * t / report.total))
-        }
-        print(String(format: "events: %d (%d alerts)", report.events, report.alerts))
-        print(String(format: "peak RSS: %.1f MB", Double(report.peakRSSKB) / 1024))
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print()
+        for (name, rt) in speeds { print(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%6.0f× real time", rt)) }
+        print(String(format: "peak RSS: %.1f MB", Double(usage.ru_maxrss) / 1024))
     }
 }
