@@ -53,11 +53,13 @@ struct CommandResult {
 
 /// Runs a program to completion and captures its output.
 @discardableResult
-func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
+                directory: String? = nil) throws -> CommandResult {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments
     if let environment { p.environment = environment }
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
