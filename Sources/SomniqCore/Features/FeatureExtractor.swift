@@ -30,6 +30,7 @@ public final class FeatureExtractor {
     /// 200 Hz – 6 kHz: what any microphone passes, so a small one's band limits (nothing
     /// below ~120 Hz or above ~7 kHz) do not read as a "peaky" spectrum.
     private let flatnessBins: Range<Int>
+    private let bandLayout: BandLayout
     private let cosTable: [Float], sinTable: [Float]
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
@@ -88,6 +89,7 @@ public final class FeatureExtractor {
         let low = Int((300 / binHz).rounded(.up)), high = min(bins - 2, Int(7500 / binHz))
         tonalBins = low..<high
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
+        bandLayout = BandLayout(bins: bins, binHz: binHz)
 
         // DFT basis for the level envelope (frames at 64 Hz), k = 1 … 30.
         let m = SubFrame.perWindow
@@ -141,14 +143,16 @@ public final class FeatureExtractor {
         let n = SubFrame.length
         var sumSquares: Float = 0
         var crossings = 0
+        // Three passes, so that the two without a float sum vectorise; the sum of squares
+        // keeps its order, and with it every bit of the result.
+        let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
         frameBuffer.withUnsafeMutableBufferPointer { buf in
-            for j in 0..<n {
-                let x = samples[start + j]
-                sumSquares += x * x
-                buf[j] = x * hann[j]
-                if j > 0, (x >= 0) != (samples[start + j - 1] >= 0) { crossings += 1 }
+            hann.withUnsafeBufferPointer { h in
+                for j in 0..<n { buf[j] = frame[j] * h[j] }
             }
         }
+        for j in 0..<n { sumSquares += frame[j] * frame[j] }
+        for j in 1..<n { crossings &+= (frame[j] >= 0) != (frame[j - 1] >= 0) ? 1 : 0 }
         f.energyDb = Decibels.power(sumSquares / Float(n))
         f.zcr = Float(crossings) / Float(n - 1)
 
@@ -163,7 +167,7 @@ public final class FeatureExtractor {
             logPower.withUnsafeMutableBufferPointer { lp in
                 for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + binEpsilon) }
             }
-            f.bands = SpectralShape.bands(p, binHz: binHz)
+            f.bands = SpectralShape.bands(p, layout: bandLayout)
             f.centroidHz = SpectralShape.centroid(p, binHz: binHz)
             f.rolloffHz = SpectralShape.rolloff(p, binHz: binHz)
             f.flatness = flatness(from: flatnessBins)

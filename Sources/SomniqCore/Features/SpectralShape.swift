@@ -37,15 +37,39 @@ public enum SpectralShape {
         return Float.exp(logSum / n) / (sum / n)
     }
 
-    /// Band energies: the sum of power in each of `Bands`.
-    public static func bands(_ power: UnsafeBufferPointer<Float>, binHz: Float) -> BandVector {
+    /// Band energies: the sum of power in each of `Bands`, over the bins `layout` gives
+    /// each band (bin 0, the mean, belongs to none). Each band is summed from its lowest
+    /// bin up, so the result does not depend on how the bins were found.
+    public static func bands(_ power: UnsafeBufferPointer<Float>, layout: BandLayout) -> BandVector {
         var out = BandVector()
-        var b = 0
-        for k in 1..<power.count {
-            let f = Float(k) * binHz
-            while b < Bands.count - 1, f >= Bands.edgesHz[b + 1] { b += 1 }
-            out[b] += power[k]
+        for b in 0..<Bands.count {
+            var sum: Float = 0
+            for k in layout.bins[b] { sum += power[k] }
+            out[b] = sum
         }
         return out
+    }
+}
+
+/// Which bins of a spectrum fall in each of `Bands`, worked out once per transform size:
+/// bin k (at k·binHz) belongs to the highest band whose lower edge it reaches, and all above
+/// 6 kHz to the top band.
+public struct BandLayout: Sendable {
+    public let bins: [Range<Int>]
+
+    public init(bins count: Int, binHz: Float) {
+        var starts = [Int](repeating: count, count: Bands.count)
+        var b = 0
+        starts[0] = 1
+        for k in 1..<count {
+            let f = Float(k) * binHz
+            while b < Bands.count - 1, f >= Bands.edgesHz[b + 1] {
+                b += 1
+                starts[b] = k
+            }
+        }
+        // A band no bin reaches is empty, where the next one starts.
+        for b in stride(from: Bands.count - 2, through: 0, by: -1) { starts[b] = min(starts[b], starts[b + 1]) }
+        bins = (0..<Bands.count).map { b in starts[b]..<(b + 1 < Bands.count ? starts[b + 1] : count) }
     }
 }
