@@ -13,7 +13,8 @@ public struct AudioWindow {
 /// Cuts a stream of samples, pushed in blocks of any size, into overlapping windows.
 ///
 /// Window `k` covers samples `[k·hop, k·hop + length)`. Blocks are copied into one
-/// buffer allocated at init; nothing is allocated per block or per window.
+/// buffer allocated at init, each with one memory copy; nothing is allocated per block or
+/// per window.
 public struct Windower: Sendable {
     public let length: Int
     public let hop: Int
@@ -46,7 +47,7 @@ public struct Windower: Sendable {
         while offset < samples.count {
             let take = min(length - filled, samples.count - offset)
             buffer.withUnsafeMutableBufferPointer { dst in
-                for j in 0..<take { dst[filled + j] = samples[offset + j] }
+                (dst.baseAddress! + filled).update(from: samples.baseAddress! + offset, count: take)
             }
             filled += take
             offset += take
@@ -72,8 +73,9 @@ public struct Windower: Sendable {
             emit(AudioWindow(index: index, startFrame: Int64(index) * Int64(hop), samples: src))
         }
         nextIndex += 1
+        // One move of the overlap to the front (the regions overlap: a memmove).
         buffer.withUnsafeMutableBufferPointer { b in
-            for j in 0..<(length - hop) { b[j] = b[j + hop] }
+            b.baseAddress!.update(from: b.baseAddress! + hop, count: length - hop)
         }
         filled = length - hop
     }

@@ -205,10 +205,12 @@ public final class FeatureExtractor {
     }
 
     private func fluxFromLogs() -> Float {
+        // Rises only, without a branch: adding 0 where the bin fell leaves the sum as it was.
         var acc: Float = 0
-        for k in 1..<bins {
-            let d = logPower[k] - previousLogPower[k]
-            if d > 0 { acc += d }
+        logPower.withUnsafeBufferPointer { now in
+            previousLogPower.withUnsafeBufferPointer { before in
+                for k in 1..<bins { acc += max(now[k] - before[k], 0) }
+            }
         }
         return acc / Float(bins - 1)
     }
