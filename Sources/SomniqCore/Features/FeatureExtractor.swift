@@ -40,6 +40,8 @@ public final class FeatureExtractor {
     private var previousLogPower: [Float]
     private var acf: [Float]
     private var scratch = [Float](repeating: 0, count: 64)
+    /// The pitch estimator's normalised autocorrelation, one per lag.
+    private var pitchScratch: [Float]
     private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
     /// The window's amplitude envelope at 1 kHz, its band-passed power spectrum and
     /// autocorrelation (for `flutter`).
@@ -69,6 +71,7 @@ public final class FeatureExtractor {
         logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
+        pitchScratch = [Float](repeating: 0, count: bins)
         amplitude = [Float](repeating: 0, count: min(transform.size, StreamClock.windowLength / Self.amplitudeStep))
         amplitudePower = [Float](repeating: 0, count: bins)
         amplitudeACF = [Float](repeating: 0, count: bins)
@@ -182,7 +185,7 @@ public final class FeatureExtractor {
             if f.energyDb > floorDb + 3 {
                 acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
                 acf.withUnsafeBufferPointer { a in
-                    let (hz, h) = pitch.estimate(a)
+                    let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: $0) }
                     f.f0Hz = hz
                     f.harmonicity = h
                 }

@@ -18,8 +18,9 @@ public struct PitchEstimator: Sendable {
     }
 
     /// (f0 in Hz, harmonicity in [0, 1]) from a frame's autocorrelation r[0…];
-    /// (0, 0) for silence or when no lag stands out.
-    public func estimate(_ acf: UnsafeBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
+    /// (0, 0) for silence or when no lag stands out. `scratch` (as long as `acf`) holds
+    /// the normalised autocorrelation, worked out once for both passes over the peaks.
+    public func estimate(_ acf: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
         let r0 = acf[0]
         // Only digital silence has no pitch: any absolute bar here would be a level, and a
         // voice 20 dB down (a quieter microphone, a farther bed) would lose its pitch.
@@ -27,38 +28,37 @@ public struct PitchEstimator: Sendable {
         let minLag = max(2, Int(sampleRate / maxHz))
         let maxLag = min(acf.count - 2, windowACF.count - 2, Int(sampleRate / minHz))
         guard maxLag > minLag else { return (0, 0) }
+        precondition(scratch.count >= maxLag + 2, "pitch scratch shorter than the lag range")
+        windowACF.withUnsafeBufferPointer { w in
+            for lag in (minLag - 1)...(maxLag + 1) {
+                scratch[lag] = w[lag] > 1e-6 ? acf[lag] / (r0 * w[lag]) : 0
+            }
+        }
+        let r = UnsafeBufferPointer(scratch)
         // The highest peak sets the bar; the shortest lag whose peak comes within 5 % of
         // it is the period (whole multiples of the period score as high: octave errors).
         var best: Float = 0
-        forEachPeak(acf, r0, minLag, maxLag) { _, v in best = max(best, v) }
+        forEachPeak(r, minLag, maxLag) { _, v in best = max(best, v) }
         guard best > 0 else { return (0, 0) }
         var bestLag = 0
-        forEachPeak(acf, r0, minLag, maxLag) { lag, v in
+        forEachPeak(r, minLag, maxLag) { lag, v in
             if bestLag == 0, v >= 0.95 * best { bestLag = lag }
         }
         guard bestLag > 0 else { return (0, 0) }
         // Parabolic interpolation of the peak for sub-sample lag precision.
-        let a = normalised(acf, bestLag - 1, r0), b = normalised(acf, bestLag, r0), c = normalised(acf, bestLag + 1, r0)
+        let a = r[bestLag - 1], b = r[bestLag], c = r[bestLag + 1]
         let denom = a - 2 * b + c
         let shift = abs(denom) > 1e-9 ? 0.5 * (a - c) / denom : 0
         let lag = Float(bestLag) + max(-0.5, min(0.5, shift))
         return (sampleRate / lag, min(1, b))
     }
 
-    private func forEachPeak(_ acf: UnsafeBufferPointer<Float>, _ r0: Float, _ minLag: Int, _ maxLag: Int,
+    /// Each local maximum above 0 of the normalised autocorrelation `r` in the lag range.
+    private func forEachPeak(_ r: UnsafeBufferPointer<Float>, _ minLag: Int, _ maxLag: Int,
                              _ body: (Int, Float) -> Void) {
-        var previous = normalised(acf, minLag - 1, r0)
-        var current = normalised(acf, minLag, r0)
         for lag in minLag...maxLag {
-            let next = normalised(acf, lag + 1, r0)
-            if current > previous, current >= next, current > 0 { body(lag, current) }
-            previous = current
-            current = next
+            let current = r[lag]
+            if current > r[lag - 1], current >= r[lag + 1], current > 0 { body(lag, current) }
         }
-    }
-
-    @inline(__always) private func normalised(_ acf: UnsafeBufferPointer<Float>, _ lag: Int, _ r0: Float) -> Float {
-        let w = windowACF[lag]
-        return w > 1e-6 ? acf[lag] / (r0 * w) : 0
     }
 }
