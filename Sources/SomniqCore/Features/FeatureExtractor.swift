@@ -155,7 +155,15 @@ public final class FeatureExtractor {
             }
         }
         for j in 0..<n { sumSquares += frame[j] * frame[j] }
-        for j in 1..<n { crossings &+= (frame[j] >= 0) != (frame[j - 1] >= 0) ? 1 : 0 }
+        // A crossing is a change of side of 0 (x >= 0 or not, as before) between neighbours,
+        // counted as a sum of 0s and 1s with no branch.
+        var below = UInt32(frame[0] >= 0 ? 0 : 1), changes: UInt32 = 0
+        for j in 1..<n {
+            let now = UInt32(frame[j] >= 0 ? 0 : 1)
+            changes &+= now ^ below
+            below = now
+        }
+        crossings = Int(changes)
         f.energyDb = Decibels.power(sumSquares / Float(n))
         f.zcr = Float(crossings) / Float(n - 1)
 
