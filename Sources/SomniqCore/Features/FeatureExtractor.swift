@@ -146,8 +146,8 @@ public final class FeatureExtractor {
         let n = SubFrame.length
         var sumSquares: Float = 0
         var crossings = 0
-        // Three passes, so that the two without a float sum vectorise; the sum of squares
-        // keeps its order, and with it every bit of the result.
+        // Three passes: the window, which vectorises; the sum of squares, in its order, so
+        // that every bit of the result stays; the crossings.
         let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
         frameBuffer.withUnsafeMutableBufferPointer { buf in
             hann.withUnsafeBufferPointer { h in
