@@ -17,6 +17,30 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
     (0..<count).map { amplitude * sin(2 * Float.pi * hz * Float($0) / 16_000) }
 }
 
+/// The one-pass band energies, centroid and roll-off the extractor uses are, bit for bit,
+/// the three separate definitions, on a tone, noise and silence.
+@Test func theFusedSpectralShapeIsTheSeparateOnesBitForBit() {
+    let fft = FFTWTransform(size: 1024)
+    var state: UInt32 = 12345
+    let noise = (0..<512).map { _ -> Float in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Float(state >> 8) / Float(1 << 24) - 0.5
+    }
+    let layout = BandLayout(bins: 513, binHz: binHz)
+    for frame in [tone(1000), noise, [Float](repeating: 0, count: 512)] {
+        let p = power(of: frame, fft: fft)
+        p.withUnsafeBufferPointer { pp in
+            let fused = SpectralShape.shape(pp, layout: layout, binHz: binHz)
+            #expect(fused.bands == SpectralShape.bands(pp, layout: layout))
+            #expect(fused.centroidHz.bitPattern == SpectralShape.centroid(pp, binHz: binHz).bitPattern)
+            #expect(fused.rolloffHz.bitPattern == SpectralShape.rolloff(pp, binHz: binHz).bitPattern)
+        }
+    }
+    // Bins 1 … 512 each in exactly one band, in order.
+    #expect(layout.bins.first?.lowerBound == 1 && layout.bins.last?.upperBound == 513)
+    #expect(zip(layout.bins, layout.bins.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+}
+
 @Test(arguments: [440 as Float, 1000, 3100])
 func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
     let fft = FFTWTransform(size: 1024)

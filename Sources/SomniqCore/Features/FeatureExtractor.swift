@@ -178,9 +178,7 @@ public final class FeatureExtractor {
             logPower.withUnsafeMutableBufferPointer { lp in
                 for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + binEpsilon) }
             }
-            f.bands = SpectralShape.bands(p, layout: bandLayout)
-            f.centroidHz = SpectralShape.centroid(p, binHz: binHz)
-            f.rolloffHz = SpectralShape.rolloff(p, binHz: binHz)
+            (f.bands, f.centroidHz, f.rolloffHz) = SpectralShape.shape(p, layout: bandLayout, binHz: binHz)
             f.flatness = flatness(from: flatnessBins)
             f.flux = fluxFromLogs()
             scratch.withUnsafeMutableBufferPointer { s in
