@@ -167,17 +167,20 @@ public final class FeatureExtractor {
         f.energyDb = Decibels.power(sumSquares / Float(n))
         f.zcr = Float(crossings) / Float(n - 1)
 
+        // The spectrum, scaled, and its log in the same pass.
+        swap(&logPower, &previousLogPower)
         frameBuffer.withUnsafeBufferPointer { buf in
             power.withUnsafeMutableBufferPointer { p in
                 transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
-                for k in 0..<bins { p[k] *= powerScale }
+                logPower.withUnsafeMutableBufferPointer { lp in
+                    for k in 0..<bins {
+                        p[k] *= powerScale
+                        lp[k] = Decibels.fastPower(p[k] + binEpsilon)
+                    }
+                }
             }
         }
-        swap(&logPower, &previousLogPower)
         power.withUnsafeBufferPointer { p in
-            logPower.withUnsafeMutableBufferPointer { lp in
-                for k in 0..<bins { lp[k] = Decibels.fastPower(p[k] + binEpsilon) }
-            }
             (f.bands, f.centroidHz, f.rolloffHz) = SpectralShape.shape(p, layout: bandLayout, binHz: binHz)
             f.flatness = flatness(from: flatnessBins)
             f.flux = fluxFromLogs()
