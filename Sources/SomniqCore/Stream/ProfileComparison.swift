@@ -45,13 +45,10 @@ public struct ProfileComparison: Sendable {
     private static func tally(_ output: AlertOutput, _ counts: inout Counts, _ k: Int) {
         switch output {
         case let .start(e):
-            counts.classes[k][e.soundClass.index].events += 1
-            if e.alert {
-                counts.classes[k][e.soundClass.index].alerts += 1
-                counts.tiers[k][e.tier, default: 0] += 1
-            }
+            counts.classes[k][e.soundClass.index].count(e)
+            if e.alert { counts.tiers[k][e.tier, default: 0] += 1 }
         case let .end(e):
-            counts.classes[k][e.soundClass.index].seconds += e.offset - e.onset
+            counts.classes[k][e.soundClass.index].count(e)
         }
     }
 }

@@ -115,11 +115,10 @@ public final class Session {
         let json: JSONValue?
         switch output {
         case let .start(e):
-            summary.classes[e.soundClass.index].events += 1
-            if e.alert { summary.classes[e.soundClass.index].alerts += 1 }
+            summary.classes[e.soundClass.index].count(e)
             json = Records.eventStart(e, time: times?.at)
         case let .end(e):
-            summary.classes[e.soundClass.index].seconds += e.offset - e.onset
+            summary.classes[e.soundClass.index].count(e)
             json = Records.eventEnd(e, time: times?.at)
         case let .input(c):
             json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
