@@ -47,6 +47,13 @@ public struct Profile: Sendable {
         origins["\(source.keyPath).\(field)"] ?? name
     }
 
+    /// Where `field` of a class's rule was set, among that class's `sources(_:)`: the
+    /// section, and the key path of the setting (`classes.cough.debounce_s`).
+    public static func setting(_ field: String, in sources: [(field: String, source: Source)]) -> (source: Source, keyPath: String) {
+        let source = sources.first { $0.field == field }?.source ?? .base
+        return (source, "\(source.keyPath).\(field)")
+    }
+
     /// The effective rule of `soundClass`.
     public func rule(for soundClass: SoundClass) -> AlertRule { resolve(soundClass).rule }
 

@@ -61,10 +61,9 @@ extension Profile {
     private func checkOrder(file: String) throws(ProfileError) {
         for c in SoundClass.allCases {
             let (rule, sources) = self.sources(c)
-            func source(_ field: String) -> Source { sources.first { $0.field == field }?.source ?? .base }
-            func path(_ field: String) -> String { "\(source(field).keyPath).\(field)" }
+            func path(_ field: String) -> String { Self.setting(field, in: sources).keyPath }
             func specificity(_ field: String) -> Int {
-                switch source(field) {
+                switch Self.setting(field, in: sources).source {
                 case .classOverride: 2
                 case .tier: 1
                 case .base: 0

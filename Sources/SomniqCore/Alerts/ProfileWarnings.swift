@@ -42,11 +42,8 @@ extension Profile {
         var out: [ProfileWarning] = []
         for c in SoundClass.allCases {
             let (rule, sources) = self.sources(c)
-            func path(_ field: String) -> String {
-                "\((sources.first { $0.field == field }?.source ?? .base).keyPath).\(field)"
-            }
             func warn(_ field: String, _ problem: String) {
-                out.append(ProfileWarning(soundClass: c, keyPath: path(field), problem: problem))
+                out.append(ProfileWarning(soundClass: c, keyPath: Self.setting(field, in: sources).keyPath, problem: problem))
             }
             guard rule.enabled else {
                 if rule.tier == .critical {
