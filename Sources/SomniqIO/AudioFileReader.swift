@@ -45,30 +45,30 @@ public final class AudioFileReader {
         case let .success(d): fd = d
         case let .failure(e): throw AudioFileError(path: path, problem: e.problem)
         }
+        // Read before libsndfile takes the descriptor (by offset: its position is not moved).
         let tail = WAVTail.find(fd)
-        let tailDescriptor = tail == nil ? -1 : dup(fd)
         var info = SF_INFO()
         // libsndfile closes the descriptor with the file, or at once if it cannot open it.
         guard let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
-            if tailDescriptor >= 0 { close(tailDescriptor) }
             let reason = String(cString: sf_strerror(nil))
             throw AudioFileError(path: path, problem: Self.explain(openError: reason))
         }
         declaredDataBytes = Self.declaredDataBytes(of: f)
         file = f
         current = f
-        if let tail, tailDescriptor >= 0 {
-            self.tail = (tail, tailDescriptor, Int32(info.format & Int32(SF_FORMAT_SUBMASK)))
-        }
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(f)
-            if tailDescriptor >= 0 { close(tailDescriptor) }
             throw AudioFileError(path: path, problem: "no audio channels or sample rate in the header; the file is damaged")
         }
         guard info.frames > 0 else {
             sf_close(f)
-            if tailDescriptor >= 0 { close(tailDescriptor) }
             throw AudioFileError(path: path, problem: "contains no audio (0 frames); record or choose a file with sound in it")
+        }
+        // A descriptor of its own for the audio past the declared end, which libsndfile's
+        // stays open beside (both read by offset).
+        if let tail {
+            let descriptor = dup(fd)
+            if descriptor >= 0 { self.tail = (tail, descriptor, Int32(info.format & Int32(SF_FORMAT_SUBMASK))) }
         }
         lengthIsEstimate = info.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG)
         sampleRate = Int(info.samplerate)
