@@ -38,6 +38,8 @@ public final class Replayer {
         let pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
                                     watch: watch, reportsWindows: reportsWindows)
         if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
+        // Whatever ends the replay, the other profiles' tallies are what it heard.
+        defer { comparison = pipeline.comparison }
         if let measure {
             file.measure = measure
             pipeline.measure = measure
@@ -60,7 +62,6 @@ public final class Replayer {
             // The file broke off mid-stream: what was heard is decided and every open event
             // is closed, and the session ends saying why, before the error is reported.
             try session.finish()
-            comparison = pipeline.comparison
             try session.end(reason: "decode_error", error: error.problem)
             throw error
         }
@@ -76,7 +77,6 @@ public final class Replayer {
                             file.nonFinite, first))
         }
         try session.finish()
-        comparison = pipeline.comparison
         try session.end(reason: "end_of_file")
         return session.summary
     }
