@@ -145,7 +145,6 @@ public final class FeatureExtractor {
         var f = SubFrame()
         let n = SubFrame.length
         var sumSquares: Float = 0
-        var crossings = 0
         // Three passes: the window, which vectorises; the sum of squares, in its order, so
         // that every bit of the result stays; the crossings.
         let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
@@ -163,9 +162,8 @@ public final class FeatureExtractor {
             changes &+= now ^ below
             below = now
         }
-        crossings = Int(changes)
         f.energyDb = Decibels.power(sumSquares / Float(n))
-        f.zcr = Float(crossings) / Float(n - 1)
+        f.zcr = Float(changes) / Float(n - 1)
 
         // The spectrum, scaled, and its log in the same pass.
         swap(&logPower, &previousLogPower)
