@@ -39,9 +39,16 @@ public final class FeatureExtractor {
     private var logPower: [Float]
     private var previousLogPower: [Float]
     private var acf: [Float]
+    /// The running total of each frame's power spectrum, bin by bin (for the roll-off).
+    private var cumulative: [Float]
+    /// Scratch for the bin pass: each bin's rise in log power since the frame before.
+    private var rises: [Float]
+    private var sums = BinPass.Sums()
     private var scratch = [Float](repeating: 0, count: 64)
     /// The pitch estimator's normalised autocorrelation, one per lag.
     private var pitchScratch: [Float]
+    /// The height of each of its peaks.
+    private var pitchPeaks: [Float]
     private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
     /// The window's amplitude envelope at 1 kHz, its band-passed power spectrum and
     /// autocorrelation (for `flutter`).
@@ -71,7 +78,10 @@ public final class FeatureExtractor {
         logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
+        cumulative = [Float](repeating: 0, count: bins)
+        rises = [Float](repeating: 0, count: bins)
         pitchScratch = [Float](repeating: 0, count: bins)
+        pitchPeaks = [Float](repeating: 0, count: bins)
         amplitude = [Float](repeating: 0, count: min(transform.size, StreamClock.windowLength / Self.amplitudeStep))
         amplitudePower = [Float](repeating: 0, count: bins)
         amplitudeACF = [Float](repeating: 0, count: bins)
@@ -125,8 +135,16 @@ public final class FeatureExtractor {
         nextIndex = window.index + 1
         let floorDb = floor.initialised ? floor.totalDb : Decibels.silence
         binEpsilon = Decibels.toPower(floorDb - 30) / Float(bins)
+        // The window's level is summed a slice per frame, inside each frame's bin pass.
+        sums.windowSquares = 0
+        sums.clipped = 0
+        let analysed = SubFrame.perWindow - firstNew
+        let slice = (window.samples.count + analysed - 1) / analysed
         for i in firstNew..<SubFrame.perWindow {
-            analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb)
+            let from = min((i - firstNew) * slice, window.samples.count)
+            let to = min(from + slice, window.samples.count)
+            analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
+                    windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]))
         }
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
@@ -141,19 +159,17 @@ public final class FeatureExtractor {
 
     // MARK: - Short frames
 
-    private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float) {
+    private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
+                         windowSlice: UnsafeBufferPointer<Float>) {
         var f = SubFrame()
         let n = SubFrame.length
-        var sumSquares: Float = 0
-        // Three passes: the window, which vectorises; the sum of squares, in its order, so
-        // that every bit of the result stays; the crossings.
+        // The window, which vectorises, and the crossings; the energy is summed in the bin pass.
         let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
         frameBuffer.withUnsafeMutableBufferPointer { buf in
             hann.withUnsafeBufferPointer { h in
                 for j in 0..<n { buf[j] = frame[j] * h[j] }
             }
         }
-        for j in 0..<n { sumSquares += frame[j] * frame[j] }
         // A crossing is a change of side of 0 (x >= 0 or not, as before) between neighbours,
         // counted as a sum of 0s and 1s with no branch.
         var below = UInt32(frame[0] >= 0 ? 0 : 1), changes: UInt32 = 0
@@ -162,26 +178,36 @@ public final class FeatureExtractor {
             changes &+= now ^ below
             below = now
         }
-        f.energyDb = Decibels.power(sumSquares / Float(n))
         f.zcr = Float(changes) / Float(n - 1)
 
-        // The spectrum, scaled, and its log in the same pass.
         swap(&logPower, &previousLogPower)
+        sums.frameSquares = 0
+        sums.bands = BandVector()
+        sums.weighted = 0; sums.total = 0; sums.flux = 0; sums.logSum = 0; sums.flatSum = 0
         frameBuffer.withUnsafeBufferPointer { buf in
             power.withUnsafeMutableBufferPointer { p in
                 transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
                 logPower.withUnsafeMutableBufferPointer { lp in
-                    for k in 0..<bins {
-                        p[k] *= powerScale
-                        lp[k] = Decibels.fastPower(p[k] + binEpsilon)
+                    previousLogPower.withUnsafeBufferPointer { before in
+                        cumulative.withUnsafeMutableBufferPointer { c in
+                            rises.withUnsafeMutableBufferPointer { r in
+                                BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
+                                        scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                                        flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
+                                        into: &sums)
+                            }
+                        }
                     }
                 }
             }
         }
+        f.energyDb = Decibels.power(sums.frameSquares / Float(n))
+        f.bands = sums.bands
+        f.centroidHz = sums.total > 1e-12 ? sums.weighted / sums.total * binHz : 0
+        f.rolloffHz = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }
+        f.flatness = flatness(logSum: sums.logSum, sum: sums.flatSum, count: flatnessBins.count)
+        f.flux = sums.flux / Float(bins - 1)
         power.withUnsafeBufferPointer { p in
-            (f.bands, f.centroidHz, f.rolloffHz) = SpectralShape.shape(p, layout: bandLayout, binHz: binHz)
-            f.flatness = flatness(from: flatnessBins)
-            f.flux = fluxFromLogs()
             scratch.withUnsafeMutableBufferPointer { s in
                 let peak = TonalPeak.strongest(p, bins: tonalBins, binHz: binHz, scratch: s)
                 f.tonalHz = peak.hz
@@ -192,7 +218,9 @@ public final class FeatureExtractor {
             if f.energyDb > floorDb + 3 {
                 acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
                 acf.withUnsafeBufferPointer { a in
-                    let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: $0) }
+                    let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { s in
+                        pitchPeaks.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: s, peaks: $0) }
+                    }
                     f.f0Hz = hz
                     f.harmonicity = h
                 }
@@ -201,28 +229,13 @@ public final class FeatureExtractor {
         frames[slot] = f
     }
 
-    private func flatness(from range: Range<Int>) -> Float {
-        // Geometric mean from the log spectrum already computed (dB → natural log).
-        var logSum: Float = 0, sum: Float = 0
-        for k in range {
-            logSum += logPower[k]
-            sum += power[k] + binEpsilon
-        }
-        let count = Float(range.count)
+    /// Geometric over arithmetic mean of the flatness bins' power, from the sum of their log
+    /// (dB) and of their power.
+    private func flatness(logSum: Float, sum: Float, count bins: Int) -> Float {
+        let count = Float(bins)
         guard sum > 2 * binEpsilon * count else { return 0 }     // nothing but the epsilon: silence
         let geometric = Decibels.toPower(logSum / count)
         return min(1, geometric / (sum / count))
-    }
-
-    private func fluxFromLogs() -> Float {
-        // Rises only, without a branch: adding 0 where the bin fell leaves the sum as it was.
-        var acc: Float = 0
-        logPower.withUnsafeBufferPointer { now in
-            previousLogPower.withUnsafeBufferPointer { before in
-                for k in 1..<bins { acc += max(now[k] - before[k], 0) }
-            }
-        }
-        return acc / Float(bins - 1)
     }
 
     // MARK: - Window
@@ -243,14 +256,8 @@ public final class FeatureExtractor {
     private func aggregate(_ window: AudioWindow) -> WindowFeatures {
         var f = WindowFeatures()
         let m = SubFrame.perWindow
-        var sumSquares: Float = 0
-        var clipped = 0
-        for x in window.samples {
-            sumSquares += x * x
-            if abs(x) >= 0.999 { clipped += 1 }
-        }
-        f.levelDbfs = Decibels.power(sumSquares / Float(window.samples.count))
-        f.clippedSamples = clipped
+        f.levelDbfs = Decibels.power(sums.windowSquares / Float(window.samples.count))
+        f.clippedSamples = sums.clipped
         f.floorDbfs = floor.totalDb
         f.bandFloorDb = floor.bandsDb
         let activeThreshold = f.floorDbfs + 6

@@ -18,9 +18,10 @@ public struct PitchEstimator: Sendable {
     }
 
     /// (f0 in Hz, harmonicity in [0, 1]) from a frame's autocorrelation r[0…];
-    /// (0, 0) for silence or when no lag stands out. `scratch` (as long as `acf`) holds
-    /// the normalised autocorrelation, worked out once for both passes over the peaks.
-    public func estimate(_ acf: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
+    /// (0, 0) for silence or when no lag stands out. `scratch` and `peaks` (each as long as
+    /// `acf`) hold the normalised autocorrelation and the height of each of its peaks.
+    public func estimate(_ acf: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>,
+                         peaks: UnsafeMutableBufferPointer<Float>) -> (f0: Float, harmonicity: Float) {
         let r0 = acf[0]
         // Only digital silence has no pitch: any absolute bar here would be a level, and a
         // voice 20 dB down (a quieter microphone, a farther bed) would lose its pitch.
@@ -28,21 +29,32 @@ public struct PitchEstimator: Sendable {
         let minLag = max(2, Int(sampleRate / maxHz))
         let maxLag = min(acf.count - 2, windowACF.count - 2, Int(sampleRate / minHz))
         guard maxLag > minLag else { return (0, 0) }
-        precondition(scratch.count >= maxLag + 2, "pitch scratch shorter than the lag range")
+        precondition(scratch.count >= maxLag + 2 && peaks.count > maxLag, "pitch scratch shorter than the lag range")
         windowACF.withUnsafeBufferPointer { w in
             for lag in (minLag - 1)...(maxLag + 1) {
                 scratch[lag] = w[lag] > 1e-6 ? acf[lag] / (r0 * w[lag]) : 0
             }
         }
-        let r = UnsafeBufferPointer(scratch)
         // The highest peak sets the bar; the shortest lag whose peak comes within 5 % of
         // it is the period (whole multiples of the period score as high: octave errors).
+        // A first pass keeps each peak's height (0 elsewhere) in `peaks`, with no branch:
+        // whether a lag is a peak is a coin toss in noise, and mispredicted branches cost
+        // more than the comparisons.
+        let r = UnsafeBufferPointer(scratch)
         var best: Float = 0
-        forEachPeak(r, minLag, maxLag) { _, v in best = max(best, v) }
+        for lag in minLag...maxLag {
+            let current = r[lag]
+            let peak = (current > r[lag - 1] ? 1 : 0) & (current >= r[lag + 1] ? 1 : 0) & (current > 0 ? 1 : 0)
+            let height = peak != 0 ? current : 0
+            peaks[lag] = height
+            best = height > best ? height : best
+        }
         guard best > 0 else { return (0, 0) }
+        let bar = 0.95 * best
         var bestLag = 0
-        forEachPeak(r, minLag, maxLag) { lag, v in
-            if bestLag == 0, v >= 0.95 * best { bestLag = lag }
+        for lag in minLag...maxLag where peaks[lag] > 0 && peaks[lag] >= bar {
+            bestLag = lag
+            break
         }
         guard bestLag > 0 else { return (0, 0) }
         // Parabolic interpolation of the peak for sub-sample lag precision.
@@ -51,14 +63,5 @@ public struct PitchEstimator: Sendable {
         let shift = abs(denom) > 1e-9 ? 0.5 * (a - c) / denom : 0
         let lag = Float(bestLag) + max(-0.5, min(0.5, shift))
         return (sampleRate / lag, min(1, b))
-    }
-
-    /// Each local maximum above 0 of the normalised autocorrelation `r` in the lag range.
-    private func forEachPeak(_ r: UnsafeBufferPointer<Float>, _ minLag: Int, _ maxLag: Int,
-                             _ body: (Int, Float) -> Void) {
-        for lag in minLag...maxLag {
-            let current = r[lag]
-            if current > r[lag - 1], current >= r[lag + 1], current > 0 { body(lag, current) }
-        }
     }
 }
