@@ -2,6 +2,7 @@
 # Live cost: CPU (% of one core) and peak RSS of `somniq run` listening in real time
 # for SECONDS (default 60) to a paced source: the monitor of a PulseAudio null sink
 # (SPEC §8), fed with the demo night on a loop. Prints numbers; asserts nothing.
+# CLIPS=1 turns clips on (config.json "clips": {"enabled": true}), to measure what they cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -18,11 +19,19 @@ pulseaudio -n --daemonize=yes --exit-idle-time=-1 --use-pid-file=no \
 for _ in $(seq 50); do [ -S "$work/native" ] && break; sleep 0.1; done
 sox fixtures/demo-night.flac "$work/night.wav"
 ( while true; do paplay -d fixture "$work/night.wav"; done ) & player=$!
+config=()
+if [ "${CLIPS:-0}" = 1 ]; then
+    printf '{"log": "%s", "clips": {"enabled": true}}\n' "$work/events.jsonl" > "$work/config.json"
+    config=(--config "$work/config.json")
+fi
 /usr/bin/time -f "%e %U %S %M" -o "$work/time" \
-    "$bin" run --device pulsefix --log "$work/events.jsonl" --max-seconds "$seconds" 2>/dev/null
+    "$bin" run "${config[@]}" --device pulsefix --log "$work/events.jsonl" --max-seconds "$seconds" 2>/dev/null
 read -r wall user sys rss < "$work/time"
 awk -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v n="$seconds" 'BEGIN {
     printf "listened %.0f s of real-time audio in %.1f s\n", n, w
     printf "CPU: %.2f %% of one core (user %.2f s, system %.2f s)\n", 100 * (u + s) / w, u, s
     printf "peak RSS: %.1f MB\n", r / 1024 }'
 printf "events logged: %s\n" "$(grep -c '"kind":"event_start"' "$work/events.jsonl" || true)"
+if [ "${CLIPS:-0}" = 1 ]; then
+    printf "clips kept: %s, %s\n" "$(find "$work/clips" -name '*.flac' 2>/dev/null | wc -l)" "$(du -sh "$work/clips" 2>/dev/null | cut -f1)"
+fi

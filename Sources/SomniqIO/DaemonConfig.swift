@@ -26,6 +26,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var metrics: String??
     /// Where alerts go besides the log.
     public var sinks: [SinkConfig] = []
+    /// Clips of alerted events (off by default).
+    public var clips = ClipConfig()
+    /// The clips directory in force.
+    public var clipsDirectory: String { clips.directory(besideLog: log) }
 
     /// The metrics file in force: the configured one, or `somniq.prom` beside the log.
     public var metricsPath: String? {
@@ -54,7 +58,7 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips"]
 
     /// Reads and validates a configuration file.
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
@@ -111,6 +115,7 @@ public struct DaemonConfig: Sendable, Equatable {
                 guard case let .array(items) = value else { throw fail("must be an array of sinks, not \(value.typeName)") }
                 for (i, item) in items.enumerated() { c.sinks.append(try SinkConfig.parse(item, index: i, file: file)) }
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
+            case "clips": c.clips = try ClipConfig.parse(value, file: file)
             default: throw fail("unknown key (expected one of: \(keys.joined(separator: ", ")))")
             }
         }

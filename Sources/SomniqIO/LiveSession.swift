@@ -76,6 +76,11 @@ public final class LiveSession {
         session = Session(pipeline: pipeline, sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
                           version: version)
         session.times = .init(at: clock.time, now: { WallClock.iso8601(Date()) })
+        let clips = options.config.clips
+        if clips.enabled {
+            session.clips = ClipCapture(policy: clips.policy, directory: options.config.clipsDirectory, profile: profile,
+                                        maxBytes: Int64(clips.maxMB * 1_000_000), maxAgeDays: clips.maxAgeDays)
+        }
         log.streamSeconds = { [unowned session] in session.streamSeconds }
     }
 
@@ -146,7 +151,8 @@ public final class LiveSession {
     /// hold, writes `session_end`, and flushes the log.
     private func shutdown(reason: String) {
         notifier.notify("STOPPING=1")
-        deliver { try session.finish() }
+        // Clips still open are cut short and written, waiting up to 3 s for the disk.
+        deliver { try session.finish(clipSeconds: 3) }
         hub.shutdown(within: 1.5)
         reportSinkDrops()
         metrics.deviceUp = false

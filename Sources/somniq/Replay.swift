@@ -41,6 +41,9 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the night's report (HTML) to this file.", valueName: "night.html"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Keep a FLAC clip of each alerted event (high or critical, as the daemon would; with --config, its clips settings) in this directory.", valueName: "dir"), completion: .directory)
+    var clips: String?
+
     @Option(help: ArgumentHelp("When the recording began (2026-11-22T23:10, local time): records get wall-clock times and the recording lands on its night in reports and history.", valueName: "time"))
     var start: String?
 
@@ -61,6 +64,7 @@ struct Replay: ParsableCommand {
         } catch { throw fail("\(error)", Exit.ioError) }
         var hub: SinkHub?
         var watch = InputWatch.Limits()
+        var clipPolicy = ClipPolicy()
         if let config {
             let settings: DaemonConfig
             do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
@@ -72,6 +76,7 @@ struct Replay: ParsableCommand {
             sinks.append(h)
             hub = h
             watch = settings.watchLimits
+            clipPolicy = settings.clips.policy
         }
         // The sinks get their last notifications out (up to 10 s) before the process ends.
         defer { hub?.shutdown(within: 10) }
@@ -80,6 +85,7 @@ struct Replay: ParsableCommand {
         let replayer = Replayer(profile: profile, watch: watch)
         replayer.start = startTime
         replayer.version = Somniq.version
+        if let clips { replayer.clips = (clipPolicy, clips) }
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
             replayer.warning = { FileHandle.standardError.write(Data("somniq: warning: \(LogText.escape(file)): \($0)\n".utf8)) }

@@ -28,6 +28,27 @@ import SomniqCore
         #expect(live.filter { $0["kind"] == .string("event_start") }.allSatisfy { $0["onset_time"] != nil })
     }
 
+    @Test func aLiveNightKeepsAPlayableClipOfEachHighOrCriticalAlert() throws {
+        // 95–135 s of the demo night: a baby crying (high) and a smoke alarm (critical).
+        let raw = try rig.raw(from: 95, seconds: 40)
+        let log = rig.home + "/clips.jsonl", config = rig.home + "/clips-config.json"
+        try #"{"log": "\#(log)", "clips": {"enabled": true}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(raw)", "--max-seconds", "40"])
+        #expect(try waitForExit(p, timeout: 30) == 0)
+        let ends = records(log).filter { $0["kind"] == .string("event_end") }
+        let clipped = ends.compactMap { e in e["clip"]?.stringValue.map { (e["class"]!.stringValue!, $0) } }
+        #expect(clipped.map(\.0).sorted() == ["baby_cry", "smoke_alarm"])
+        for (_, path) in clipped {
+            // Beside the log, named by its wall-clock time, decodable, private.
+            #expect(path.hasPrefix(rig.home + "/clips/20"))
+            let reader = try AudioFileReader(path: path)
+            #expect(reader.sampleRate == 16_000 && reader.frames > 16_000 * 8)
+            var st = stat()
+            #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o640)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: rig.home + "/clips").count == 2)
+    }
+
     @Test func aKilledSessionsOpenEventsAreClosedByTheNextSession() throws {
         // The first 20 s of the demo night: a snore is still sounding when the source stalls.
         let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 20))
@@ -219,7 +240,7 @@ import SomniqCore
         #expect(ok.status == 0 && ok.stdout.contains("profile sensitive"))
         let no = try somniq("run", "--config", bad, "--check-config")
         #expect(no.status == 65)
-        #expect(no.stderr == "somniq: \(bad): silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks)\n")
+        #expect(no.stderr == "somniq: \(bad): silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks, clips)\n")
     }
 }
 

@@ -151,6 +151,18 @@ struct SchemaTests {
         #"{"sinks": [{"type": "mqtt", "classes": []}]}"#,
         #"{"sinks": [{"type": "mqtt", "max_per_minute": 601}]}"#,
         #"{"sinks": [{"type": "mqtt", "queue": 0}]}"#,
+        #"{"clips": true}"#,
+        #"{"clips": {"enabled": "yes"}}"#,
+        #"{"clips": {"min_tier": "urgent"}}"#,
+        #"{"clips": {"pre_s": 31}}"#,
+        #"{"clips": {"post_s": -1}}"#,
+        #"{"clips": {"max_s": 2}}"#,
+        #"{"clips": {"max_mb": 0}}"#,
+        #"{"clips": {"max_age_days": 0}}"#,
+        #"{"clips": {"classes": ["snore"]}}"#,
+        #"{"clips": {"classes": []}}"#,
+        #"{"clips": {"dir": "clips"}}"#,
+        #"{"clips": {"keep": true}}"#,
     ]
 
     @Test func theDefaultConfigurationAndTheCorpusValidateAsTheReaderSays() throws {
@@ -191,5 +203,6 @@ struct SchemaTests {
         #expect(strings(config["$defs"]?["sink"]?["properties"]?["min_tier"]?["enum"]) == Tier.allCases.map(\.rawValue))
         #expect(keys(config["properties"]) == DaemonConfig.keys)
         #expect(keys(config["$defs"]?["sink"]?["properties"]) == SinkConfig.commonKeys)
+        #expect(keys(config["$defs"]?["clips"]?["properties"]) == ClipConfig.keys)
     }
 }

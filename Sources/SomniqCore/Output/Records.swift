@@ -90,7 +90,8 @@ public enum Records {
         return .object(m)
     }
 
-    public static func eventEnd(_ e: EventEnd, time: ((Double) -> String)? = nil) -> JSONValue {
+    /// `clip`: the file the event's sound is kept in, when it keeps one.
+    public static func eventEnd(_ e: EventEnd, time: ((Double) -> String)? = nil, clip: String? = nil) -> JSONValue {
         var m: [(String, JSONValue)] = [
             ("v", .number(Double(version))), ("kind", .string("event_end")),
             ("id", .string(e.id)), ("class", .string(e.soundClass.rawValue)),
@@ -100,6 +101,7 @@ public enum Records {
         m.append(("peak_dbfs", .rounded(e.peakDbfs, 1)))
         m.append(("confidence", .rounded(e.confidence)))
         m.append(("truncated", .bool(e.truncated)))
+        if let clip { m.append(("clip", .string(clip))) }
         return .object(m)
     }
 

@@ -24,7 +24,7 @@ public enum HTMLReport {
         h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
         .sub{color:#666}.figs{display:flex;gap:28px;flex-wrap:wrap;margin:14px 0}.fig b{display:block;font-size:22px}
         table{border-collapse:collapse}td,th{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}
-        th{font-weight:600}td.n{text-align:right}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
+        th{font-weight:600}td.n{text-align:right}.gone{color:#888}audio{height:28px;width:220px}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
         svg text{font:11px system-ui,sans-serif;fill:#444}
         </style></head><body>
         <h1>\(esc(title))</h1>
@@ -196,7 +196,8 @@ public enum HTMLReport {
 
     private static func alertTable(_ night: Night, _ s: NightSummary) -> String {
         guard !s.alerts.isEmpty else { return "<p>No alerts.</p>\n" }
-        var h = "<table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th>why</th></tr>\n"
+        let clips = s.alerts.contains { $0.clip != nil }
+        var h = "<table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th>why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
         for e in s.alerts {
             let t = e.trace
             let rule = t?["rule"]
@@ -205,9 +206,18 @@ public enum HTMLReport {
                              rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
             h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
                 + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(format: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
-                + "<td>\(esc(why))</td></tr>\n"
+                + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e.clip))</td>" : "")</tr>\n"
         }
         return h + "</table>\n"
+    }
+
+    /// An audio element for a kept clip (a file URL: the report and the clips are on the
+    /// same machine); a note when its file is gone (the quota, or `somniq clips purge`).
+    private static func clipCell(_ path: String?) -> String {
+        guard let path else { return "" }
+        guard FileManager.default.fileExists(atPath: path) else { return "<span class=\"gone\">deleted</span>" }
+        let url = URL(fileURLWithPath: path).absoluteString
+        return "<audio controls preload=\"none\" src=\"\(esc(url))\" title=\"\(esc(path))\"></audio>"
     }
 
     private static func incidents(_ night: Night) -> String {

@@ -16,6 +16,8 @@ public struct Night: Sendable {
         public var truncated: Bool
         /// The decision trace, as logged.
         public var trace: JSONValue?
+        /// The file its sound was kept in, when it keeps one.
+        public var clip: String?
         public var seconds: Double { offset - onset }
     }
 
@@ -96,13 +98,14 @@ public struct NightBuilder {
             open[id] = Night.Event(id: id, soundClass: c, tier: r["tier"]?.stringValue.flatMap(Tier.init(rawValue:)) ?? .low,
                                    onset: offset + onset, offset: offset + onset, alert: r["alert"] == .bool(true),
                                    suppressed: r["suppressed"]?.stringValue, peakDbfs: r["trace"]?["level_dbfs"]?.numberValue ?? -120,
-                                   confidence: 0, truncated: false, trace: r["trace"])
+                                   confidence: 0, truncated: false, trace: r["trace"], clip: nil)
         case "event_end":
             guard let id = r["id"]?.stringValue, var e = open.removeValue(forKey: id), let off = r["offset_s"]?.numberValue else { break }
             e.offset = offset + off
             e.peakDbfs = r["peak_dbfs"]?.numberValue ?? e.peakDbfs
             e.confidence = r["confidence"]?.numberValue ?? 0
             e.truncated = r["truncated"] == .bool(true)
+            e.clip = r["clip"]?.stringValue
             night?.events.append(e)
         case "level":
             guard let start = r["start_s"]?.numberValue, let seconds = r["seconds"]?.numberValue else { break }
@@ -119,7 +122,7 @@ public struct NightBuilder {
             sessionSeconds = start + seconds
         case "status":
             guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
-            let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids"].compactMap { k in
+            let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
                 r[k].map { "\(k.replacingOccurrences(of: "_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
@@ -157,5 +160,6 @@ public struct NightBuilder {
     }
 
     static let incidents: Set<String> = ["device_lost", "input_silent", "clipping", "overrun", "log_write_failed",
-                                         "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples"]
+                                         "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples",
+                                         "clip_skipped"]
 }

@@ -18,6 +18,9 @@ public final class Replayer {
     /// Profiles to judge the same scores beside `profile` (`somniq compare`); their
     /// tallies are in `comparison` after a replay.
     public var compared: [Profile] = []
+    /// Keep clips of the alerted events, as the daemon does, in this directory (no quota:
+    /// the recording's clips are all kept).
+    public var clips: (policy: ClipPolicy, directory: String)?
     public private(set) var comparison: ProfileComparison?
     private let transform = FFTWTransform(size: 1024)
 
@@ -48,6 +51,9 @@ public final class Replayer {
         if let start {
             let at: (Double) -> String = { WallClock.iso8601(Date(timeIntervalSince1970: start + $0)) }
             session.times = .init(at: at, now: { [unowned session] in at(session.streamSeconds) })
+        }
+        if let clips {
+            session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile)
         }
         try session.start(file.source)
         var reported: Int64 = 0

@@ -53,6 +53,8 @@ public final class Session {
     private let sinks: [RecordSink]
     private let version: String
     public var times: WallTimes?
+    /// Clips of alerted events (opt-in); nil keeps none.
+    public var clips: ClipCapture?
     public private(set) var summary = Summary()
 
     public init(pipeline: Pipeline, sinks: [RecordSink], version: String) {
@@ -70,7 +72,9 @@ public final class Session {
 
     /// Pushes 16 kHz mono samples through the pipeline and its outputs to the sinks.
     public func push(_ samples: UnsafeBufferPointer<Float>) throws {
+        clips?.append(samples)
         for output in pipeline.push(samples) { try send(output) }
+        try reportSkippedClips()
     }
 
     /// Puts a new profile in force; events of classes it disables end now.
@@ -97,8 +101,19 @@ public final class Session {
     }
 
     /// Ends the stream: what the pipeline still holds is decided, and open events close.
-    public func finish() throws {
+    /// Their clips are written (waiting up to `clipSeconds` for the disk).
+    public func finish(clipSeconds: Double = 10) throws {
         for output in pipeline.finish() { try send(output) }
+        clips?.finish(within: clipSeconds)
+        try reportSkippedClips()
+    }
+
+    /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why.
+    private func reportSkippedClips() throws {
+        guard let clips else { return }
+        for s in clips.takeSkipped() {
+            try status("clip_skipped", details: [("id", .string(s.id)), ("path", .string(s.path)), ("error", .string(s.problem))])
+        }
     }
 
     /// The last record: `session_end`, with the session's counts, and `error` when the
@@ -117,9 +132,10 @@ public final class Session {
         case let .start(e):
             summary.classes[e.soundClass.index].count(e)
             json = Records.eventStart(e, time: times?.at)
+            clips?.started(e, unix: times.flatMap { WallClock.parse($0.at(e.onset)) })
         case let .end(e):
             summary.classes[e.soundClass.index].count(e)
-            json = Records.eventEnd(e, time: times?.at)
+            json = Records.eventEnd(e, time: times?.at, clip: clips?.ended(e))
         case let .input(c):
             json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
                                   details: [("seconds", .number(c.seconds))], time: times?.now())

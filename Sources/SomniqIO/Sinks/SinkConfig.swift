@@ -135,20 +135,8 @@ extension SinkConfig {
         }
         var sink = SinkConfig(name: type, kind: kind)
         if let name = try fields.safeName("name") { sink.name = name }
-        if let t = try fields.string("min_tier") {
-            guard let tier = Tier(rawValue: t) else { throw fields.error("min_tier", "\"\(t)\" must be critical, high, medium or low") }
-            sink.minTier = tier
-        }
-        if fields.has("classes") {
-            var set = Set<SoundClass>()
-            for name in try fields.strings("classes") {
-                guard let c = SoundClass(rawValue: name) else {
-                    throw fields.error("classes", "\"\(name)\" is not a class (see `somniq profiles show balanced`)")
-                }
-                set.insert(c)
-            }
-            sink.classes = set
-        }
+        sink.minTier = try fields.tier("min_tier") ?? sink.minTier
+        sink.classes = try fields.classes("classes")
         sink.maxPerMinute = try fields.integer("max_per_minute", in: 1...600) ?? sink.maxPerMinute
         sink.queueSize = try fields.integer("queue", in: 1...100_000) ?? sink.queueSize
         return sink
@@ -174,7 +162,7 @@ extension SinkConfig {
 }
 
 /// Typed access to one object's members, with errors that name the key path.
-private struct Fields {
+struct Fields {
     var members: [(String, JSONValue)]
     var path: String
     var file: String
@@ -244,6 +232,34 @@ private struct Fields {
         guard case let .number(n) = v else { throw error(key, "must be a number of seconds, not \(v.typeName)") }
         guard n > 0, n <= 300 else { throw error(key, "\(JSONValue.format(n)) must be more than 0 and at most 300 seconds") }
         return n
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigError) -> Double? {
+        guard let v = value(key) else { return nil }
+        guard case let .number(n) = v else { throw error(key, "must be a number of \(unit), not \(v.typeName)") }
+        guard range.contains(n) else {
+            throw error(key, "\(JSONValue.format(n)) must be from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) \(unit)")
+        }
+        return n
+    }
+
+    func tier(_ key: String) throws(ConfigError) -> Tier? {
+        guard let t = try string(key) else { return nil }
+        guard let tier = Tier(rawValue: t) else { throw error(key, "\"\(t)\" must be critical, high, medium or low") }
+        return tier
+    }
+
+    /// A non-empty array of class names; nil when the key is absent.
+    func classes(_ key: String) throws(ConfigError) -> Set<SoundClass>? {
+        guard has(key) else { return nil }
+        var set = Set<SoundClass>()
+        for name in try strings(key) {
+            guard let c = SoundClass(rawValue: name) else {
+                throw error(key, "\"\(name)\" is not a class (see `somniq profiles show balanced`)")
+            }
+            set.insert(c)
+        }
+        return set
     }
 
     func bool(_ key: String) throws(ConfigError) -> Bool? {

@@ -1,0 +1,125 @@
+import Foundation
+import SomniqCore
+
+/// Clips as the session takes them (`Session.clips`): the recorder cuts them from the
+/// stream on the audio path; a thread of their own writes them (`ClipWriter`), so a slow
+/// or full disk never holds up listening or the log.
+public final class ClipCapture {
+    public let store: ClipStore
+    private let recorder: ClipRecorder
+    private let writer: ClipWriter
+
+    /// `maxBytes`, `maxAgeDays`: the quota, applied after each clip written; nil: none (a
+    /// replay's clips are all kept).
+    public init(policy: ClipPolicy, directory: String, profile: Profile,
+                maxBytes: Int64? = nil, maxAgeDays: Double? = nil) {
+        store = ClipStore(directory: directory)
+        recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
+        writer = ClipWriter(store: store, maxBytes: maxBytes, maxAgeDays: maxAgeDays)
+    }
+
+    public var ringSeconds: Double { recorder.ringSeconds }
+
+    /// The next samples of the stream.
+    public func append(_ samples: UnsafeBufferPointer<Float>) {
+        writer.submit(recorder.append(samples))
+    }
+
+    /// An event started; `unix`: its onset's wall-clock time, when known.
+    public func started(_ e: EventStart, unix: Double?) {
+        recorder.started(e, name: ClipStore.fileName(unix: unix, onset: e.onset, soundClass: e.soundClass, id: e.id))
+    }
+
+    /// An event ended: the path its clip will have, or nil when it keeps none.
+    public func ended(_ e: EventEnd) -> String? { recorder.ended(e).map(store.path) }
+
+    /// The stream ended: the open clips are cut short and written; waits up to `within`
+    /// seconds for the writer.
+    public func finish(within seconds: Double) {
+        writer.submit(recorder.finish())
+        writer.drain(within: seconds)
+    }
+
+    /// The clips skipped since the last call.
+    public func takeSkipped() -> [ClipWriter.Skipped] { writer.takeSkipped() }
+}
+
+/// Writes clips on a thread of its own, from a bounded queue: a clip that finds the queue
+/// full is skipped, and said to be, rather than held in memory or holding up the caller.
+/// Its state is guarded by `condition`.
+public final class ClipWriter: @unchecked Sendable {
+    /// A clip not kept: the event's id, the file, why.
+    public struct Skipped: Sendable, Equatable {
+        public var id: String, path: String, problem: String
+    }
+
+    public static let queueLimit = 4
+    private let store: ClipStore
+    private let maxBytes: Int64?, maxAgeDays: Double?
+    private let condition = NSCondition()
+    private var queue: [ClipRecorder.Clip] = []
+    private var busy = false
+    private var skipped: [Skipped] = []
+    private var stopping = false
+
+    init(store: ClipStore, maxBytes: Int64?, maxAgeDays: Double?) {
+        self.store = store
+        self.maxBytes = maxBytes
+        self.maxAgeDays = maxAgeDays
+        let t = Thread { [self] in run() }
+        t.name = "somniq-clips"
+        t.start()
+    }
+
+    func submit(_ clips: [ClipRecorder.Clip]) {
+        guard !clips.isEmpty else { return }
+        condition.lock()
+        for clip in clips {
+            if queue.count < Self.queueLimit {
+                queue.append(clip)
+            } else {
+                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name),
+                                       problem: "\(Self.queueLimit) clips were already waiting to be written; the disk is too slow"))
+            }
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits up to `seconds` for the queue to empty, then lets the thread end.
+    func drain(within seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        while (!queue.isEmpty || busy) && condition.wait(until: deadline) {}
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func takeSkipped() -> [Skipped] {
+        condition.lock()
+        defer { skipped.removeAll(); condition.unlock() }
+        return skipped
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty { condition.unlock(); return }
+            let clip = queue.removeFirst()
+            busy = true
+            condition.unlock()
+            var problem: ClipStore.Failure?
+            do throws(ClipStore.Failure) { try store.write(clip.samples, name: clip.name) } catch { problem = error }
+            if problem == nil, maxBytes != nil || maxAgeDays != nil {
+                store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970)
+            }
+            condition.lock()
+            if let problem { skipped.append(Skipped(id: clip.eventID, path: problem.path, problem: problem.problem)) }
+            busy = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}

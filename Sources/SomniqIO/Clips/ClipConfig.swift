@@ -1,0 +1,46 @@
+import Foundation
+import SomniqCore
+
+/// `"clips"` in config.json: whether alerted events keep their sound, which, how much,
+/// and within what disk. Off unless `"enabled": true`.
+public struct ClipConfig: Sendable, Equatable {
+    public var enabled = false
+    public var policy = ClipPolicy()
+    /// nil: `clips/` beside the event log (`/var/lib/somniq/clips`).
+    public var directory: String?
+    public var maxMB = 500.0
+    public var maxAgeDays = 14.0
+
+    public init() {}
+
+    public static let keys = ["enabled", "min_tier", "pre_s", "post_s", "max_s", "max_mb", "max_age_days", "classes", "dir"]
+
+    /// The directory in force for a log at `log`.
+    public func directory(besideLog log: String) -> String {
+        directory ?? ((log as NSString).deletingLastPathComponent + "/clips")
+    }
+
+    static func parse(_ value: JSONValue, file: String) throws(ConfigError) -> ClipConfig {
+        guard case let .object(members) = value else {
+            throw ConfigError(file: file, keyPath: "clips", problem: "must be an object, not \(value.typeName)")
+        }
+        let fields = Fields(members: members, path: "clips", file: file)
+        for (key, _) in members where !keys.contains(key) {
+            throw fields.error(key, "unknown key (expected one of: \(keys.joined(separator: ", ")))")
+        }
+        var c = ClipConfig()
+        c.enabled = try fields.bool("enabled") ?? false
+        c.policy.minTier = try fields.tier("min_tier") ?? c.policy.minTier
+        c.policy.preSeconds = try fields.number("pre_s", in: 0...30, unit: "seconds") ?? c.policy.preSeconds
+        c.policy.postSeconds = try fields.number("post_s", in: 0...30, unit: "seconds") ?? c.policy.postSeconds
+        c.policy.maxSeconds = try fields.number("max_s", in: 5...300, unit: "seconds") ?? c.policy.maxSeconds
+        c.maxMB = try fields.number("max_mb", in: 1...1_000_000, unit: "MB") ?? c.maxMB
+        c.maxAgeDays = try fields.number("max_age_days", in: 0.01...3650, unit: "days") ?? c.maxAgeDays
+        c.policy.classes = try fields.classes("classes")
+        if let dir = try fields.string("dir") {
+            guard dir.hasPrefix("/") else { throw fields.error("dir", "\"\(dir)\" must be an absolute path") }
+            c.directory = dir
+        }
+        return c
+    }
+}

@@ -1,0 +1,142 @@
+import CSndFile
+import Foundation
+import SomniqCore
+
+/// The clips directory: FLAC files named by time and class, written private (0640), kept
+/// within a size and an age, listed and purged by `somniq clips`.
+public struct ClipStore: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    /// A failure to keep a clip: which, and why.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var path: String, problem: String
+        public var description: String { "\(LogText.escape(path)): \(problem)" }
+    }
+
+    /// `2026-11-23_03-12-05_smoke_alarm_s1763859000-e7.flac` when the onset's wall-clock time
+    /// is known (`unix`), else by stream time, `000117.5s_smoke_alarm_e7.flac`. The id keeps
+    /// two events of one second apart.
+    public static func fileName(unix: Double?, onset: Double, soundClass: SoundClass, id: String) -> String {
+        let safeID = String(String.UnicodeScalarView(id.unicodeScalars.filter {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-")
+        }))
+        if let unix {
+            let t = WallClock.localDate(unix) + "_" + WallClock.localTime(unix, seconds: true).replacingOccurrences(of: ":", with: "-")
+            return "\(t)_\(soundClass.rawValue)_\(safeID).flac"
+        }
+        return String(format: "%08.1fs_%@_%@.flac", onset, soundClass.rawValue, safeID)
+    }
+
+    public func path(_ name: String) -> String { directory + "/" + name }
+
+    /// Writes `samples` (16 kHz mono) as a 16-bit FLAC named `name`, mode 0640: to a hidden
+    /// temporary file first, renamed into place once whole, so a clip is never seen half
+    /// written. A full disk or a file-size limit leaves nothing behind.
+    public func write(_ samples: [Float], name: String) throws(Failure) {
+        let final = path(name), temporary = path("." + name + ".part")
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o750]) } catch {
+            throw Failure(path: directory, problem: "cannot create the clips directory: \(error.localizedDescription)")
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
+        guard fd >= 0 else { throw Failure(path: temporary, problem: String(cString: strerror(errno))) }
+        fchmod(fd, 0o640)        // whatever the umask
+        var info = SF_INFO()
+        info.samplerate = Int32(StreamClock.sampleRate)
+        info.channels = 1
+        info.format = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+        guard let file = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
+            let reason = String(cString: sf_strerror(nil))
+            unlink(temporary)
+            throw Failure(path: temporary, problem: "cannot write FLAC: \(reason)")
+        }
+        // To 16 bits here, at the scale libsndfile reads them with (x · 32768): a 16-bit
+        // recording's samples come back exactly. (libsndfile's own float writer scales by
+        // 32767, a different number for every sample.)
+        let pcm = samples.map { Int16(clamping: Int(($0 * 32768).rounded())) }
+        let written = pcm.withUnsafeBufferPointer { sf_writef_short(file, $0.baseAddress, sf_count_t($0.count)) }
+        let writeError = sf_error(file) != 0 ? String(cString: sf_strerror(file)) : nil
+        sf_write_sync(file)
+        let closed = sf_close(file)
+        guard written == sf_count_t(samples.count), writeError == nil, closed == 0 else {
+            unlink(temporary)
+            throw Failure(path: final, problem: "not written (\(writeError ?? "short write")); the disk may be full")
+        }
+        guard rename(temporary, final) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(path: final, problem: reason)
+        }
+    }
+
+    /// A clip on disk.
+    public struct Entry: Sendable, Equatable {
+        public var name: String
+        public var bytes: Int64
+        /// Modification time (Unix): when it was written.
+        public var modified: Double
+    }
+
+    /// The clips in the directory, oldest first (by time written, then name).
+    public func entries() -> [Entry] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var out: [Entry] = []
+        for name in names where name.hasSuffix(".flac") && !name.hasPrefix(".") {
+            var st = stat()
+            guard lstat(path(name), &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+            out.append(Entry(name: name, bytes: Int64(st.st_size),
+                             modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9))
+        }
+        return out.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }
+    }
+
+    /// Deletes the oldest clips until none is older than `maxAgeDays` and all of them
+    /// together take at most `maxBytes`. Returns the names deleted.
+    @discardableResult
+    public func enforce(maxBytes: Int64?, maxAgeDays: Double?, now: Double) -> [String] {
+        var clips = entries()
+        var deleted: [String] = []
+        if let maxAgeDays {
+            let oldest = now - maxAgeDays * 86_400
+            while let first = clips.first, first.modified < oldest {
+                if unlink(path(first.name)) == 0 { deleted.append(first.name) }
+                clips.removeFirst()
+            }
+        }
+        if let maxBytes {
+            var total = clips.reduce(Int64(0)) { $0 + $1.bytes }
+            while total > maxBytes, let first = clips.first {
+                if unlink(path(first.name)) == 0 { deleted.append(first.name) }
+                total -= first.bytes
+                clips.removeFirst()
+            }
+        }
+        return deleted
+    }
+
+    /// Deletes every clip (and any half-written one); returns how many.
+    public func purge() -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        var count = 0
+        for name in names where name.hasSuffix(".flac") || name.hasSuffix(".flac.part") {
+            if unlink(path(name)) == 0, !name.hasPrefix(".") { count += 1 }
+        }
+        return count
+    }
+
+    /// The night (`2026-11-22`, noon to noon) a clip's name places it in; nil for a clip
+    /// named by stream time (a replay with no start time).
+    public static func night(ofName name: String) -> String? {
+        let parts = name.split(separator: "_", maxSplits: 2)
+        guard parts.count == 3 else { return nil }
+        let d = parts[0].split(separator: "-").compactMap { Int32($0) }, t = parts[1].split(separator: "-").compactMap { Int32($0) }
+        guard d.count == 3, t.count == 3 else { return nil }
+        var when = tm()
+        when.tm_year = d[0] - 1900; when.tm_mon = d[1] - 1; when.tm_mday = d[2]
+        when.tm_hour = t[0]; when.tm_min = t[1]; when.tm_sec = t[2]; when.tm_isdst = -1
+        let unix = mktime(&when)
+        return unix == -1 ? nil : WallClock.night(Double(unix))
+    }
+}
