@@ -163,7 +163,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     /// Says `offline` (a clean goodbye, so no last will), waits up to 1 s for the broker
     /// to acknowledge what was published, then disconnects: a disconnect drops what
-    /// libmosquitto has not yet sent.
+    /// libmosquitto has not yet sent. Returns once the network thread has ended.
     func stop() {
         guard let client else { return }
         lock.lock()
@@ -179,9 +179,13 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
                 if done { break }
                 Thread.sleep(forTimeInterval: 0.005)
             }
-            _ = mosquitto_disconnect(client)
         }
-        _ = mosquitto_loop_stop(client, !up)
+        // Disconnecting marks the client as leaving, connected or not, and stopping the
+        // loop wakes its thread from any wait, so it ends by itself. It is not cancelled:
+        // cancelled inside a callback (at the write of a log line) or a TLS handshake, it
+        // took the process down (a replay told of a wrong password died with SIGSEGV).
+        _ = mosquitto_disconnect(client)
+        _ = mosquitto_loop_stop(client, false)
         mosquitto_destroy(client)
         self.client = nil
     }
