@@ -50,7 +50,32 @@ private func push(_ r: ClipRecorder, from: Int, count: Int) -> [ClipRecorder.Cli
     #expect(zip(c.samples, c.samples.dropFirst()).allSatisfy { $1 == $0 + 1 }, "no sample lost or repeated")
 }
 
-@Test func aLongEventKeepsItsFirstMaxSecondsAndAnOnsetOlderThanTheRingStartsAtItsOldest() {
+@Test func aLongEventKeepsItsFirstAndLoudestHalfClips() {
+    var policy = ClipPolicy()
+    policy.maxSeconds = 10
+    let r = ClipRecorder(policy: policy, delaySeconds: 5)
+    // A quiet event from 6 s to 38 s with a loud burst at 25–28 s (a snore train's loudest).
+    func level(_ n: Int) -> Float { (25 * 16_000..<28 * 16_000).contains(n) ? 0.5 : 0.01 }
+    func stream(_ from: Int, _ count: Int) -> [ClipRecorder.Clip] {
+        let block = (from..<from + count).map(level)
+        return block.withUnsafeBufferPointer { r.append($0) }
+    }
+    _ = stream(0, 8 * 16_000)
+    r.started(start("e1", .snoring, tier: .high, onset: 6), name: "s.flac")
+    _ = stream(8 * 16_000, 31 * 16_000)
+    _ = r.ended(end("e1", .snoring, onset: 6, offset: 38))
+    let clips = stream(39 * 16_000, 3 * 16_000)
+    #expect(clips.count == 1)
+    let c = clips[0].samples
+    #expect(c.count == 10 * 16_000 && clips[0].startSeconds == 1)
+    // The first 5 s from 1 s as heard; then the first 5 whole seconds holding all of the
+    // burst, 23–28 s.
+    #expect(c[0..<5 * 16_000].allSatisfy { $0 == 0.01 })
+    #expect(c[5 * 16_000..<7 * 16_000].allSatisfy { $0 == 0.01 })
+    #expect(c[7 * 16_000..<10 * 16_000].allSatisfy { $0 == 0.5 })
+}
+
+@Test func anOnsetOlderThanTheRingStartsAtItsOldestAndAFullClipKeepsItsLoudestStretch() {
     var policy = ClipPolicy()
     policy.maxSeconds = 10
     let r = ClipRecorder(policy: policy, delaySeconds: 1)                  // a ring of 6 s
@@ -65,6 +90,9 @@ private func push(_ r: ClipRecorder, from: Int, count: Int) -> [ClipRecorder.Cli
     #expect(clips[0].startSeconds == 24)
     #expect(clips[0].samples.count == 16_000 * 10)
     #expect(clips[0].samples.first == Float(16_000 * 24))
+    // Its first 5 s, then the loudest 5 s while it lasted: here the last, 55–60 s.
+    #expect(clips[0].samples[16_000 * 5 - 1] == Float(16_000 * 29 - 1))
+    #expect(clips[0].samples[16_000 * 5] == Float(16_000 * 55) && clips[0].samples.last == Float(16_000 * 60 - 1))
 }
 
 @Test func theStreamsEndCompletesEveryOpenClip() {

@@ -5,7 +5,8 @@ public struct ClipPolicy: Sendable, Equatable {
     /// Seconds kept before the event's onset and after its end.
     public var preSeconds = 5.0
     public var postSeconds = 3.0
-    /// The longest clip: a long event keeps its first `maxSeconds`.
+    /// The longest clip: a longer event keeps its first half of this and, after it, its
+    /// loudest stretch of the same length.
     public var maxSeconds = 60.0
     /// The classes that keep clips; nil: every class but the private ones.
     public var classes: Set<SoundClass>?
@@ -55,6 +56,22 @@ public final class ClipRecorder {
         /// The frame after which the clip is complete (its end plus `postSeconds`), once the
         /// event has ended.
         var endFrame: Int64?
+        /// Once the clip is full and its event goes on: the search for its loudest stretch.
+        var loudest: Loudest?
+    }
+
+    /// A long event (a snoring train) keeps its first half-clip and, after it, its loudest
+    /// stretch of the same length: the last half-clip heard is held in a ring, its energy a
+    /// sum of whole seconds, and copied over the clip's second half whenever it is louder
+    /// than what is there. Allocated once, when the clip fills.
+    private struct Loudest {
+        var ring: [Float]
+        var filled = 0, at = 0
+        /// Energy of each of the ring's whole seconds, oldest first, and of the second under way.
+        var seconds: [Double] = []
+        var second = 0.0, inSecond = 0
+        /// Energy of what the clip's second half holds now.
+        var best: Double
     }
     private var open: [Open] = []
     private let maxFrames: Int
@@ -89,6 +106,9 @@ public final class ClipRecorder {
             var take = min(room, samples.count)
             if let end = open[i].endFrame { take = min(take, Int(max(0, end - frames))) }
             if take > 0 { open[i].samples.append(contentsOf: UnsafeBufferPointer(rebasing: samples[0..<take])) }
+            if open[i].endFrame == nil, take < samples.count, open[i].samples.count == maxFrames {
+                keepLoudest(&open[i], UnsafeBufferPointer(rebasing: samples[take...]))
+            }
         }
         // Into the ring, which keeps the newest samples; its oldest sample is frame
         // `frames - ring.count` (after the push), at index `frames % ring.count`.
@@ -105,6 +125,43 @@ public final class ClipRecorder {
         }
         frames += Int64(samples.count)
         return takeFinished(atEnd: false)
+    }
+
+    /// Feeds a full clip's loudest-stretch search with the samples past its end.
+    private func keepLoudest(_ o: inout Open, _ samples: UnsafeBufferPointer<Float>) {
+        let half = maxFrames / 2, length = maxFrames - half
+        let rate = StreamClock.sampleRate, wholeSeconds = length / rate
+        var l = o.loudest ?? Loudest(ring: [Float](repeating: 0, count: length),
+                                     best: o.samples[half...].reduce(0.0) { $0 + Double($1 * $1) })
+        o.loudest = nil
+        var ring = l.ring
+        l.ring = []
+        ring.withUnsafeMutableBufferPointer { ring in
+            for x in samples {
+                ring[l.at] = x
+                l.at = l.at + 1 == length ? 0 : l.at + 1
+                l.filled = min(length, l.filled + 1)
+                l.second += Double(x * x)
+                l.inSecond += 1
+                guard l.inSecond == rate else { continue }
+                l.seconds.append(l.second)
+                if l.seconds.count > wholeSeconds { l.seconds.removeFirst() }
+                l.second = 0
+                l.inSecond = 0
+                // The ring's whole seconds: louder than the stretch the clip keeps?
+                let energy = l.seconds.reduce(0, +)
+                guard l.filled == length, l.seconds.count == wholeSeconds, energy > l.best else { continue }
+                l.best = energy
+                o.samples.withUnsafeMutableBufferPointer { clip in
+                    // The ring's oldest sample is at `at`: copied out in order.
+                    let first = length - l.at
+                    (clip.baseAddress! + half).update(from: ring.baseAddress! + l.at, count: first)
+                    (clip.baseAddress! + half + first).update(from: ring.baseAddress!, count: l.at)
+                }
+            }
+        }
+        l.ring = ring
+        o.loudest = l
     }
 
     /// An event started; true when its clip is kept. The clip starts `preSeconds` before
