@@ -17,9 +17,10 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
     (0..<count).map { amplitude * sin(2 * Float.pi * hz * Float($0) / 16_000) }
 }
 
-/// The one-pass band energies, centroid and roll-off the extractor uses are, bit for bit,
-/// the three separate definitions, on a tone, noise and silence.
-@Test func theFusedSpectralShapeIsTheSeparateOnesBitForBit() {
+/// The extractor's one pass over a frame's bins gives, bit for bit, what each feature's own
+/// definition gives, summed on its own: the bands, centroid and roll-off (`SpectralShape`),
+/// the flux, the frame's energy and the window's level. On a tone, noise and silence.
+@Test func theBinPassIsTheSeparateDefinitionsBitForBit() {
     let fft = FFTWTransform(size: 1024)
     var state: UInt32 = 12345
     let noise = (0..<512).map { _ -> Float in
@@ -27,14 +28,45 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
         return Float(state >> 8) / Float(1 << 24) - 0.5
     }
     let layout = BandLayout(bins: 513, binHz: binHz)
+    let before = (0..<513).map { Float($0 % 7) - 60 }        // a log spectrum for the flux to rise from
     for frame in [tone(1000), noise, [Float](repeating: 0, count: 512)] {
-        let p = power(of: frame, fft: fft)
-        p.withUnsafeBufferPointer { pp in
-            let fused = SpectralShape.shape(pp, layout: layout, binHz: binHz)
-            #expect(fused.bands == SpectralShape.bands(pp, layout: layout))
-            #expect(fused.centroidHz.bitPattern == SpectralShape.centroid(pp, binHz: binHz).bitPattern)
-            #expect(fused.rolloffHz.bitPattern == SpectralShape.rolloff(pp, binHz: binHz).bitPattern)
+        var p = power(of: frame, fft: fft)
+        let reference = p
+        var log = p, cumulative = p, rises = p
+        var level = BinPass.Level(squares: 2, clipped: 1)    // carried over from earlier slices
+        let slice = Array(frame[0..<500])
+        let sums = p.withUnsafeMutableBufferPointer { pp in
+            log.withUnsafeMutableBufferPointer { l in
+                before.withUnsafeBufferPointer { b in
+                    cumulative.withUnsafeMutableBufferPointer { c in
+                        rises.withUnsafeMutableBufferPointer { r in
+                            frame.withUnsafeBufferPointer { f in
+                                slice.withUnsafeBufferPointer { w in
+                                    BinPass.run(power: pp, log: l, previousLog: b, cumulative: c, rises: r, scale: 1,
+                                                epsilon: 1e-9, layout: layout, flatness: 13..<385, frame: f,
+                                                windowSlice: w, level: &level)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
+        #expect(p == reference, "a scale of 1 leaves the power as it was")
+        reference.withUnsafeBufferPointer { pp in
+            #expect(sums.bands == SpectralShape.bands(pp, layout: layout))
+            let centroid = sums.total > 1e-12 ? sums.weighted / sums.total * binHz : 0
+            #expect(centroid.bitPattern == SpectralShape.centroid(pp, binHz: binHz).bitPattern)
+            let rolloff = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }
+            #expect(rolloff.bitPattern == SpectralShape.rolloff(pp, binHz: binHz).bitPattern)
+        }
+        var flux: Float = 0, squares: Float = 0, windowSquares: Float = 2, clipped = 1
+        for k in 1..<513 { flux += max(Decibels.fastPower(reference[k] + 1e-9) - before[k], 0) }
+        for x in frame { squares += x * x }
+        for x in slice { windowSquares += x * x; clipped += abs(x) >= 0.999 ? 1 : 0 }
+        #expect(sums.flux.bitPattern == flux.bitPattern)
+        #expect(sums.frameSquares.bitPattern == squares.bitPattern)
+        #expect(level.squares.bitPattern == windowSquares.bitPattern && level.clipped == clipped)
     }
     // Bins 1 … 512 each in exactly one band, in order.
     #expect(layout.bins.first?.lowerBound == 1 && layout.bins.last?.upperBound == 513)

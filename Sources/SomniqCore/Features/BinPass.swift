@@ -9,8 +9,7 @@
 /// waits on the one before; run one after the other, the loops were bound by that wait. Here
 /// the chains run side by side, and the pass costs about what one of them did.
 enum BinPass {
-    /// The running sums. `windowSquares` and `clipped` carry on across frames (the window's
-    /// level); the rest are one frame's.
+    /// One frame's sums.
     struct Sums {
         var bands = BandVector()
         /// Σ k·P[k] and Σ P[k] over bins 1 …: the centroid's numerator and denominator.
@@ -21,20 +20,24 @@ enum BinPass {
         var logSum: Float = 0, flatSum: Float = 0
         /// Σ x² over the frame's samples.
         var frameSquares: Float = 0
-        var windowSquares: Float = 0
+    }
+
+    /// The window's level, summed a slice per frame: Σ x² and the samples at full scale.
+    struct Level {
+        var squares: Float = 0
         var clipped = 0
     }
 
     /// Scales `power` by `scale` in place, writes 10·log10(P + ε) to `log` and the running
-    /// total of the power to `cumulative` (for the roll-off), and adds to `sums`.
-    /// `frame` and `windowSlice` each hold at most one sample per bin past bin 0; `rises`
-    /// (as long as the spectrum) is scratch.
+    /// total of the power to `cumulative` (for the roll-off), adds `windowSlice` to `level`,
+    /// and returns the frame's sums. `frame` and `windowSlice` each hold at most one sample
+    /// per bin past bin 0; `rises` (as long as the spectrum) is scratch.
     static func run(power: UnsafeMutableBufferPointer<Float>, log: UnsafeMutableBufferPointer<Float>,
                     previousLog: UnsafeBufferPointer<Float>, cumulative: UnsafeMutableBufferPointer<Float>,
                     rises: UnsafeMutableBufferPointer<Float>,
                     scale: Float, epsilon: Float, layout: BandLayout, flatness: Range<Int>,
                     frame: UnsafeBufferPointer<Float>, windowSlice: UnsafeBufferPointer<Float>,
-                    into sums: inout Sums) {
+                    level: inout Level) -> Sums {
         let count = power.count
         precondition(flatness.lowerBound >= 1 && frame.count < count && windowSlice.count < count)
         precondition(log.count >= count && previousLog.count >= count && cumulative.count >= count && rises.count >= count)
@@ -62,11 +65,10 @@ enum BinPass {
         cumulative[0] = 0
 
         // Then the sums, each in a local of its own so that it stays in a register (through
-        // the struct the compiler kept each in memory: a store and a load on every chain).
-        var bands = sums.bands
-        var weighted = sums.weighted, total = sums.total, flux = sums.flux
-        var logSum = sums.logSum, flatSum = sums.flatSum
-        var frameSquares = sums.frameSquares, windowSquares = sums.windowSquares, clipped = sums.clipped
+        // a struct the compiler kept each in memory: a store and a load on every chain).
+        var bands = BandVector()
+        var weighted: Float = 0, total: Float = 0, flux: Float = 0, logSum: Float = 0, flatSum: Float = 0
+        var frameSquares: Float = 0, windowSquares = level.squares, clipped = level.clipped
         let flatLow = flatness.lowerBound, flatHigh = flatness.upperBound
         let frameEnd = frame.count, sliceEnd = windowSlice.count
         for b in 0..<Bands.count {
@@ -94,8 +96,9 @@ enum BinPass {
             }
             bands[b] = band
         }
-        sums = Sums(bands: bands, weighted: weighted, total: total, flux: flux, logSum: logSum, flatSum: flatSum,
-                    frameSquares: frameSquares, windowSquares: windowSquares, clipped: clipped)
+        level = Level(squares: windowSquares, clipped: clipped)
+        return Sums(bands: bands, weighted: weighted, total: total, flux: flux, logSum: logSum, flatSum: flatSum,
+                    frameSquares: frameSquares)
     }
 
     private typealias Lanes = SIMD8<Float>

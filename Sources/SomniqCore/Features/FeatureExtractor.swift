@@ -43,7 +43,8 @@ public final class FeatureExtractor {
     private var cumulative: [Float]
     /// Scratch for the bin pass: each bin's rise in log power since the frame before.
     private var rises: [Float]
-    private var sums = BinPass.Sums()
+    /// The window's level, summed a slice per frame in the bin pass.
+    private var level = BinPass.Level()
     private var scratch = [Float](repeating: 0, count: 64)
     /// The pitch estimator's normalised autocorrelation, one per lag.
     private var pitchScratch: [Float]
@@ -136,8 +137,7 @@ public final class FeatureExtractor {
         let floorDb = floor.initialised ? floor.totalDb : Decibels.silence
         binEpsilon = Decibels.toPower(floorDb - 30) / Float(bins)
         // The window's level is summed a slice per frame, inside each frame's bin pass.
-        sums.windowSquares = 0
-        sums.clipped = 0
+        level = BinPass.Level()
         let analysed = SubFrame.perWindow - firstNew
         let slice = (window.samples.count + analysed - 1) / analysed
         for i in firstNew..<SubFrame.perWindow {
@@ -181,20 +181,17 @@ public final class FeatureExtractor {
         f.zcr = Float(changes) / Float(n - 1)
 
         swap(&logPower, &previousLogPower)
-        sums.frameSquares = 0
-        sums.bands = BandVector()
-        sums.weighted = 0; sums.total = 0; sums.flux = 0; sums.logSum = 0; sums.flatSum = 0
-        frameBuffer.withUnsafeBufferPointer { buf in
+        let sums = frameBuffer.withUnsafeBufferPointer { buf in
             power.withUnsafeMutableBufferPointer { p in
                 transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
-                logPower.withUnsafeMutableBufferPointer { lp in
+                return logPower.withUnsafeMutableBufferPointer { lp in
                     previousLogPower.withUnsafeBufferPointer { before in
                         cumulative.withUnsafeMutableBufferPointer { c in
                             rises.withUnsafeMutableBufferPointer { r in
                                 BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
-                                        scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                                        flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
-                                        into: &sums)
+                                            scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                                            flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
+                                            level: &level)
                             }
                         }
                     }
@@ -256,8 +253,8 @@ public final class FeatureExtractor {
     private func aggregate(_ window: AudioWindow) -> WindowFeatures {
         var f = WindowFeatures()
         let m = SubFrame.perWindow
-        f.levelDbfs = Decibels.power(sums.windowSquares / Float(window.samples.count))
-        f.clippedSamples = sums.clipped
+        f.levelDbfs = Decibels.power(level.squares / Float(window.samples.count))
+        f.clippedSamples = level.clipped
         f.floorDbfs = floor.totalDb
         f.bandFloorDb = floor.bandsDb
         let activeThreshold = f.floorDbfs + 6

@@ -37,36 +37,6 @@ public enum SpectralShape {
         return Float.exp(logSum / n) / (sum / n)
     }
 
-    /// Band energies, centroid and roll-off in one pass over the spectrum (and a partial
-    /// second for the roll-off), with the same sums in the same order as `bands`,
-    /// `centroid` and `rolloff` — so the same bits. The centroid's total power is the
-    /// roll-off's.
-    public static func shape(_ power: UnsafeBufferPointer<Float>, layout: BandLayout, binHz: Float,
-                             fraction: Float = 0.85) -> (bands: BandVector, centroidHz: Float, rolloffHz: Float) {
-        var bands = BandVector()
-        var num: Float = 0, den: Float = 0
-        for b in 0..<Bands.count {
-            var sum: Float = 0
-            for k in layout.bins[b] {
-                let p = power[k]
-                sum += p
-                num += Float(k) * p
-                den += p
-            }
-            bands[b] = sum
-        }
-        // The layout covers bins 1..<count in order; anything past it (none for a layout
-        // made for this spectrum) would be missing from both sums.
-        let centroid = den > 1e-12 ? num / den * binHz : 0
-        guard den > 1e-12 else { return (bands, centroid, 0) }
-        var acc: Float = 0
-        for k in 1..<power.count {
-            acc += power[k]
-            if acc >= fraction * den { return (bands, centroid, Float(k) * binHz) }
-        }
-        return (bands, centroid, Float(power.count - 1) * binHz)
-    }
-
     /// Band energies: the sum of power in each of `Bands`, over the bins `layout` gives
     /// each band (bin 0, the mean, belongs to none). Each band is summed from its lowest
     /// bin up, so the result does not depend on how the bins were found.
