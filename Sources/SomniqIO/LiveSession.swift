@@ -75,7 +75,7 @@ public final class LiveSession {
         let clock = clock
         session = Session(pipeline: pipeline, sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
                           version: version)
-        session.times = .init(at: clock.time, now: { WallClock.iso8601(Date()) })
+        session.times = .init(unix: clock.unix, now: { WallClock.iso8601(Date()) })
         let clips = options.config.clips
         if clips.enabled {
             session.clips = ClipCapture(policy: clips.policy, directory: options.config.clipsDirectory, profile: profile,
@@ -325,10 +325,12 @@ final class StreamWallClock {
 
     func anchor(at streamSeconds: Double) { anchor = (Date(), streamSeconds) }
 
-    func time(_ streamSeconds: Double) -> String {
-        guard let anchor else { return WallClock.iso8601(Date()) }
-        return WallClock.iso8601(anchor.date.addingTimeInterval(streamSeconds - anchor.stream))
+    func unix(_ streamSeconds: Double) -> Double {
+        guard let anchor else { return Date().timeIntervalSince1970 }
+        return anchor.date.timeIntervalSince1970 + streamSeconds - anchor.stream
     }
+
+    func time(_ streamSeconds: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: unix(streamSeconds))) }
 }
 
 /// A flag set from a signal handler's queue and read by the capture loop.

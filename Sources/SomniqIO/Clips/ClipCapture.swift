@@ -5,7 +5,7 @@ import SomniqCore
 /// stream on the audio path; a thread of their own writes them (`ClipWriter`), so a slow
 /// or full disk never holds up listening or the log.
 public final class ClipCapture {
-    public let store: ClipStore
+    private let store: ClipStore
     private let recorder: ClipRecorder
     private let writer: ClipWriter
 
@@ -17,8 +17,6 @@ public final class ClipCapture {
         recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
         writer = ClipWriter(store: store, maxBytes: maxBytes, maxAgeDays: maxAgeDays)
     }
-
-    public var ringSeconds: Double { recorder.ringSeconds }
 
     /// The next samples of the stream.
     public func append(_ samples: UnsafeBufferPointer<Float>) {

@@ -49,8 +49,8 @@ public final class Replayer {
         }
         let session = Session(pipeline: pipeline, sinks: sinks, version: version)
         if let start {
-            let at: (Double) -> String = { WallClock.iso8601(Date(timeIntervalSince1970: start + $0)) }
-            session.times = .init(at: at, now: { [unowned session] in at(session.streamSeconds) })
+            // A recording's "now" is the wall-clock time of the stream time reached.
+            session.times = .init(unix: { start + $0 }, now: { [unowned session] in session.times?.at(session.streamSeconds) ?? "" })
         }
         if let clips {
             session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile)

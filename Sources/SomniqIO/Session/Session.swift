@@ -1,3 +1,4 @@
+import Foundation
 import SomniqCore
 
 /// Everything a session reports, in order: its start, what the pipeline heard, the
@@ -37,15 +38,20 @@ public final class Session {
         public var reason = ""
     }
 
-    /// Wall-clock times, for live sessions: of a stream time (event onsets and offsets),
-    /// and of now (session start and end, status records). Nil in replay: a recording's
-    /// records carry stream time only.
+    /// Wall-clock times, for live sessions and replays given a start: of a stream time
+    /// (event onsets and offsets), and of now (session start and end, status records). Nil
+    /// otherwise: a recording's records carry stream time only.
     public struct WallTimes {
-        public var at: (Double) -> String
+        /// The Unix time of a stream time.
+        public var unix: (Double) -> Double
         public var now: () -> String
-        public init(at: @escaping (Double) -> String, now: @escaping () -> String) {
-            self.at = at
+        public init(unix: @escaping (Double) -> Double, now: @escaping () -> String) {
+            self.unix = unix
             self.now = now
+        }
+        /// The ISO 8601 time of a stream time, as records carry it.
+        public func at(_ streamSeconds: Double) -> String {
+            WallClock.iso8601(Date(timeIntervalSince1970: unix(streamSeconds)))
         }
     }
 
@@ -132,7 +138,7 @@ public final class Session {
         case let .start(e):
             summary.classes[e.soundClass.index].count(e)
             json = Records.eventStart(e, time: times?.at)
-            clips?.started(e, unix: times.flatMap { WallClock.parse($0.at(e.onset)) })
+            clips?.started(e, unix: times?.unix(e.onset))
         case let .end(e):
             summary.classes[e.soundClass.index].count(e)
             json = Records.eventEnd(e, time: times?.at, clip: clips?.ended(e))
