@@ -60,6 +60,17 @@ public struct DaemonConfig: Sendable, Equatable {
 
     public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips"]
 
+    /// The file read when none is named.
+    public static let defaultPath = "/etc/somniq/config.json"
+
+    /// The configuration in force: `path` when given, else the default file when it exists,
+    /// else the built-in defaults (path nil).
+    public static func inForce(path given: String?) throws(ConfigError) -> (config: DaemonConfig, path: String?) {
+        let path = given ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
+        guard let path else { return (DaemonConfig(), nil) }
+        return (try read(path: path), path)
+    }
+
     /// Reads and validates a configuration file.
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
         switch TextFile.read(path, what: "a configuration (.json)") {

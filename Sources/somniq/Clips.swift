@@ -26,13 +26,9 @@ struct Clips: ParsableCommand {
 
         func store() throws -> ClipStore {
             if let dir { return ClipStore(directory: dir) }
-            let defaultPath = "/etc/somniq/config.json"
-            let path = config ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
-            var settings = DaemonConfig()
-            if let path {
-                do { settings = try DaemonConfig.read(path: path) } catch { throw fail("\(error)", Exit.dataError) }
+            do { return ClipStore(directory: try DaemonConfig.inForce(path: config).config.clipsDirectory) } catch {
+                throw fail("\(error)", Exit.dataError)
             }
-            return ClipStore(directory: settings.clipsDirectory)
         }
     }
 

@@ -46,12 +46,8 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         // `systemctl reload` may come before the handlers are in place: ignore it until then.
         signal(SIGHUP, SIG_IGN)
-        let defaultPath = "/etc/somniq/config.json"
-        let configPath = config ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
-        var settings = DaemonConfig()
-        if let configPath {
-            do { settings = try DaemonConfig.read(path: configPath) } catch { throw fail("\(error)", Exit.dataError) }
-        }
+        var (settings, configPath): (DaemonConfig, String?)
+        do { (settings, configPath) = try DaemonConfig.inForce(path: config) } catch { throw fail("\(error)", Exit.dataError) }
         let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
         settings = settings.overridden(by: overrides)
 
