@@ -39,6 +39,22 @@ struct SchemaTests {
         do { _ = try DaemonConfig.parse(text, file: "c.json"); return nil } catch { return "\(error)" }
     }
 
+    /// Each document is valid to the schema exactly when the reader takes it.
+    func expectAgreement(_ documents: [String], _ verdicts: [String?], reader: (String) -> String?) {
+        for (text, verdict) in zip(documents, verdicts) {
+            let problem = reader(text)
+            #expect((verdict == nil) == (problem == nil), "schema: \(verdict ?? "valid"); reader: \(problem ?? "valid"); \(text.prefix(200))")
+        }
+    }
+
+    /// Each document is refused by the reader and by the schema.
+    func expectBothRefuse(_ documents: [String], schema: String, reader: (String) -> String?) throws {
+        for (text, verdict) in zip(documents, try validate(documents, against: schema)) {
+            #expect(reader(text) != nil, "the reader accepts \(text)")
+            #expect(verdict != nil, "the schema accepts \(text)")
+        }
+    }
+
     func files(_ folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: Paths.package + "/" + folder).sorted()
             .filter { $0.hasSuffix(".json") }
@@ -93,17 +109,11 @@ struct SchemaTests {
         let documents = shipped + (try files("Fuzz/corpus/profile")) + [Self.everyProfileKey]
         let verdicts = try validate(documents, against: Self.profileSchema)
         for (text, verdict) in zip(shipped, verdicts) { #expect(verdict == nil, "\(text.prefix(60)): \(verdict ?? "")") }
-        for (text, verdict) in zip(documents, verdicts) {
-            let reader = profileReader(text)
-            #expect((verdict == nil) == (reader == nil), "schema: \(verdict ?? "valid"); reader: \(reader ?? "valid"); \(text.prefix(200))")
-        }
+        expectAgreement(documents, verdicts, reader: profileReader)
     }
 
     @Test func profilesTheReaderRefusesTheSchemaRefuses() throws {
-        for (text, verdict) in zip(Self.badProfiles, try validate(Self.badProfiles, against: Self.profileSchema)) {
-            #expect(profileReader(text) != nil, "the reader accepts \(text)")
-            #expect(verdict != nil, "the schema accepts \(text)")
-        }
+        try expectBothRefuse(Self.badProfiles, schema: Self.profileSchema, reader: profileReader)
     }
 
     /// With `extends`, the base may leave fields to the profile it starts from, or be absent.
@@ -170,17 +180,11 @@ struct SchemaTests {
             + files("Fuzz/corpus/config")
         let verdicts = try validate(documents, against: Self.configSchema)
         #expect(verdicts[0] == nil, "config/config.json: \(verdicts[0] ?? "")")
-        for (text, verdict) in zip(documents, verdicts) {
-            let reader = configReader(text)
-            #expect((verdict == nil) == (reader == nil), "schema: \(verdict ?? "valid"); reader: \(reader ?? "valid"); \(text.prefix(200))")
-        }
+        expectAgreement(documents, verdicts, reader: configReader)
     }
 
     @Test func configurationsTheReaderRefusesTheSchemaRefuses() throws {
-        for (text, verdict) in zip(Self.badConfigs, try validate(Self.badConfigs, against: Self.configSchema)) {
-            #expect(configReader(text) != nil, "the reader accepts \(text)")
-            #expect(verdict != nil, "the schema accepts \(text)")
-        }
+        try expectBothRefuse(Self.badConfigs, schema: Self.configSchema, reader: configReader)
     }
 
     /// The names the schemas list are the code's: a class or tier added to the enums, or
