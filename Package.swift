@@ -53,8 +53,17 @@ let package = Package(
                          .when(configuration: .release)),
         ]),
 
+        // A deterministic battery of synthetic smoke/CO alarms and look-alikes, and the
+        // scoring of a case through the pipeline (pure: no files, no C).
+        .target(name: "AlarmBattery", dependencies: ["SomniqCore"]),
+
+        .executableTarget(name: "somniq-battery", dependencies: [
+            "AlarmBattery", "SomniqIO", "SomniqCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore"],
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "AlarmBattery"],
                     resources: []),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The alarm battery: smoke and CO alarms across the whole space the standards allow
+/// (pattern, pitch, waveform, level, in-band SNR, room, background), and sounds that must
+/// not be taken for one. Deterministic: case `i` of seed `s` is always the same samples,
+/// and does not depend on the other cases.
+public struct Battery: Sendable {
+    public static let sampleRate = 16_000.0
+
+    /// Background loops by kind, 16 kHz mono.
+    public let backgrounds: [String: [[Float]]]
+    /// Every kind a case's background is dealt from: the synthetic ones and each loop kind.
+    public let kinds: [String]
+
+    public init(backgrounds: [String: [[Float]]]) {
+        self.backgrounds = backgrounds.filter { !$0.value.isEmpty }
+        kinds = Array(Set(Background.syntheticKinds).union(self.backgrounds.keys)).sorted()
+    }
+
+    /// Families in the proportions they are dealt: T3 35 %, T4 25 %, the 520 Hz T3 of
+    /// NFPA 72's low-frequency sounder 20 % (about 1 case in 5), a continuous horn 10 %
+    /// and steady beeping 10 %.
+    public static let familyDeck: [String] = Array(repeating: "t3", count: 7) + Array(repeating: "t4", count: 5)
+        + Array(repeating: "t3-520", count: 4) + ["continuous", "continuous", "steady-beep", "steady-beep"]
+
+    /// Fundamental of a T3/T4 sounder: piezo discs ring at 2-4.5 kHz, speakers and
+    /// electromagnetic sounders down to 400 Hz.
+    public static let pitchRange = 400.0...4500.0
+    /// NFPA 72 §18.4.6.3: the low-frequency sounder for sleeping areas, 520 Hz ±10 %.
+    public static let lowFrequency = (520.0 * 0.9)...(520.0 * 1.1)
+    /// The piezo of a continuous horn or a steady beeper.
+    public static let piezoRange = 2000.0...4500.0
+
+    /// The alarm's peak, dBFS: from barely above a quiet room's floor to just below full scale.
+    public static let peakRange = -60.0...(-1.0)
+    /// One case in 8 is driven past full scale by this much and hard-clipped.
+    public static let clippedShare = 1.0 / 8.0
+    public static let clippedPeakRange = 3.0...12.0
+    /// In-band SNR the detector is held to, dB; and the share of cases below it.
+    public static let snrRange = 6.0...40.0
+    public static let belowSpecShare = 0.1
+    public static let belowSpecRange = 3.0...6.0
+    public static let roomShare = 0.5
+    /// Background before and after the alarm, seconds.
+    public static let before = 3.0...8.0
+    public static let after = 3.0...5.0
+    /// Dither under everything, dBFS RMS: nothing is digital silence.
+    public static let ditherDbfs = -100.0
+    /// A mix that would pass full scale (and is not meant to clip) is turned down to this.
+    public static let loudestPeakDbfs = -1.0
+
+    enum Stream: UInt64 { case alarm = 1, family, alarmBackground, lookalike, lookalikeKind, lookalikeBackground }
+
+    /// Alarm case `i` of the run seeded `seed`.
+    public func alarmCase(_ i: Int, seed: UInt64) -> BatteryCase {
+        var rng = SplitMix64(seed: seed, stream: Stream.alarm.rawValue, index: i)
+        let family = deal(Self.familyDeck, index: i, seed: seed, stream: Stream.family.rawValue)
+        let kind = deal(kinds, index: i, seed: seed, stream: Stream.alarmBackground.rawValue)
+        let pattern: AlarmPattern
+        var tone: Tone
+        switch family {
+        case "t3", "t4", "t3-520":
+            pattern = family == "t4" ? .t4(&rng) : .t3(&rng)
+            let f = family == "t3-520" ? rng.uniform(Self.lowFrequency) : rng.logUniform(Self.pitchRange)
+            tone = Tone(frequency: f, waveform: .draw(&rng), motion: .steady, ramp: 0)
+        default:
+            pattern = family == "continuous" ? .continuous(&rng) : .steadyBeep(&rng)
+            tone = Tone(frequency: rng.logUniform(Self.piezoRange), waveform: .drawPiezo(&rng), motion: .steady, ramp: 0)
+        }
+        tone.motion = .draw(&rng)
+        tone.ramp = rng.uniform(Tone.rampRange)
+        let clipped = rng.chance(Self.clippedShare)
+        let peak = clipped ? rng.uniform(Self.clippedPeakRange) : rng.uniform(Self.peakRange)
+        let belowSpec = rng.chance(Self.belowSpecShare)
+        let snr = belowSpec ? rng.uniform(Self.belowSpecRange) : rng.uniform(Self.snrRange)
+        let room = rng.chance(Self.roomShare) ? Room.draw(&rng) : nil
+        let pre = Int(rng.uniform(Self.before) * Self.sampleRate), post = Int(rng.uniform(Self.after) * Self.sampleRate)
+
+        var dry = [Float](repeating: 0, count: Int((pattern.span * Self.sampleRate).rounded(.up)) + 1)
+        var active: [Range<Int>] = []
+        for p in pattern.pulses {
+            let start = Int((p.start * Self.sampleRate).rounded())
+            tone.add(into: &dry, start: start, duration: p.duration)
+            active.append(start..<min(dry.count, start + Int((p.duration * Self.sampleRate).rounded())))
+        }
+        let mix = Mixer(pre: pre, post: post, peakDbfs: peak, clipped: clipped, snrDb: snr,
+                        band: tone.frequency, room: room, kind: kind)
+            .mix(dry, active: active, backgrounds: backgrounds, rng: &rng)
+
+        let onset = Double(pre) / Self.sampleRate
+        var name = "\(family) \(Int(tone.frequency.rounded()))Hz \(tone.waveform.label)"
+        if tone.motion != .steady { name += " \(tone.motion.label)" }
+        if room != nil { name += " room" }
+        name += " \(kind) snr\(Int(snr.rounded())) peak\(Int(mix.peakDbfs.rounded()))"
+        if clipped { name += " clipped" }
+        if belowSpec { name += " below-spec" }
+        let parameters = [
+            "alarm \(i) of seed \(seed)",
+            pattern.parameters + (pattern.edgeDraws > 0 ? " [\(pattern.edgeDraws) at the edge]" : ""),
+            String(format: "%.1f Hz %@, %@, ramps %.1f ms", tone.frequency, tone.waveform.parameters, tone.motion.parameters, tone.ramp * 1000),
+            mix.parameters,
+            String(format: "label %.3f-%.3f s of %.3f s", onset, onset + pattern.span, Double(mix.samples.count) / Self.sampleRate),
+        ].joined(separator: "; ")
+        return BatteryCase(index: i, seed: seed, name: name, isAlarm: true, family: family, samples: mix.samples,
+                           labels: [(onset, onset + pattern.span)], inBandSnrDb: snr, peakDbfs: mix.peakDbfs,
+                           clipped: clipped, belowSpec: belowSpec, groupPeriod: pattern.groupPeriod,
+                           background: kind, parameters: parameters)
+    }
+}

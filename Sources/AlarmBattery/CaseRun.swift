@@ -1,0 +1,120 @@
+import SomniqCore
+
+/// A case pushed through somniq's pipeline, as `somniq replay` pushes a file, and judged.
+///
+/// The rules (`AlarmCheck` for the alarms): an alarm is found when a `smoke_alarm` event
+/// starts within 4 s of its labelled onset (or before it ends); a T4 alarm is allowed until
+/// its second group has begun sounding, onset + group period + 0.5 s. "One event each":
+/// exactly one `smoke_alarm` event overlaps the label. A look-alike fails when it raises
+/// any `smoke_alarm` event at all.
+public struct CaseRun: Sendable {
+    public var name: String
+    public var index: Int
+    public var seed: UInt64
+    public var isAlarm: Bool
+    public var isRequired: Bool
+    public var family: String
+    public var background: String
+    public var inBandSnrDb: Double
+    public var peakDbfs: Double
+    public var clipped: Bool
+    public var parameters: String
+    public var seconds: Double
+    public var labels: [(onset: Double, offset: Double)]
+    /// The smoke_alarm events the pipeline raised (onset, offset), in order.
+    public var events: [(onset: Double, offset: Double)]
+    /// Seconds from the labelled onset to the event that found it; nil: missed.
+    public var latency: Double?
+    /// Latest onset that counts as found, seconds from the labelled onset.
+    public var allowed: Double
+    /// smoke_alarm events overlapping the label.
+    public var overlapping: Int
+    /// smoke_alarm events overlapping no label (in an alarm case: before or after it).
+    public var stray: Int
+
+    public var found: Bool { latency != nil }
+    /// Found, and as one event.
+    public var foundOnce: Bool { found && overlapping == 1 }
+    /// What the battery requires of this case held.
+    public var passed: Bool { isAlarm ? (!isRequired || foundOnce) : events.isEmpty }
+
+    /// Samples handed to the pipeline per push, as the file reader's blocks.
+    public static let block = 8192
+    /// T4: the detector has until this long after its second group starts.
+    public static let t4Grace = 0.5
+
+    /// Runs `item` through a fresh `Pipeline` with `transform` and `profile`.
+    public init(_ item: BatteryCase, transform: SpectrumTransform, profile: Profile) throws {
+        let pipeline = try Pipeline(transform: transform, profile: profile)
+        var found: [(onset: Double, offset: Double)] = []
+        var opened = 0
+        func collect(_ outputs: [PipelineOutput]) {
+            for o in outputs {
+                switch o {
+                case let .start(e) where e.soundClass == .smokeAlarm: opened += 1
+                case let .end(e) where e.soundClass == .smokeAlarm: found.append((e.onset, e.offset))
+                default: break
+                }
+            }
+        }
+        item.samples.withUnsafeBufferPointer { all in
+            var i = 0
+            while i < all.count {
+                let n = min(Self.block, all.count - i)
+                collect(pipeline.push(UnsafeBufferPointer(rebasing: all[i..<(i + n)])))
+                i += n
+            }
+        }
+        collect(pipeline.finish())
+        precondition(opened == found.count, "every smoke_alarm event opened is closed by finish()")
+        self.init(item, events: found)
+    }
+
+    /// Judges `item` given the smoke_alarm events raised on it.
+    public init(_ item: BatteryCase, events: [(onset: Double, offset: Double)]) {
+        name = item.name; index = item.index; seed = item.seed
+        isAlarm = item.isAlarm; isRequired = item.isRequired; family = item.family
+        background = item.background; inBandSnrDb = item.inBandSnrDb; peakDbfs = item.peakDbfs
+        clipped = item.clipped; parameters = item.parameters; seconds = item.seconds
+        labels = item.labels; self.events = events
+        let label = AlarmCheck.label
+        let reference = item.labels.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: label) }
+        let estimated = events.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: label) }
+        var check = AlarmCheck()
+        check.add(file: item.name, reference: reference, estimated: estimated)
+        stray = check.falseAlarms
+        allowed = AlarmCheck.tolerance
+        if let alarm = check.alarms.first, let r = item.labels.first {
+            overlapping = alarm.events
+            latency = alarm.latency
+            if let period = item.groupPeriod {
+                // T4: found by the second group, even when that is later than AlarmCheck's 4 s.
+                allowed = max(AlarmCheck.tolerance, period + Self.t4Grace)
+                if latency == nil {
+                    latency = events.first { $0.onset > r.onset + AlarmCheck.tolerance && $0.onset <= min(r.offset, r.onset + allowed) }
+                        .map { $0.onset - r.onset }
+                }
+            }
+        } else {
+            overlapping = 0
+            latency = nil
+        }
+    }
+
+    /// One line for a person: what failed, and every parameter of the case.
+    public var verdict: String {
+        let events = self.events.map { String(format: "%.1f-%.1f", $0.onset, $0.offset) }.joined(separator: ", ")
+        let what: String
+        if !isAlarm {
+            what = "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))"
+        } else if !found {
+            what = self.events.isEmpty ? "missed (no smoke_alarm event)"
+                : String(format: "missed (events %@; label %.1f-%.1f, allowed %.1f s)", events, labels[0].onset, labels[0].offset, allowed)
+        } else if overlapping != 1 {
+            what = String(format: "split into %d events (%@), latency %.1f s", overlapping, events, latency!)
+        } else {
+            what = String(format: "found, latency %.1f s", latency!)
+        }
+        return "\(isAlarm ? "alarm" : "look-alike") \(index) [\(name)]: \(what) — \(parameters)"
+    }
+}
