@@ -87,7 +87,9 @@ public struct Battery: Sendable {
                         band: tone.frequency, room: room, kind: kind)
             .mix(dry, active: active, backgrounds: backgrounds, rng: &rng)
 
-        let onset = Double(pre) / Self.sampleRate
+        // The label is sample-exact: the first pulse's first sample to the last pulse's end.
+        let onset = Double(pre + active.first!.lowerBound) / Self.sampleRate
+        let offset = Double(pre + active.last!.upperBound) / Self.sampleRate
         var name = "\(family) \(Int(tone.frequency.rounded()))Hz \(tone.waveform.label)"
         if tone.motion != .steady { name += " \(tone.motion.label)" }
         if room != nil { name += " room" }
@@ -99,10 +101,12 @@ public struct Battery: Sendable {
             pattern.parameters + (pattern.edgeDraws > 0 ? " [\(pattern.edgeDraws) at the edge]" : ""),
             String(format: "%.1f Hz %@, %@, ramps %.1f ms", tone.frequency, tone.waveform.parameters, tone.motion.parameters, tone.ramp * 1000),
             mix.parameters,
-            String(format: "label %.3f-%.3f s of %.3f s", onset, onset + pattern.span, Double(mix.samples.count) / Self.sampleRate),
+            String(format: "label %.3f-%.3f s of %.3f s", onset, offset, Double(mix.samples.count) / Self.sampleRate),
         ].joined(separator: "; ")
         return BatteryCase(index: i, seed: seed, name: name, isAlarm: true, family: family, samples: mix.samples,
-                           labels: [(onset, onset + pattern.span)], inBandSnrDb: snr, peakDbfs: mix.peakDbfs,
+                           labels: [(onset, offset)],
+                           sounding: active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
+                           fundamental: tone.frequency, inBandSnrDb: snr, peakDbfs: mix.peakDbfs,
                            clipped: clipped, belowSpec: belowSpec, groupPeriod: pattern.groupPeriod,
                            background: kind, parameters: parameters)
     }

@@ -12,6 +12,10 @@ public struct BatteryCase: Sendable {
     public var samples: [Float]
     /// The alarm's span, seconds: first pulse's start to last pulse's end (no room tail).
     public var labels: [(onset: Double, offset: Double)]
+    /// Sample ranges where the sound itself (alarm pulses, a look-alike's notes) is on.
+    public var sounding: [Range<Int>]
+    /// The alarm's fundamental, Hz, at the start of each beep (nil for a look-alike).
+    public var fundamental: Double?
     /// The alarm's RMS while sounding over the background's RMS in the 1/3-octave band on
     /// its fundamental (for a look-alike: its RMS while active over the background's, full band).
     public var inBandSnrDb: Double

@@ -46,7 +46,8 @@ extension Battery {
         let parameters = ["look-alike \(i) of seed \(seed)", "\(family): \(what)", mix.parameters,
                           String(format: "%.3f s", Double(mix.samples.count) / Self.sampleRate)].joined(separator: "; ")
         return BatteryCase(index: i, seed: seed, name: name, isAlarm: false, family: family, samples: mix.samples,
-                           labels: [], inBandSnrDb: snr, peakDbfs: mix.peakDbfs, clipped: false, belowSpec: false,
+                           labels: [], sounding: s.active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
+                           fundamental: nil, inBandSnrDb: snr, peakDbfs: mix.peakDbfs, clipped: false, belowSpec: false,
                            groupPeriod: nil, background: kind, parameters: parameters)
     }
 }

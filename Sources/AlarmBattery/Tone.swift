@@ -93,8 +93,8 @@ public enum PitchMotion: Sendable, Equatable {
     public var label: String {
         switch self {
         case .steady: "steady"
-        case let .slide(by): String(format: "slide%+.0f%%", by * 100)
-        case let .warble(depth, _): String(format: "warble%.0f%%", depth * 100)
+        case let .slide(by): String(format: "slide%+.1f%%", by * 100)
+        case let .warble(depth, _): String(format: "warble%.1f%%", depth * 100)
         }
     }
 
