@@ -66,25 +66,11 @@ struct SomniqBattery: ParsableCommand {
         print("battery: \(summary.failures.count) failures")
     }
 
-    /// Every `backgrounds/<kind>/*.wav` of the corpus at 16 kHz mono, by kind.
+    /// The corpus's loops, or none (with a note) when it has no backgrounds folder.
     func loadBackgrounds() throws -> [String: [[Float]]] {
-        let root = corpus + "/backgrounds"
-        let fm = FileManager.default
-        guard let kinds = try? fm.contentsOfDirectory(atPath: root) else {
-            FileHandle.standardError.write("battery: no \(root); only the synthetic backgrounds (pink, fan, hum) are used\n".data(using: .utf8)!)
-            return [:]
-        }
-        var loops: [String: [[Float]]] = [:]
-        for kind in kinds.sorted() {
-            let files = ((try? fm.contentsOfDirectory(atPath: root + "/" + kind)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
-            for f in files {
-                let source = try FileSource(path: root + "/" + kind + "/" + f)
-                var samples: [Float] = []
-                while try source.next({ samples.append(contentsOf: $0) }) {}
-                loops[kind, default: []].append(samples)
-            }
-        }
-        return loops
+        if let loops = try BackgroundLoops.load(corpus: corpus) { return loops }
+        FileHandle.standardError.write("battery: no \(corpus)/backgrounds; only the synthetic backgrounds (pink, fan, hum) are used\n".data(using: .utf8)!)
+        return [:]
     }
 }
 

@@ -1,0 +1,133 @@
+import AlarmBattery
+import Foundation
+import SomniqCore
+import SomniqIO
+import Testing
+
+/// The alarm battery: its generator (labels, determinism, SNR, as asked), its scoring
+/// rules, and a fixed sample of it through the real pipeline, which must find every
+/// required alarm once and raise nothing on a look-alike.
+enum BatterySample {
+    /// The sample the pipeline test runs (fixed seeds, so a failure names the same case
+    /// every time).
+    static let alarms = 240, lookalikes = 80
+    static let alarmSeed: UInt64 = 20_261_124, lookalikeSeed: UInt64 = 20_261_125
+
+    /// The corpus's loops when the corpus is beside the clone (or CI, which must have it),
+    /// else only the synthetic kinds: the sample then holds other cases, named all the same.
+    static let battery: Battery = {
+        let loops = Paths.corpusTestsRun ? (try? BackgroundLoops.load(corpus: Paths.corpus)) ?? nil : nil
+        return Battery(backgrounds: loops ?? [:])
+    }()
+    /// Generator tests need no corpus.
+    static let synthetic = Battery(backgrounds: [:])
+
+    /// The first alarm cases of `seed` that `accept`.
+    static func alarms(seed: UInt64, count: Int, where accept: (BatteryCase) -> Bool) -> [BatteryCase] {
+        var found: [BatteryCase] = []
+        var i = 0
+        while found.count < count, i < 2000 {
+            let c = synthetic.alarmCase(i, seed: seed)
+            if accept(c) { found.append(c) }
+            i += 1
+        }
+        return found
+    }
+
+    /// Dry, unclipped, not turned down, over a steady synthetic background.
+    static func plain(_ c: BatteryCase) -> Bool {
+        !c.clipped && !c.parameters.contains("room") && !c.parameters.contains("turned down")
+            && ["pink", "fan", "hum"].contains(c.background)
+    }
+}
+
+@Test func aT3CaseIsLabelledFromItsFirstPulseToItsLastAndTheAlarmSoundsExactlyThere() throws {
+    let cases = BatterySample.alarms(seed: 3, count: 3) { $0.family == "t3" && BatterySample.plain($0) && $0.inBandSnrDb > 15 }
+    #expect(cases.count == 3)
+    for c in cases {
+        let fs = Battery.sampleRate
+        let label = try #require(c.labels.first)
+        #expect(c.sounding.count % 3 == 0 && c.sounding.count >= 6, "\(c.name): a T3 of 2-4 cycles has 6-12 pulses")
+        #expect(label.onset == Double(c.sounding.first!.lowerBound) / fs)
+        #expect(label.offset == Double(c.sounding.last!.upperBound) / fs)
+        // In the alarm's band, every pulse (ramps aside) is far above the silences around it.
+        let band = Biquad.filtered(c.samples, .bandPass(octaves: Level.thirdOctave), frequency: c.fundamental!)
+        let ramp = Int(0.012 * fs), settle = Int(0.02 * fs)
+        let before = Level.rms(band, 0..<(c.sounding.first!.lowerBound - settle))
+        for (k, p) in c.sounding.enumerated() {
+            let on = Level.rms(band, (p.lowerBound + ramp)..<(p.upperBound - ramp))
+            #expect(Level.db(on / before) > 10, "\(c.name): pulse \(k) is not on")
+            if k + 1 < c.sounding.count {
+                let gap = Level.rms(band, (p.upperBound + settle)..<(c.sounding[k + 1].lowerBound - settle))
+                #expect(Level.db(on / gap) > 10, "\(c.name): the silence after pulse \(k) is not silent")
+            }
+        }
+        let after = Level.rms(band, (c.sounding.last!.upperBound + settle)..<c.samples.count)
+        #expect(Level.db(after / before) < 3, "\(c.name): sound after the label's end")
+    }
+}
+
+@Test func theSameSeedGivesTheSameSamplesAndAnotherSeedOthers() {
+    let b = BatterySample.synthetic
+    for i in [0, 7, 19] {
+        let one = b.alarmCase(i, seed: 5), again = b.alarmCase(i, seed: 5), other = b.alarmCase(i, seed: 6)
+        #expect(one.samples == again.samples && one.name == again.name && one.parameters == again.parameters)
+        #expect(one.samples != other.samples)
+        let l = b.lookalikeCase(i, seed: 5)
+        #expect(l.samples == b.lookalikeCase(i, seed: 5).samples)
+        #expect(l.labels.isEmpty && !l.isAlarm)
+    }
+}
+
+@Test func theInBandSnrMeasuredOnTheRecordingIsWithinOneDecibelOfWhatWasAsked() {
+    // Sine alarms, so the alarm's RMS is its fundamental's; measured as a person would on
+    // the finished recording: the band's power while the alarm sounds, less the band's power
+    // in the background around it, over the latter.
+    let cases = BatterySample.alarms(seed: 4, count: 6) { BatterySample.plain($0) && $0.name.contains(" sine") }
+    #expect(cases.count == 6)
+    for c in cases {
+        let band = Biquad.filtered(c.samples, .bandPass(octaves: Level.thirdOctave), frequency: c.fundamental!)
+        let margin = Int(0.05 * Battery.sampleRate)
+        let quiet = [0..<(c.sounding.first!.lowerBound - margin), (c.sounding.last!.upperBound + margin)..<c.samples.count]
+        let background = pow(Level.rms(band, spans: quiet), 2)
+        let sounding = pow(Level.rms(band, spans: c.sounding), 2)
+        let measured = 10 * log10((sounding - background) / background)
+        #expect(abs(measured - c.inBandSnrDb) < 1, "\(c.name): asked \(c.inBandSnrDb) dB, measured \(measured) dB")
+    }
+}
+
+@Test func aT4IsFoundUntilItsSecondGroupHasSoundedAndALookalikeFailsOnAnyEvent() throws {
+    let t4 = try #require(BatterySample.alarms(seed: 2, count: 1) { $0.family == "t4" && $0.isRequired }.first)
+    let onset = t4.labels[0].onset, offset = t4.labels[0].offset, period = try #require(t4.groupPeriod)
+    let inTime = CaseRun(t4, events: [(onset + period + 0.4, offset)])
+    #expect(inTime.found && inTime.passed)
+    let late = CaseRun(t4, events: [(onset + period + 0.6, offset)])
+    #expect(!late.found && !late.passed)
+    let split = CaseRun(t4, events: [(onset, onset + 1), (onset + period, offset)])
+    #expect(split.found && split.overlapping == 2 && !split.passed)
+    let t3 = try #require(BatterySample.alarms(seed: 2, count: 1) { $0.family == "t3" && $0.isRequired }.first)
+    #expect(!CaseRun(t3, events: [(t3.labels[0].onset + 4.5, t3.labels[0].offset)]).found)
+    let lookalike = BatterySample.synthetic.lookalikeCase(0, seed: 2)
+    #expect(CaseRun(lookalike, events: []).passed)
+    #expect(!CaseRun(lookalike, events: [(3, 4)]).passed)
+}
+
+@Test func theDetectorFindsEveryRequiredAlarmOnceAndNoLookalike() throws {
+    let transform = FFTWTransform(size: 1024)
+    var summary = BatterySummary(seed: BatterySample.alarmSeed, profile: Profile.balanced.name)
+    for i in 0..<BatterySample.alarms {
+        summary.add(try CaseRun(BatterySample.battery.alarmCase(i, seed: BatterySample.alarmSeed),
+                                transform: transform, profile: .balanced))
+    }
+    for i in 0..<BatterySample.lookalikes {
+        summary.add(try CaseRun(BatterySample.battery.lookalikeCase(i, seed: BatterySample.lookalikeSeed),
+                                transform: transform, profile: .balanced))
+    }
+    let failures = summary.failures
+    #expect(failures.isEmpty, """
+        \(failures.count) of \(summary.runs.count) battery cases failed (alarms seed \(BatterySample.alarmSeed), \
+        look-alikes seed \(BatterySample.lookalikeSeed); replay one with `somniq-battery --case N --seed S --write DIR`):
+        \(failures.map(\.verdict).joined(separator: "\n"))
+        \(summary.text)
+        """)
+}
