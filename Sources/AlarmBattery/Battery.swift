@@ -53,6 +53,12 @@ public struct Battery: Sendable {
 
     /// Alarm case `i` of the run seeded `seed`.
     public func alarmCase(_ i: Int, seed: UInt64) -> BatteryCase {
+        render(alarmRecipe(i, seed: seed))
+    }
+
+    /// What alarm case `i` of seed `seed` will be, drawn but not yet rendered (cheap: to
+    /// pick cases by their parameters).
+    public func alarmRecipe(_ i: Int, seed: UInt64) -> AlarmRecipe {
         var rng = SplitMix64(seed: seed, stream: Stream.alarm.rawValue, index: i)
         let family = deal(Self.familyDeck, index: i, seed: seed, stream: Stream.family.rawValue)
         let kind = deal(kinds, index: i, seed: seed, stream: Stream.alarmBackground.rawValue)
@@ -75,7 +81,17 @@ public struct Battery: Sendable {
         let snr = belowSpec ? rng.uniform(Self.belowSpecRange) : rng.uniform(Self.snrRange)
         let room = rng.chance(Self.roomShare) ? Room.draw(&rng) : nil
         let pre = Int(rng.uniform(Self.before) * Self.sampleRate), post = Int(rng.uniform(Self.after) * Self.sampleRate)
+        return AlarmRecipe(index: i, seed: seed, family: family, background: kind, pattern: pattern, tone: tone,
+                           peakDbfs: peak, clipped: clipped, snrDb: snr, belowSpec: belowSpec, room: room,
+                           pre: pre, post: post, rng: rng)
+    }
 
+    /// The recording `recipe` describes.
+    public func render(_ recipe: AlarmRecipe) -> BatteryCase {
+        let (i, seed, family, kind, pattern, tone) = (recipe.index, recipe.seed, recipe.family, recipe.background, recipe.pattern, recipe.tone)
+        let (peak, clipped, snr, belowSpec, room, pre, post) = (recipe.peakDbfs, recipe.clipped, recipe.snrDb, recipe.belowSpec,
+                                                                recipe.room, recipe.pre, recipe.post)
+        var rng = recipe.rng
         var dry = [Float](repeating: 0, count: Int((pattern.span * Self.sampleRate).rounded(.up)) + 1)
         var active: [Range<Int>] = []
         for p in pattern.pulses {
@@ -107,7 +123,7 @@ public struct Battery: Sendable {
                            labels: [(onset, offset)],
                            sounding: active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
                            fundamental: tone.frequency, inBandSnrDb: snr, peakDbfs: mix.peakDbfs,
-                           clipped: clipped, belowSpec: belowSpec, groupPeriod: pattern.groupPeriod,
+                           clipped: clipped, belowSpec: belowSpec, groupPeriod: pattern.groupPeriod, edgeDraws: pattern.edgeDraws,
                            background: kind, parameters: parameters)
     }
 }

@@ -27,6 +27,8 @@ public struct BatteryCase: Sendable {
     public var belowSpec: Bool
     /// T4: from the first group's start to the second's (the latency allowed is this plus 0.5 s).
     public var groupPeriod: Double?
+    /// Timing draws that sit at an end of their accept-range.
+    public var edgeDraws: Int
     /// The background kind under the sound.
     public var background: String
     /// Every drawn parameter, for a person.

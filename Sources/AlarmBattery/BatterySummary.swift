@@ -61,6 +61,8 @@ public struct BatterySummary: Sendable {
         lines.append("  by in-band SNR  " + Self.snrBands.map { name, r in
             "\(name) \(Self.tally(req.filter { r.contains($0.inBandSnrDb) }))" }.joined(separator: "  "))
         lines.append("  by level  " + Self.levelBands.map { name, test in "\(name) \(Self.tally(req.filter(test)))" }.joined(separator: "  "))
+        lines.append("  by timing  inside the accept-ranges \(Self.tally(req.filter { $0.edgeDraws == 0 }))"
+            + "  one or more at an edge \(Self.tally(req.filter { $0.edgeDraws > 0 }))")
         let kinds = Set(runs.map(\.background)).sorted()
         lines.append("  by background kind  " + Self.grouped(req, by: \.background, order: kinds))
         let stray = alarms.reduce(0) { $0 + $1.stray }

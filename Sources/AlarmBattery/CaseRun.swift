@@ -18,6 +18,7 @@ public struct CaseRun: Sendable {
     public var inBandSnrDb: Double
     public var peakDbfs: Double
     public var clipped: Bool
+    public var edgeDraws: Int
     public var parameters: String
     public var seconds: Double
     public var labels: [(onset: Double, offset: Double)]
@@ -75,7 +76,7 @@ public struct CaseRun: Sendable {
         name = item.name; index = item.index; seed = item.seed
         isAlarm = item.isAlarm; isRequired = item.isRequired; family = item.family
         background = item.background; inBandSnrDb = item.inBandSnrDb; peakDbfs = item.peakDbfs
-        clipped = item.clipped; parameters = item.parameters; seconds = item.seconds
+        clipped = item.clipped; edgeDraws = item.edgeDraws; parameters = item.parameters; seconds = item.seconds
         labels = item.labels; self.events = events
         let label = AlarmCheck.label
         let reference = item.labels.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: label) }
@@ -106,7 +107,8 @@ public struct CaseRun: Sendable {
         let events = self.events.map { String(format: "%.1f-%.1f", $0.onset, $0.offset) }.joined(separator: ", ")
         let what: String
         if !isAlarm {
-            what = "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))"
+            what = self.events.isEmpty ? "raised nothing"
+                : "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))"
         } else if !found {
             what = self.events.isEmpty ? "missed (no smoke_alarm event)"
                 : String(format: "missed (events %@; label %.1f-%.1f, allowed %.1f s)", events, labels[0].onset, labels[0].offset, allowed)

@@ -48,7 +48,7 @@ extension Battery {
         return BatteryCase(index: i, seed: seed, name: name, isAlarm: false, family: family, samples: mix.samples,
                            labels: [], sounding: s.active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
                            fundamental: nil, inBandSnrDb: snr, peakDbfs: mix.peakDbfs, clipped: false, belowSpec: false,
-                           groupPeriod: nil, background: kind, parameters: parameters)
+                           groupPeriod: nil, edgeDraws: 0, background: kind, parameters: parameters)
     }
 }
 
