@@ -36,6 +36,9 @@ struct SomniqBattery: ParsableCommand {
     @Option(name: .customLong("lookalike-case"), help: "Run only look-alike case N.")
     var lookalikeCase: Int?
 
+    @Flag(name: .customLong("each"), help: "Print every case's verdict and parameters, one line each.")
+    var printsEach = false
+
     func validate() throws {
         guard alarms >= 0, lookalikes >= 0 else { throw ValidationError("--alarms and --lookalikes cannot be negative") }
         if let n = alarmCase ?? lookalikeCase, n < 0 { throw ValidationError("a case number cannot be negative") }
@@ -58,7 +61,7 @@ struct SomniqBattery: ParsableCommand {
             let item = isAlarm ? battery.alarmCase(i, seed: seed) : battery.lookalikeCase(i, seed: seed)
             if let write { try CaseFiles.write(item, to: write) }
             let run = try CaseRun(item, transform: transform, profile: profile)
-            if single { print(run.verdict) }
+            if single || printsEach { print(run.verdict) }
             summary.add(run)
         }
         print(summary.text)

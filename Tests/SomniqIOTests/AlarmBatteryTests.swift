@@ -10,7 +10,7 @@ import Testing
 enum BatterySample {
     /// The sample the pipeline test runs (fixed seeds, so a failure names the same case
     /// every time).
-    static let alarms = 120, lookalikes = 40
+    static let alarms = 80, lookalikes = 30
     static let alarmSeed: UInt64 = 20_261_124, lookalikeSeed: UInt64 = 20_261_125
 
     /// The corpus's loops when the corpus is beside the clone (or CI, which must have it),
