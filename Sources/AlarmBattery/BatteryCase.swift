@@ -16,8 +16,10 @@ public struct BatteryCase: Sendable {
     public var sounding: [Range<Int>]
     /// The alarm's fundamental, Hz, at the start of each beep (nil for a look-alike).
     public var fundamental: Double?
-    /// The alarm's RMS while sounding over the background's RMS in the 1/3-octave band on
-    /// its fundamental (for a look-alike: its RMS while active over the background's, full band).
+    /// The alarm's RMS while sounding (its pulses, reverberation included, before the
+    /// microphone's band) over the background's RMS in the 1/3-octave band on its
+    /// fundamental, over the whole background segment (for a look-alike: its RMS while
+    /// active over the background's, full band).
     public var inBandSnrDb: Double
     /// The alarm's (look-alike's) own peak in the recording, dBFS, before any clipping.
     public var peakDbfs: Double

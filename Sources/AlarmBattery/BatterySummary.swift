@@ -24,9 +24,10 @@ public struct BatterySummary: Sendable {
 
     /// SNR bands of the breakdown, dB.
     public static let snrBands: [(String, Range<Double>)] = [("6-10 dB", 6..<10), ("10-20", 10..<20), ("20-40", 20..<40.001)]
-    /// Level bands of the alarm's peak, dBFS.
+    /// Level bands of the alarm's peak in the recording, dBFS (a case turned down so its
+    /// background stays below full scale can fall under the -60 dBFS it was drawn at).
     public static let levelBands: [(String, @Sendable (CaseRun) -> Bool)] = [
-        ("-60..-40 dBFS", { !$0.clipped && $0.peakDbfs < -40 }),
+        ("below -40 dBFS", { !$0.clipped && $0.peakDbfs < -40 }),
         ("-40..-20", { !$0.clipped && $0.peakDbfs >= -40 && $0.peakDbfs < -20 }),
         ("-20..-1", { !$0.clipped && $0.peakDbfs >= -20 }),
         ("clipped", { $0.clipped }),

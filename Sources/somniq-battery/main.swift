@@ -29,7 +29,7 @@ struct SomniqBattery: ParsableCommand {
     var profile = "balanced"
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
-    @Option(help: "Also write each case here: WAV (32-bit float), .tsv labels and .json parameters.")
+    @Option(help: "Also write each case here: WAV (32-bit float, about 2 MB a case), .tsv labels and .json parameters; `somniq eval DIR` scores the lot.")
     var write: String?
     @Option(name: .customLong("case"), help: "Run only alarm case N (with --write, also write it).")
     var alarmCase: Int?
@@ -42,6 +42,7 @@ struct SomniqBattery: ParsableCommand {
     func validate() throws {
         guard alarms >= 0, lookalikes >= 0 else { throw ValidationError("--alarms and --lookalikes cannot be negative") }
         if let n = alarmCase ?? lookalikeCase, n < 0 { throw ValidationError("a case number cannot be negative") }
+        if alarmCase != nil, lookalikeCase != nil { throw ValidationError("give --case or --lookalike-case, not both") }
     }
 
     func run() throws {

@@ -134,3 +134,16 @@ enum BatterySample {
         \(summary.text)
         """)
 }
+
+@Test func emptyOrTinyLoopsAreHandledAndEveryKindIsDealt() {
+    // A kind with no loops is not a kind; a loop shorter than its crossfade still fills
+    // the length asked for, and the synthetic kinds are always there.
+    let b = Battery(backgrounds: ["rain": [], "clock": [[Float](repeating: 0.1, count: 10)]])
+    #expect(b.kinds == ["clock", "fan", "hum", "pink"])
+    var rng = SplitMix64(seed: 1)
+    #expect(Background.loop([0.1, 0.2, 0.3], count: 100, rng: &rng).count == 100)
+    let dealt = Set((0..<b.kinds.count).map { b.alarmRecipe($0, seed: 9).background })
+    #expect(dealt == Set(b.kinds))
+    let families = (0..<Battery.familyDeck.count).map { b.alarmRecipe($0, seed: 9).family }
+    #expect(families.sorted() == Battery.familyDeck.sorted())
+}
