@@ -54,8 +54,10 @@ let package = Package(
         ]),
 
         // A deterministic battery of synthetic smoke/CO alarms and look-alikes, and the
-        // scoring of a case through the pipeline (pure: no files, no C).
-        .target(name: "AlarmBattery", dependencies: ["SomniqCore"]),
+        // scoring of a case through the pipeline (pure, as the core: no files, no C, no Foundation).
+        .target(name: "AlarmBattery", dependencies: [
+            "SomniqCore", .product(name: "RealModule", package: "swift-numerics"),
+        ]),
 
         .executableTarget(name: "somniq-battery", dependencies: [
             "AlarmBattery", "SomniqIO", "SomniqCore",

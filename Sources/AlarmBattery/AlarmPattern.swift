@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// When a smoke or CO alarm sounds: its pulses, in seconds from the first pulse's start.
 /// Every timing is drawn from the accept-range of its standard; about 30 % of the draws
@@ -60,11 +60,11 @@ public struct AlarmPattern: Sendable, Equatable {
             if rng.chance(AlarmPattern.edgeShare) {
                 edges += 1
                 let v = rng.chance(0.5) ? range.lowerBound : range.upperBound
-                notes.append(String(format: "%@ %.3f s (edge)", name, v))
+                notes.append("\(name) \(fixed(v, 3)) s (edge)")
                 return v
             }
             let v = rng.uniform(range)
-            notes.append(String(format: "%@ %.3f s", name, v))
+            notes.append("\(name) \(fixed(v, 3)) s")
             return v
         }
     }

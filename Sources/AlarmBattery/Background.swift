@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// The sound of the room around an alarm: one kind (a synthetic one, or a loop of a
 /// recording) over a bed of pink noise, as the corpus mixes its scenes. Levels are set by
@@ -34,7 +34,7 @@ public enum Background {
         let bed = pink(count, rng: &rng)
         let g = Float(Level.rms(layer) / max(Level.rms(bed), 1e-30) * Level.gain(db: -below))
         for i in 0..<count { layer[i] += g * bed[i] }
-        return (layer, what + String(format: " + pink %.1f dB below", below))
+        return (layer, what + " + pink \(fixed(below, 1)) dB below")
     }
 
     /// Pink noise, -3 dB per octave: white noise through Paul Kellet's refined filter
@@ -83,15 +83,14 @@ public enum Background {
             v += hum * sin(2 * Double.pi * motor * t)
             out[i] = Float(v * (1 + amDepth * sin(2 * Double.pi * amRate * t + amPhase)))
         }
-        return (out, String(format: "synthetic fan (blade %.0f Hz + %d harmonics %.0f dB, motor %.0f Hz, low-pass %.0f Hz, AM %.2f Hz %.0f %%)",
-                            blade, harmonics, toneDb, motor, cutoff, amRate, amDepth * 100))
+        return (out, "synthetic fan (blade \(fixed(blade, 0)) Hz + \(harmonics) harmonics \(fixed(toneDb, 0)) dB, motor \(fixed(motor, 0)) Hz, low-pass \(fixed(cutoff, 0)) Hz, AM \(fixed(amRate, 2)) Hz \(fixed(amDepth * 100, 0)) %)")
     }
 
     /// Mains hum: 50 or 60 Hz and 3-20 harmonics, the odd ones stronger (transformer and
     /// rectifier), each falling as 1/k with a random spread of ±6 dB.
     public static func hum(_ count: Int, rng: inout SplitMix64) -> ([Float], String) {
         let (out, f, n) = humTone(count, rng: &rng, harmonics: 3...20)
-        return (out, String(format: "mains hum %.0f Hz + %d harmonics", f, n))
+        return (out, "mains hum \(fixed(f, 0)) Hz + \(n) harmonics")
     }
 
     static func humTone(_ count: Int, rng: inout SplitMix64, harmonics: ClosedRange<Int>) -> ([Float], Double, Int) {

@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// The alarm battery: smoke and CO alarms across the whole space the standards allow
 /// (pattern, pitch, waveform, level, in-band SNR, room, background), and sounds that must
@@ -115,9 +115,9 @@ public struct Battery: Sendable {
         let parameters = [
             "alarm \(i) of seed \(seed)",
             pattern.parameters + (pattern.edgeDraws > 0 ? " [\(pattern.edgeDraws) at the edge]" : ""),
-            String(format: "%.1f Hz %@, %@, ramps %.1f ms", tone.frequency, tone.waveform.parameters, tone.motion.parameters, tone.ramp * 1000),
+            "\(fixed(tone.frequency, 1)) Hz \(tone.waveform.parameters), \(tone.motion.parameters), ramps \(fixed(tone.ramp * 1000, 1)) ms",
             mix.parameters,
-            String(format: "label %.3f-%.3f s of %.3f s", onset, offset, Double(mix.samples.count) / Self.sampleRate),
+            "label \(fixed(onset, 3))-\(fixed(offset, 3)) s of \(fixed(Double(mix.samples.count) / Self.sampleRate, 3)) s",
         ].joined(separator: "; ")
         return BatteryCase(index: i, seed: seed, name: name, isAlarm: true, family: family, samples: mix.samples,
                            labels: [(onset, offset)],

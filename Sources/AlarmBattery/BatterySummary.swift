@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// The battery's score: how many required alarms were found (and as one event), broken
 /// down by family, in-band SNR, level and background, the look-alikes that raised a
@@ -34,7 +34,7 @@ public struct BatterySummary: Sendable {
     ]
 
     private static func percent(_ k: Int, _ n: Int) -> String {
-        n == 0 ? "-" : String(format: "%.1f %%", 100 * Double(k) / Double(n))
+        n == 0 ? "-" : "\(fixed(100 * Double(k) / Double(n), 1)) %"
     }
 
     /// "found/total" of the required alarms in `group` (found once, within the latency rule).
@@ -52,7 +52,7 @@ public struct BatterySummary: Sendable {
         let req = required, below = alarms.filter { !$0.isRequired }
         let found = req.filter(\.found), split = found.filter { $0.overlapping > 1 }
         let latencies = found.compactMap(\.latency).sorted()
-        let median = latencies.isEmpty ? "-" : String(format: "%.1f s", latencies[latencies.count / 2])
+        let median = latencies.isEmpty ? "-" : "\(fixed(latencies[latencies.count / 2], 1)) s"
         var lines = ["alarm battery: seed \(seed), \(alarms.count) alarms, \(lookalikes.count) look-alikes, profile \(profile)"]
         lines.append("alarms      found \(found.count)/\(req.count) (\(Self.percent(found.count, req.count))) within 4 s / by the 2nd T4 group;"
             + " split \(split.count); found once \(req.filter(\.foundOnce).count)/\(req.count); median latency \(median);"

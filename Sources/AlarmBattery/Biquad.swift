@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// A second-order IIR section from Robert Bristow-Johnson's "Cookbook formulae for audio
 /// equalizer biquad filter coefficients", run as direct form I in Double (so a 1/3-octave

@@ -104,18 +104,18 @@ public struct CaseRun: Sendable {
 
     /// One line for a person: what failed, and every parameter of the case.
     public var verdict: String {
-        let events = self.events.map { String(format: "%.1f-%.1f", $0.onset, $0.offset) }.joined(separator: ", ")
+        let events = self.events.map { "\(fixed($0.onset, 1))-\(fixed($0.offset, 1))" }.joined(separator: ", ")
         let what: String
         if !isAlarm {
             what = self.events.isEmpty ? "raised nothing"
                 : "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))"
         } else if !found {
             what = self.events.isEmpty ? "missed (no smoke_alarm event)"
-                : String(format: "missed (events %@; label %.1f-%.1f, allowed %.1f s)", events, labels[0].onset, labels[0].offset, allowed)
+                : "missed (events \(events); label \(fixed(labels[0].onset, 1))-\(fixed(labels[0].offset, 1)), allowed \(fixed(allowed, 1)) s)"
         } else if overlapping != 1 {
-            what = String(format: "split into %d events (%@), latency %.1f s", overlapping, events, latency!)
+            what = "split into \(overlapping) events (\(events)), latency \(fixed(latency!, 1)) s"
         } else {
-            what = String(format: "found, latency %.1f s", latency!)
+            what = "found, latency \(fixed(latency!, 1)) s"
         }
         return "\(isAlarm ? "alarm" : "look-alike") \(index) [\(name)]: \(what) — \(parameters)"
     }

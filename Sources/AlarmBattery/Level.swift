@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// Levels in dB relative to full scale (a sine of peak 1 has an RMS of -3 dBFS).
 public enum Level {

@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// Sounds of a bedroom that beep, ring, whistle or hold a tone and are not a smoke or CO
 /// alarm: none may raise `smoke_alarm`. Each is drawn whole from the seed, 20-60 s long
@@ -44,7 +44,7 @@ extension Battery {
         if room != nil { name += " room" }
         name += " \(kind) snr\(Int(snr.rounded())) peak\(Int(mix.peakDbfs.rounded()))"
         let parameters = ["look-alike \(i) of seed \(seed)", "\(family): \(what)", mix.parameters,
-                          String(format: "%.3f s", Double(mix.samples.count) / Self.sampleRate)].joined(separator: "; ")
+                          "\(fixed(Double(mix.samples.count) / Self.sampleRate, 3)) s"].joined(separator: "; ")
         return BatteryCase(index: i, seed: seed, name: name, isAlarm: false, family: family, samples: mix.samples,
                            labels: [], sounding: s.active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
                            fundamental: nil, inBandSnrDb: snr, peakDbfs: mix.peakDbfs, clipped: false, belowSpec: false,
@@ -93,7 +93,7 @@ struct Sketch {
             for (f, d) in tune where t + d < length { note([f], at: t, for: d, waveform: wave); t += d + gap }
             t += rest; plays += 1
         }
-        return String(format: "%.0fHz %@ tune of %d notes played %d times, %.2f s between", base, wave.label, tune.count, plays, rest)
+        return "\(fixed(base, 0))Hz \(wave.label) tune of \(tune.count) notes played \(plays) times, \(fixed(rest, 2)) s between"
     }
 
     /// An alarm clock's beeps that change: beep-beep-beep-beep groups with a pause under
@@ -114,8 +114,7 @@ struct Sketch {
                 if accelerates { pause = max(0.05, pause * 0.6) } else { f = min(4500, max(1500, f * rng.uniform(0.75...1.3))) }
             }
         }
-        return String(format: "%.0fHz groups of 4 beeps %.2f s, %@ every %.1f s (%d stages)", f, beep,
-                      accelerates ? "pause shrinking from under 1 s" : "pitch changing", stage, stages)
+        return "\(fixed(f, 0))Hz groups of 4 beeps \(fixed(beep, 2)) s, \(accelerates ? "pause shrinking from under 1 s" : "pitch changing") every \(fixed(stage, 1)) s (\(stages) stages)"
     }
 
     /// A telephone ringing: the US cadence (440 + 480 Hz, 2 s on, 4 s off), the UK one
@@ -142,7 +141,7 @@ struct Sketch {
                 while u < on { note([high ? f2 : f1], at: t + u, for: 0.5 / rate, waveform: wave, ramp: 0.002); u += 0.5 / rate; high.toggle() }
                 t += on + off
             }
-            return String(format: "electronic %.0f/%.0fHz %@ alternating at %.1f Hz, %.1f s on %.1f s off", f1, f2, wave.label, rate, on, off)
+            return "electronic \(fixed(f1, 0))/\(fixed(f2, 0))Hz \(wave.label) alternating at \(fixed(rate, 1)) Hz, \(fixed(on, 1)) s on \(fixed(off, 1)) s off"
         }
     }
 
@@ -153,7 +152,7 @@ struct Sketch {
         let wave: Waveform = rng.chance(0.5) ? .square : .sine
         let start = rng.uniform(1...max(1.5, length - 4))
         for k in 0..<3 { note([f], at: start + Double(k) * (on + off), for: on, waveform: wave) }
-        return String(format: "%.0fHz %@ three beeps %.2f s on %.2f s off at %.1f s", f, wave.label, on, off, start)
+        return "\(fixed(f, 0))Hz \(wave.label) three beeps \(fixed(on, 2)) s on \(fixed(off, 2)) s off at \(fixed(start, 1)) s"
     }
 
     /// A washing machine's end-of-cycle tune: 6-12 notes of 0.15-0.5 s, once or twice.
@@ -166,7 +165,7 @@ struct Sketch {
             for (f, d) in notes where t + d < length { note([f], at: t, for: d, waveform: wave); t += d + 0.03 }
             t += rng.uniform(5...10)
         }
-        return String(format: "%.0fHz %@ tune of %d notes, %d times", base, wave.label, notes.count, times)
+        return "\(fixed(base, 0))Hz \(wave.label) tune of \(notes.count) notes, \(times) times"
     }
 
     /// A smoke alarm's low-battery chirp: one 3-4 kHz chirp of 30-100 ms every 30-60 s.
@@ -177,7 +176,7 @@ struct Sketch {
         let first = rng.uniform(1...5)
         for k in 0..<n { note([f], at: first + Double(k) * every, for: d, waveform: wave, ramp: 0.002) }
         reserve(first + Double(n - 1) * every + 3)
-        return String(format: "%.0fHz %d chirps of %.0f ms every %.1f s", f, n, d * 1000, every)
+        return "\(fixed(f, 0))Hz \(n) chirps of \(fixed(d * 1000, 0)) ms every \(fixed(every, 1)) s"
     }
 
     /// Music with held notes: chords of 2-4 harmonic tones (6-10 partials falling as 1/k)
@@ -197,7 +196,7 @@ struct Sketch {
             }
             t += d; chords += 1
         }
-        return String(format: "%.0fHz root, %d chords, vibrato %.1f %% at %.1f Hz", root, chords, vibrato * 100, rate)
+        return "\(fixed(root, 0))Hz root, \(chords) chords, vibrato \(fixed(vibrato * 100, 1)) % at \(fixed(rate, 1)) Hz"
     }
 
     /// Wind whistling through a gap: white noise through a band-pass of Q 5-30 whose centre
@@ -220,8 +219,7 @@ struct Sketch {
             samples[i] = Float(filter.process(rng.gaussian()) * pow(level / 3, 2))
         }
         active = [samples.indices]
-        return String(format: "%.0fHz centre Q %.0f wandering ±%.0f %% over %.1f-%.1f s, gusts", centre, q, wander * 100,
-                      periods.min()!, periods.max()!)
+        return "\(fixed(centre, 0))Hz centre Q \(fixed(q, 0)) wandering ±\(fixed(wander * 100, 0)) % over \(fixed(periods.min()!, 1))-\(fixed(periods.max()!, 1)) s, gusts"
     }
 
     /// Mains hum alone: 50 or 60 Hz and up to 20 harmonics, steady.
@@ -229,7 +227,7 @@ struct Sketch {
         let (tone, f, n) = Background.humTone(samples.count, rng: &rng, harmonics: 0...20)
         samples = tone
         active = [samples.indices]
-        return String(format: "%.0fHz hum + %d harmonics", f, n)
+        return "\(fixed(f, 0))Hz hum + \(n) harmonics"
     }
 
     /// A voice: a glottal pulse train (f0 90-300 Hz, 1-3 % jitter, falling intonation)
@@ -269,6 +267,6 @@ struct Sketch {
             t += rng.uniform(0.5...2)
             sentences += 1
         }
-        return String(format: "%.0fHz f0 jitter %.1f %%, %d sentences", f0, jitter * 100, sentences)
+        return "\(fixed(f0, 0))Hz f0 jitter \(fixed(jitter * 100, 1)) %, \(sentences) sentences"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// Puts a sound in a room over a background: the sound at its peak level, the background
 /// scaled to give the SNR asked for, the microphone's band, clipping or a turn-down so
@@ -37,28 +37,27 @@ struct Mixer {
         for i in bed.indices { bed[i] *= g }
         var out = bed
         for j in sound.indices { out[pre + j] += sound[j] }
-        var notes = [String(format: "background %@ %.1f dBFS RMS", what, Level.db(Level.rms(bed)))]
+        var notes = ["background \(what) \(fixed(Level.db(Level.rms(bed)), 1)) dBFS RMS"]
         if let room {
             room.microphone(&out)
-            notes.append(String(format: "room RT60 %.2f s wet %.1f dB, microphone %.0f Hz-%.0f Hz",
-                                room.rt60, room.wetDb, room.highPassHz, room.lowPassHz))
+            notes.append("room RT60 \(fixed(room.rt60, 2)) s wet \(fixed(room.wetDb, 1)) dB, microphone \(fixed(room.highPassHz, 0)) Hz-\(fixed(room.lowPassHz, 0)) Hz")
         }
         var peak = peakDbfs
         if clipped {
             for i in out.indices { out[i] = min(1, max(-1, out[i])) }
-            notes.append(String(format: "sound peak %+.1f dBFS, hard-clipped at ±1", peakDbfs))
+            notes.append("sound peak \(fixed(peakDbfs, 1, sign: true)) dBFS, hard-clipped at ±1")
         } else {
             let over = Level.db(Level.peak(out)) - Battery.loudestPeakDbfs
             if over > 0 {
                 let turn = Float(Level.gain(db: -over))
                 for i in out.indices { out[i] *= turn }
                 peak -= over
-                notes.append(String(format: "sound peak %.1f dBFS (turned down %.1f dB: the background's peak reached full scale)", peak, over))
+                notes.append("sound peak \(fixed(peak, 1)) dBFS (turned down \(fixed(over, 1)) dB: the background's peak reached full scale)")
             } else {
-                notes.append(String(format: "sound peak %.1f dBFS", peak))
+                notes.append("sound peak \(fixed(peak, 1)) dBFS")
             }
         }
-        notes.append(String(format: "SNR %.1f dB %@", snrDb, band.map { String(format: "in the 1/3 octave on %.0f Hz", $0) } ?? "full band"))
+        notes.append("SNR \(fixed(snrDb, 1)) dB \(band.map { "in the 1/3 octave on \(fixed($0, 0)) Hz" } ?? "full band")")
         let dither = Level.gain(db: Battery.ditherDbfs)
         for i in out.indices { out[i] += Float(dither * rng.gaussian()) }
         return Result(samples: out, peakDbfs: peak, parameters: notes.joined(separator: "; "))

@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// A bedroom, cheaply: a Schroeder/Freeverb reverberator (Schroeder 1962; Jezar's Freeverb
 /// comb and all-pass lengths, rescaled from 44.1 kHz) on the sound, then a small MEMS

@@ -1,9 +1,9 @@
-import Foundation
+import RealModule
 
 /// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators",
 /// OOPSLA 2014): a 64-bit state advanced by the golden-ratio constant and mixed. It is
-/// tiny, fast and identical on every platform, so case N of seed S is always the same
-/// samples, whatever machine or Swift version makes it.
+/// tiny, fast and gives the same draws on every platform, so case N of seed S always has
+/// the same parameters (and, with the same math library, the same samples).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
 

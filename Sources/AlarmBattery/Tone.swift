@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// The sound a sounder makes while it is on. Harmonics are synthesised naively, as
 /// sin(2π k f t) sampled at 16 kHz, so those above 8 kHz fold back below it as a cheap
@@ -38,14 +38,14 @@ public enum Waveform: Sendable, Equatable {
         switch self {
         case .sine: "sine"
         case .square: "square"
-        case let .pulse(duty): String(format: "pulse%.0f%%", duty * 100)
+        case let .pulse(duty): "pulse\(fixed(duty * 100, 0))%"
         case .piezo: "piezo"
         }
     }
 
     public var parameters: String {
         switch self {
-        case let .piezo(h2, h3): String(format: "piezo (2nd %.1f dB, 3rd %.1f dB)", h2, h3)
+        case let .piezo(h2, h3): "piezo (2nd \(fixed(h2, 1)) dB, 3rd \(fixed(h3, 1)) dB)"
         default: label
         }
     }
@@ -93,16 +93,16 @@ public enum PitchMotion: Sendable, Equatable {
     public var label: String {
         switch self {
         case .steady: "steady"
-        case let .slide(by): String(format: "slide%+.1f%%", by * 100)
-        case let .warble(depth, _): String(format: "warble%.1f%%", depth * 100)
+        case let .slide(by): "slide\(fixed(by * 100, 1, sign: true))%"
+        case let .warble(depth, _): "warble\(fixed(depth * 100, 1))%"
         }
     }
 
     public var parameters: String {
         switch self {
         case .steady: "steady"
-        case let .slide(by): String(format: "slide %+.2f %% over each beep", by * 100)
-        case let .warble(depth, rate): String(format: "warble ±%.2f %% at %.1f Hz", depth * 100, rate)
+        case let .slide(by): "slide \(fixed(by * 100, 2, sign: true)) % over each beep"
+        case let .warble(depth, rate): "warble ±\(fixed(depth * 100, 2)) % at \(fixed(rate, 1)) Hz"
         }
     }
 }
