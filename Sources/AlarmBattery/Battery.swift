@@ -87,43 +87,40 @@ public struct Battery: Sendable {
     }
 
     /// The recording `recipe` describes.
-    public func render(_ recipe: AlarmRecipe) -> BatteryCase {
-        let (i, seed, family, kind, pattern, tone) = (recipe.index, recipe.seed, recipe.family, recipe.background, recipe.pattern, recipe.tone)
-        let (peak, clipped, snr, belowSpec, room, pre, post) = (recipe.peakDbfs, recipe.clipped, recipe.snrDb, recipe.belowSpec,
-                                                                recipe.room, recipe.pre, recipe.post)
-        var rng = recipe.rng
-        var dry = [Float](repeating: 0, count: Int((pattern.span * Self.sampleRate).rounded(.up)) + 1)
+    public func render(_ r: AlarmRecipe) -> BatteryCase {
+        let fs = Self.sampleRate
+        var dry = [Float](repeating: 0, count: Int((r.pattern.span * fs).rounded(.up)) + 1)
         var active: [Range<Int>] = []
-        for p in pattern.pulses {
-            let start = Int((p.start * Self.sampleRate).rounded())
-            tone.add(into: &dry, start: start, duration: p.duration)
-            active.append(start..<min(dry.count, start + Int((p.duration * Self.sampleRate).rounded())))
+        for p in r.pattern.pulses {
+            let start = Int((p.start * fs).rounded())
+            r.tone.add(into: &dry, start: start, duration: p.duration)
+            active.append(start..<min(dry.count, start + Int((p.duration * fs).rounded())))
         }
-        let mix = Mixer(pre: pre, post: post, peakDbfs: peak, clipped: clipped, snrDb: snr,
-                        band: tone.frequency, room: room, kind: kind)
+        var rng = r.rng
+        let mix = Mixer(pre: r.pre, post: r.post, peakDbfs: r.peakDbfs, clipped: r.clipped, snrDb: r.snrDb,
+                        band: r.tone.frequency, room: r.room, kind: r.background)
             .mix(dry, active: active, backgrounds: backgrounds, rng: &rng)
 
         // The label is sample-exact: the first pulse's first sample to the last pulse's end.
-        let onset = Double(pre + active.first!.lowerBound) / Self.sampleRate
-        let offset = Double(pre + active.last!.upperBound) / Self.sampleRate
-        var name = "\(family) \(Int(tone.frequency.rounded()))Hz \(tone.waveform.label)"
-        if tone.motion != .steady { name += " \(tone.motion.label)" }
-        if room != nil { name += " room" }
-        name += " \(kind) snr\(Int(snr.rounded())) peak\(Int(mix.peakDbfs.rounded()))"
-        if clipped { name += " clipped" }
-        if belowSpec { name += " below-spec" }
+        let sounding = active.map { (r.pre + $0.lowerBound)..<(r.pre + $0.upperBound) }
+        let onset = Double(sounding.first!.lowerBound) / fs, offset = Double(sounding.last!.upperBound) / fs
+        var name = "\(r.family) \(Int(r.tone.frequency.rounded()))Hz \(r.tone.waveform.label)"
+        if r.tone.motion != .steady { name += " \(r.tone.motion.label)" }
+        if r.room != nil { name += " room" }
+        name += " \(r.background) snr\(Int(r.snrDb.rounded())) peak\(Int(mix.peakDbfs.rounded()))"
+        if r.clipped { name += " clipped" }
+        if r.belowSpec { name += " below-spec" }
         let parameters = [
-            "alarm \(i) of seed \(seed)",
-            pattern.parameters + (pattern.edgeDraws > 0 ? " [\(pattern.edgeDraws) at the edge]" : ""),
-            "\(fixed(tone.frequency, 1)) Hz \(tone.waveform.parameters), \(tone.motion.parameters), ramps \(fixed(tone.ramp * 1000, 1)) ms",
+            "alarm \(r.index) of seed \(r.seed)",
+            r.pattern.parameters + (r.pattern.edgeDraws > 0 ? " [\(r.pattern.edgeDraws) at the edge]" : ""),
+            "\(fixed(r.tone.frequency, 1)) Hz \(r.tone.waveform.parameters), \(r.tone.motion.parameters), ramps \(fixed(r.tone.ramp * 1000, 1)) ms",
             mix.parameters,
-            "label \(fixed(onset, 3))-\(fixed(offset, 3)) s of \(fixed(Double(mix.samples.count) / Self.sampleRate, 3)) s",
+            "label \(fixed(onset, 3))-\(fixed(offset, 3)) s of \(fixed(Double(mix.samples.count) / fs, 3)) s",
         ].joined(separator: "; ")
-        return BatteryCase(index: i, seed: seed, name: name, isAlarm: true, family: family, samples: mix.samples,
-                           labels: [(onset, offset)],
-                           sounding: active.map { (pre + $0.lowerBound)..<(pre + $0.upperBound) },
-                           fundamental: tone.frequency, inBandSnrDb: snr, peakDbfs: mix.peakDbfs,
-                           clipped: clipped, belowSpec: belowSpec, groupPeriod: pattern.groupPeriod, edgeDraws: pattern.edgeDraws,
-                           background: kind, parameters: parameters)
+        return BatteryCase(index: r.index, seed: r.seed, name: name, isAlarm: true, family: r.family, samples: mix.samples,
+                           labels: [(onset, offset)], sounding: sounding, fundamental: r.tone.frequency,
+                           inBandSnrDb: r.snrDb, peakDbfs: mix.peakDbfs, clipped: r.clipped, belowSpec: r.belowSpec,
+                           groupPeriod: r.pattern.groupPeriod, edgeDraws: r.pattern.edgeDraws,
+                           background: r.background, parameters: parameters)
     }
 }
