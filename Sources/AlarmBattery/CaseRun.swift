@@ -72,6 +72,9 @@ public struct CaseRun: Sendable {
     }
 
     /// Judges `item` given the smoke_alarm events raised on it.
+    /// A continuous horn or steady beeping is found 10 s after it starts, within the next window.
+    public static let hornDeadline = 10.5
+
     public init(_ item: BatteryCase, events: [(onset: Double, offset: Double)]) {
         name = item.name; index = item.index; seed = item.seed
         isAlarm = item.isAlarm; isRequired = item.isRequired; family = item.family
@@ -91,6 +94,11 @@ public struct CaseRun: Sendable {
             if let period = item.groupPeriod {
                 // T4: found by the second group, even when that is later than AlarmCheck's 4 s.
                 allowed = max(AlarmCheck.tolerance, period + Self.t4Grace)
+            } else if item.family == "continuous" || item.family == "steady-beep" {
+                // A horn is told from a held note or a tune by sounding on for 10 s (issue 25).
+                allowed = Self.hornDeadline
+            }
+            if allowed > AlarmCheck.tolerance {
                 if latency == nil {
                     latency = events.first { $0.onset > r.onset + AlarmCheck.tolerance && $0.onset <= min(r.offset, r.onset + allowed) }
                         .map { $0.onset - r.onset }

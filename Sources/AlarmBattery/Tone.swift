@@ -82,7 +82,11 @@ public enum PitchMotion: Sendable, Equatable {
     public static let largest = 0.03
     public static let warbleRate = 1.0...12.0
 
-    public static func draw(_ rng: inout SplitMix64) -> PitchMotion {
+    /// A piezo horn's pitch holds within ±1 % (its resonator sets it): continuous horns and
+    /// steady beepers are drawn within that.
+    public static let hornLargest = 0.01
+
+    public static func draw(_ rng: inout SplitMix64, largest: Double = largest) -> PitchMotion {
         switch rng.int(0...2) {
         case 0: return .steady
         case 1: return .slide(by: rng.uniform(-largest...largest))

@@ -47,30 +47,6 @@ import Testing
     #expect(last.update(0, resumes: false) == 0)       // then the event ends
 }
 
-@Test func anAlarmIsHeldThroughItsCadenceButNotPastItsLastBeep() {
-    var alarm = AlarmCadence()
-    #expect(alarm.update(instant: 1, toneHz: 3100) == 1)
-    #expect(alarm.update(instant: 0, toneHz: 0, resumes: true) == 1)    // the 1.5 s gap of T3
-    var ended = AlarmCadence()
-    _ = ended.update(instant: 1, toneHz: 3100)
-    #expect(ended.update(instant: 0, toneHz: 0, resumes: false) == 0)   // no tone ahead: over
-}
-
-@Test func aT4ClusterIsHeldUntilTheNextIsDueButABrokenT3ToneIsNot() {
-    // T4: four 0.1 s beeps in a window, then 5 s of silence that the lookahead cannot see
-    // across: held for the 12 windows until the next cluster is due, then over.
-    var co = AlarmCadence()
-    _ = co.update(instant: 1, toneHz: 3400, bursts: 4, longestRun: 0.1)
-    let t4 = (1...13).map { _ in co.update(instant: 0, toneHz: 0, resumes: false) }
-    #expect(t4 == Array(repeating: 1, count: AlarmCadence.t4Windows) + [0])
-    // T3: a whole 0.5 s tone, then the next tone broken into short runs by an echo: still
-    // T3, so with no tone ahead the alarm is over at once.
-    var smoke = AlarmCadence()
-    _ = smoke.update(instant: 1, toneHz: 3100, bursts: 1, longestRun: 0.48)
-    _ = smoke.update(instant: 1, toneHz: 3100, bursts: 4, longestRun: 0.12)
-    #expect(smoke.update(instant: 0, toneHz: 0, resumes: false) == 0)
-}
-
 @Test func aHoldKeepsEightyPercentOfThePeakOfAFadingSound() {
     // A scream at full strength, then weaker as it trails off: the hold is 80 % of the
     // peak (0.8), not of the last window above 0.5 (0.44, under an alert).

@@ -1,7 +1,7 @@
 /// Hand-written rules that give every window a score in [0, 1] for each class.
 ///
 /// Instantaneous rules (`Rules`, one file per class in `Rules/`) look at one window;
-/// pattern detectors that span windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`,
+/// pattern detectors that span windows (`AlarmDetector`, `SnoreTrain`, `BreathTrain`,
 /// `Rumble`, `Beat`, `Persistence`, `Hold`) hold or raise the scores of later windows;
 /// `score` arbitrates between the classes.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
@@ -28,7 +28,6 @@ public struct Classifier: Sendable {
     private var pending = Lookahead(capacity: lookahead + 1) { .empty }
     private var backlog = TrainBacklog(capacity: trainDelay + 1)
     private var ending = false
-    private var alarm = AlarmCadence()
     private var snores = SnoreTrain()
     private var thunder = Rumble()
     private var music = Persistence(startWindows: 0, fullWindows: Music.fullWindows)
@@ -114,6 +113,19 @@ public struct Classifier: Sendable {
         return m
     }
 
+    /// Whether an alarm the detector has found sounds in the middle half of the window being
+    /// decided: the detector finds an alarm only once its pattern has shown (up to a T4
+    /// group and a pause later), so the newest windows in view may know of one that this
+    /// window already held. An alarm's span bridges its pattern's silences.
+    private func alarmSounds(in f: WindowFeatures) -> Float {
+        let middle = (f.startSeconds + 0.25)...(f.startSeconds + 0.75)
+        for k in 0...Self.lookahead {
+            guard let span = pending[k]?.features.alarm else { continue }
+            if span.from <= middle.upperBound && span.to >= middle.lowerBound { return 1 }
+        }
+        return 0
+    }
+
     /// Scores one window into `s`; returns its breathing score before snoring (see `TrainBacklog`).
     ///
     /// Each class's instant score comes from its rule (`Rules/`); here the classes are
@@ -152,11 +164,12 @@ public struct Classifier: Sendable {
         let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
-        s[.smokeAlarm] = alarm.update(instant: r.smokeAlarm, toneHz: f.tonalHz, resumes: soon(\.smokeAlarm) > 0.3,
-                                      bursts: f.toneRuns, longestRun: f.longestToneSeconds,
-                                      novel: ramp(f.noveltyDb, 1, 3))
-        s[.phoneRing] = r.phoneRing * (1 - s[.smokeAlarm])
-        let tone = max(s[.smokeAlarm], r.phoneRing)
+        s[.smokeAlarm] = alarmSounds(in: f)
+        // Before its pattern has shown, a window whose line sounds like a sounder's beep
+        // (`SmokeAlarm`), or one in view after it, explains a ringer's or a scream's line too.
+        let sounder = max(s[.smokeAlarm], most(\.smokeAlarm, from: 0))
+        s[.phoneRing] = r.phoneRing * (1 - sounder)
+        let tone = max(sounder, r.phoneRing)
 
         // Long sounds: their patterns span windows.
         // A burst in a snore train is a snore, however rumbling, unless it fills the whole
@@ -214,7 +227,7 @@ public struct Classifier: Sendable {
         // second; when what follows is a scream and not a ring, it was the scream's start
         // (unless it all is a held note of music).
         let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
-        let ringing = max(s[.smokeAlarm], r.phoneRing * (1 - screamAhead))
+        let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
         s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing), resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= 0.5) * (1 - 0.7 * sustained)

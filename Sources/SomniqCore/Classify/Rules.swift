@@ -37,7 +37,8 @@ extension ClassScores {
     public init(rulesOf f: WindowFeatures) {
         let r = Rules(f)
         var s = ClassScores()
-        s[.smokeAlarm] = r.smokeAlarm; s[.phoneRing] = r.phoneRing; s[.glassBreak] = r.glassBreak; s[.scream] = r.scream
+        s[.smokeAlarm] = f.alarm.map { $0.from <= f.startSeconds + 1 && $0.to >= f.startSeconds ? 1 : 0 } ?? 0
+        s[.phoneRing] = r.phoneRing; s[.glassBreak] = r.glassBreak; s[.scream] = r.scream
         s[.gasp] = r.gasp; s[.cough] = r.cough; s[.dogBark] = r.dogBark; s[.door] = max(r.door, r.slamHit)
         s[.babyCry] = r.babyCry; s[.speech] = r.speech; s[.laughter] = r.laughter; s[.breathing] = max(r.breathing, r.heavyBreath)
         s[.snoring] = r.snore; s[.thunder] = r.thunder; s[.music] = max(r.music, r.beat)

@@ -20,6 +20,9 @@ public final class FeatureExtractor {
 
     public private(set) var floor = BackgroundFloor()
     private var recentPeaks = RecentPeaks()
+    /// Each new frame's narrow lines, and the alarm detector that follows them frame by frame.
+    private var toneLines: ToneLines
+    private var alarms = AlarmDetector()
     private let transform: SpectrumTransform
     private let binHz: Float
     private let bins: Int
@@ -104,6 +107,7 @@ public final class FeatureExtractor {
         tonalBins = low..<high
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
         bandLayout = BandLayout(bins: bins, binHz: binHz)
+        toneLines = ToneLines(bins: bins, binHz: binHz)
 
         // DFT basis for the level envelope (frames at 64 Hz), k = 1 … 30.
         let m = SubFrame.perWindow
@@ -145,12 +149,15 @@ public final class FeatureExtractor {
             let to = min(from + slice, window.samples.count)
             analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
                     windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]))
+            logPower.withUnsafeBufferPointer { toneLines.find(in: $0) }
+            alarms.push(toneLines, frame: window.index * step + i)
         }
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
         var f = aggregate(window)
         f.index = window.index
         f.startSeconds = window.startSeconds
+        f.alarm = alarms.span
         f.recentPeakDbfs = recentPeaks.lowerQuartile()
         recentPeaks.add(f.peakDbfs)
         floor.update(candidateDb: candidate)

@@ -60,6 +60,9 @@ public struct WindowFeatures: Sendable {
     /// Lower quartile of the loudest-frame levels of the last 30 s of windows (`RecentPeaks`):
     /// what the room's recurring sounds reach.
     public var recentPeakDbfs: Float = Decibels.silence
+    /// The latest smoke, heat or CO alarm the detector has found by its pattern, as known at
+    /// the end of this window (it may have ended; nil when there has been none).
+    public var alarm: AlarmDetector.Span?
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
 

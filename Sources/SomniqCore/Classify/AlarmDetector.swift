@@ -1,0 +1,204 @@
+/// Smoke, heat and CO alarms, found by their pattern at short-frame resolution (≈ 15.6 ms).
+/// It alone decides `smoke_alarm`.
+///
+/// Standards prescribe an alarm's timing, not its pitch: horns sound anywhere from about
+/// 2 to 4 kHz, low-frequency sounders at 520 Hz, square or piezo, clean or clipped, with
+/// their harmonics. So every narrow line from 400 Hz to 4.5 kHz (`ToneLines`, each against
+/// the floor of its own band) is followed as a track (`AlarmTrack`) that cuts it into beeps,
+/// and an alarm is a track whose beeps keep one of these patterns:
+/// - **T3** (ISO 8201, ANSI S3.41, NFPA 72 §18.4.2; smoke and fire): 0.5 s on, 0.5 s off,
+///   three times, then 1.5 s off. Found at the fourth beep, within one cycle (4 s).
+/// - **T4** (NFPA 720, UL 2034, EN 50291; carbon monoxide): four 0.1 s beeps 0.1 s apart,
+///   then 5 s off. Found at the third beep of the second group.
+/// - **A continuous horn** (heat alarms) or **steady beeping** without the T3 rhythm (many
+///   European smoke alarms: EN 14604 prescribes no pattern): a piezo line, 2–4.5 kHz, whose
+///   pitch holds within 1 %, sounding or beeping regularly for 10 s. A steady alarm clock at
+///   that pitch for that long reads as one too: nothing in the sound tells them apart.
+/// An alarm held by its pattern bridges its silences (T4's 5 s too), so each alarm is one
+/// span, from its first beep to its last.
+///
+/// Pure and allocation-free per frame: tracks and lines are allocated once.
+public struct AlarmDetector: Sendable {
+    /// Which pattern an alarm keeps.
+    public enum Pattern: String, Sendable, Equatable {
+        case temporalThree = "T3", temporalFour = "T4", continuous, steadyBeeps = "steady"
+    }
+
+    /// The most recent alarm: from its first beep to the last heard (seconds of the stream),
+    /// whether it still sounds (its pattern is not over), its pattern and its line.
+    public struct Span: Sendable, Equatable {
+        public var from: Double, to: Double
+        public var active: Bool
+        public var pattern: Pattern
+        public var hz: Float
+    }
+
+    public static let frameSeconds = Double(SubFrame.hop) / Double(StreamClock.sampleRate)
+    /// A frame's time is its centre.
+    static func seconds(_ frame: Int) -> Double {
+        Double(frame * SubFrame.hop + SubFrame.length / 2) / Double(StreamClock.sampleRate)
+    }
+
+    // MARK: Lines and beeps
+
+    /// A beep starts on a line 12 dB over its neighbourhood (0.01 % of noise bins reach it,
+    /// `ToneLines.minimumDb`): a sounder 6 dB over the background in its third of an octave
+    /// stands about 20 dB out in its own bin.
+    static let startDb: Float = 12
+    /// … that has risen 8 dB since it last fell (a reverberant tail does not restart a beep) …
+    static let riseDb: Float = 8
+    /// (Where a beep ends: `AlarmTrack`.)
+    /// A sounder's line glides, if at all, by ±3 % a few times a second: from one frame to the
+    /// next (15.6 ms) it moves by under 2 %, or 20 Hz (a bin and a bit) where 2 % is less
+    /// than the spectrum resolves. Noise's strongest bin jumps about.
+    static func follows(_ hz: Float, from previous: Float) -> Bool { abs(hz - previous) <= max(0.02 * previous, 20) }
+    /// Two beeps are one sounder's when their mean pitches lie within 2 %: a sounder's pitch
+    /// holds (a warble or slide of ±3 % averages out over each beep), where the notes of a
+    /// tune lie a semitone (6 %) or more apart.
+    static let sameToneTolerance: Float = 0.02
+    /// Shorter than two frames (31 ms) is a click, not a beep; T4's shortest is 50 ms.
+    static let shortestBeepFrames = 2
+    /// Channels a twelfth of an octave apart, each ±7 % wide: a tone that slides ±3 % stays
+    /// wholly inside one of them.
+    static let channelWidth: Float = 0.07
+    static let centres: [Float] = {
+        var c: [Float] = [], f = ToneLines.band.lowerBound
+        while f <= ToneLines.band.upperBound { c.append(f); f *= Float.pow(2, 1.0 / 12.0) }
+        return c
+    }()
+
+    // MARK: Patterns, as measured on frames
+
+    /// T3: 0.5 s on and off (accepted 0.4–0.65 s), 1.5 s pause (1.2–2.0 s). A beep's frame
+    /// count reads up to one frame (16 ms) long and a room's tail adds up to 0.1 s (`dropDb`);
+    /// the gap reads as much shorter.
+    static let t3Tone: ClosedRange<Double> = 0.34...0.8
+    static let t3Gap: ClosedRange<Double> = 0.28...0.72
+    static let t3Pause: ClosedRange<Double> = 1.05...2.1
+    /// A sounder's pitch holds within ±3 % over a tone (a piezo's slide, a warble); a voice's
+    /// or a cry's glides further.
+    static let sounderSpread: Float = 0.065
+    /// T4: 0.1 s beeps 0.1 s apart (accepted 0.05–0.2 s each), three to five heard in a
+    /// group (one may drown), then 5 s off (accepted 4–6.5 s).
+    static let t4Beep: ClosedRange<Double> = 0.04...0.3
+    static let t4GroupGap: ClosedRange<Double> = 0...0.26
+    /// A group's beeps may break up in a room or drown in noise: three to eight heard, the
+    /// group lasting 0.25–1.6 s (four beeps and three gaps of 0.05–0.2 s).
+    static let t4Beeps: ClosedRange<Int> = 3...8
+    static let t4GroupSeconds: ClosedRange<Double> = 0.25...1.6
+    static let t4Strays = 1
+    static let t4Pause: ClosedRange<Double> = 3.7...6.8
+    static let t4PauseFrames = Int(7 / frameSeconds)
+    /// A group stands alone: nothing on its line for 2 s before it but `t4Strays` beeps (T4's
+    /// pause is 4 s or more), where an insect or a frog chirps on.
+    static let t4QuietBefore = 2.0
+    /// Continuous and steady horns: piezo, 2–4.5 kHz, pitch within ±1 % (with a little for
+    /// the frame's pitch estimate), 10 s.
+    static let hornHz: ClosedRange<Float> = 2000...4500
+    static let hornPitchTolerance: Float = 0.025
+    static let hornSeconds = 10.0
+    /// A continuous horn is new: nothing held its pitch for a second or more (`heldSeconds`)
+    /// in the 5 s before it starts (a whine that was always there, and drops out now and
+    /// then, is the room's).
+    static let hornNoveltySeconds = 5.0
+    static let heldSeconds = 1.0
+    /// Steady beeping: beeps every 0.3–3 s (a low-battery chirp comes every 30–60 s),
+    /// intervals within 12 %, lengths within 25 %, at least six intervals.
+    static let steadyPeriod: ClosedRange<Double> = 0.3...3
+    static let steadyPeriodTolerance = 0.12
+    static let steadyLengthTolerance = 0.25
+    static let steadyIntervals = 6
+    /// … each beep 0.15 s or longer and sounding 15 % of the time or more: a sounder meant to
+    /// wake sleepers sounds a good part of the time (T3: 37.5 %), where an insect's or a
+    /// frog's call is a brief chirp every second or two.
+    static let steadyShortestBeep = 0.15
+    static let steadyDuty = 0.15
+
+    /// How long an alarm's silence may last before it is over: its pattern's longest pause
+    /// and a little more.
+    static func longestSilence(_ p: Pattern) -> Double {
+        switch p {
+        case .temporalThree: 3.2          // a tone lost: 2.0 s of pause and 0.65 s of it, and more
+        case .temporalFour: 7.0
+        case .continuous: 1.0
+        case .steadyBeeps: 3.3
+        }
+    }
+
+    // MARK: State
+
+    private var channels: [AlarmTrack]
+    private var firstFrame: Int?
+    /// The current (or last) alarm, and the frame its pattern last showed.
+    public private(set) var span: Span?
+    private var lastHeardFrame = 0
+
+    public init() {
+        channels = Self.centres.map { AlarmTrack(centre: $0) }
+    }
+
+    /// Takes the lines of the next short frame; frames must come in order, numbered from
+    /// the stream's start.
+    public mutating func push(_ lines: ToneLines, frame: Int) {
+        if firstFrame == nil { firstFrame = frame }
+        for c in 0..<channels.count {
+            if let (pattern, from) = channels[c].frame(channels[c].line(in: lines), at: frame) { confirm(pattern, from: from, channel: c, frame: frame) }
+            if channels[c].coarse.on { horn(c, frame: frame) }
+            if let s = span, s.active, goesOn(s, channels[c]) { lastHeardFrame = frame }
+        }
+        follow(frame: frame)
+    }
+
+    /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %.
+    private mutating func horn(_ t: Int, frame: Int) {
+        let beep = channels[t].coarse
+        let (seconds, spread) = beep.sounding(at: frame)
+        guard seconds >= Self.hornSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
+              Double(beep.beepStart - (firstFrame ?? 0)) * Self.frameSeconds >= Self.hornNoveltySeconds,
+              channels[t].lastHeld.map { Double(beep.beepStart - $0.end) * Self.frameSeconds >= Self.hornNoveltySeconds
+                                         || abs($0.hz - channels[t].hz) > Self.sameToneTolerance * $0.hz } ?? true
+        else { return }
+        confirm(.continuous, from: beep.beepStart, channel: t, frame: frame)
+    }
+
+    nonisolated(unsafe) public static var debug: ((String) -> Void)?
+    private mutating func confirm(_ pattern: Pattern, from: Int, channel t: Int, frame: Int) {
+        Self.debug?("CONFIRM \(pattern) from \(Self.seconds(from)) at \(Self.seconds(frame)) hz \(channels[t].hz)")
+        let start = Self.seconds(from), now = Self.seconds(frame)
+        if var s = span, s.active {
+            s.from = min(s.from, start)
+            s.to = max(s.to, now)
+            span = s
+        } else {
+            span = Span(from: start, to: now, active: true, pattern: pattern, hz: channels[t].hz)
+        }
+        lastHeardFrame = frame
+    }
+
+    /// Whether the beep a channel just ended is one more of the alarm's: its pitch, and a
+    /// beep of its pattern. A beep lost in noise then does not break the alarm in two, as
+    /// it would if the whole pattern had to show again.
+    private func goesOn(_ s: Span, _ channel: AlarmTrack) -> Bool {
+        let beep = s.pattern == .temporalFour ? channel.ended.fine : channel.ended.coarse
+        guard let beep, abs(beep.hz - s.hz) <= Self.sameToneTolerance * s.hz else { return false }
+        switch s.pattern {
+        case .temporalThree: return Self.t3Tone.contains(beep.seconds)
+        case .temporalFour: return Self.t4Beep.contains(beep.seconds)
+        case .steadyBeeps, .continuous: return true
+        }
+    }
+
+    /// Carries the alarm up to now while it sounds, and ends it when its silence outlasts its
+    /// pattern's: the windows of T4's 5 s pause are the alarm's, not a gap between two.
+    private mutating func follow(frame: Int) {
+        guard var s = span, s.active else { return }
+        if Double(frame - lastHeardFrame) * Self.frameSeconds > Self.longestSilence(s.pattern) {
+            s.active = false
+            s.to = Self.seconds(lastHeardFrame)
+        } else {
+            s.to = Self.seconds(frame)
+        }
+        span = s
+    }
+
+}

@@ -1,0 +1,66 @@
+/// Cuts one tonal line into beeps, frame by frame, at one resolution (`AlarmTrack` keeps two).
+///
+/// A beep starts when the line stands `AlarmDetector.startDb` over its neighbourhood and has
+/// risen `AlarmDetector.riseDb` since it last fell (a reverberant tail does not restart a
+/// beep); it goes on while the line stays within `dropDb` of the beep's peak, with up to
+/// `bridgeFrames` frames missing bridged.
+struct BeepSegmenter: Sendable {
+    /// A finished beep, in frames (`end` exclusive), and its mean pitch.
+    struct Beep: Sendable, Equatable {
+        var start = 0, end = 0
+        var hz: Float = 0
+        /// How far its pitch wandered: highest over lowest, less 1.
+        var spread: Float = 0
+        var seconds: Double { Double(end - start) * AlarmDetector.frameSeconds }
+    }
+
+    let dropDb: Float
+    let bridgeFrames: Int
+    private(set) var on = false
+    private(set) var beepStart = 0, lastOn = -1_000_000
+    private var hzSum: Float = 0, frames = 0
+    private(set) var hzMin: Float = 0, hzMax: Float = 0
+    private var peakDb: Float = 0
+    /// The lowest level the line fell to since its last beep, or nil when it vanished.
+    private var valleyDb: Float?
+
+    init(dropDb: Float, bridgeFrames: Int) {
+        self.dropDb = dropDb
+        self.bridgeFrames = bridgeFrames
+    }
+
+    /// How long the current beep has sounded by `frame`, and how far its pitch has wandered
+    /// (highest over lowest, less 1).
+    func sounding(at frame: Int) -> (seconds: Double, spread: Float) {
+        (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
+    }
+
+    /// The track's line in this frame, or nil when it has none; returns the beep this ends.
+    mutating func frame(_ line: ToneLines.Line?, at frame: Int) -> Beep? {
+        if on {
+            if let line, line.levelDb >= peakDb - dropDb {
+                lastOn = frame
+                hzSum += line.hz; frames += 1
+                hzMin = min(hzMin, line.hz); hzMax = max(hzMax, line.hz)
+                peakDb = max(peakDb, line.levelDb)
+                return nil
+            }
+            guard frame - lastOn > bridgeFrames else { return nil }
+            on = false
+            valleyDb = line?.levelDb
+            guard lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames else { return nil }
+            return Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1)
+        }
+        guard let line else { valleyDb = nil; return nil }
+        if line.contrastDb >= AlarmDetector.startDb && line.levelDb >= (valleyDb ?? -.infinity) + AlarmDetector.riseDb {
+            on = true
+            beepStart = frame
+            lastOn = frame
+            hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
+            valleyDb = nil
+        } else {
+            valleyDb = min(valleyDb ?? line.levelDb, line.levelDb)
+        }
+        return nil
+    }
+}
