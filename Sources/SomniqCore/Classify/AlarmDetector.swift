@@ -48,10 +48,10 @@ public struct AlarmDetector: Sendable {
     /// … that has risen 8 dB since it last fell (a reverberant tail does not restart a beep) …
     static let riseDb: Float = 8
     /// (Where a beep ends: `AlarmTrack`.)
-    /// A sounder's line glides, if at all, by ±3 % a few times a second: from one frame to the
-    /// next (15.6 ms) it moves by under 2 %, or 20 Hz (a bin and a bit) where 2 % is less
-    /// than the spectrum resolves. Noise's strongest bin jumps about.
-    static func follows(_ hz: Float, from previous: Float) -> Bool { abs(hz - previous) <= max(0.02 * previous, 20) }
+    /// A sounder's line glides, if at all, by ±3 % about its pitch: a beep goes on only on
+    /// lines within 4 % of its mean pitch so far (or 20 Hz, a bin and a bit, where 4 % is less
+    /// than the spectrum resolves). Noise's strongest bins jump about the channel.
+    static let beepPitchTolerance: Float = 0.04
     /// Two beeps are one sounder's when their mean pitches lie within 2 %: a sounder's pitch
     /// holds (a warble or slide of ±3 % averages out over each beep), where the notes of a
     /// tune lie a semitone (6 %) or more apart.
@@ -61,6 +61,7 @@ public struct AlarmDetector: Sendable {
     /// Channels a twelfth of an octave apart, each ±7 % wide: a tone that slides ±3 % stays
     /// wholly inside one of them.
     static let channelWidth: Float = 0.07
+    static let channelOwnership: Float = 0.045
     static let centres: [Float] = {
         var c: [Float] = [], f = ToneLines.band.lowerBound
         while f <= ToneLines.band.upperBound { c.append(f); f *= Float.pow(2, 1.0 / 12.0) }
@@ -81,12 +82,23 @@ public struct AlarmDetector: Sendable {
     /// T4: 0.1 s beeps 0.1 s apart (accepted 0.05–0.2 s each), three to five heard in a
     /// group (one may drown), then 5 s off (accepted 4–6.5 s).
     static let t4Beep: ClosedRange<Double> = 0.04...0.3
-    static let t4GroupGap: ClosedRange<Double> = 0...0.26
+    /// Beeps 0.45 s apart or less are one group: T4's gaps are 0.2 s at most, and one beep
+    /// lost in noise leaves a gap of two gaps and a beep.
+    static let t4GroupGap: ClosedRange<Double> = 0...0.45
     /// A group's beeps may break up in a room or drown in noise: three to eight heard, the
     /// group lasting 0.25–1.6 s (four beeps and three gaps of 0.05–0.2 s).
     static let t4Beeps: ClosedRange<Int> = 3...8
     static let t4GroupSeconds: ClosedRange<Double> = 0.25...1.6
     static let t4Strays = 1
+    /// The second group is recognised at its third beep (0.4 s into it): two beeps alone
+    /// after a group come too often in music and voices (the battery's look-alikes).
+    static let t4SecondGroupBeeps = 3
+    /// A sounder's beeps in a group are even (NFPA 720: each 0.1 s ±10 %, 0.1 s apart): the
+    /// longest at most 2.2 times the shortest as heard (a frame each way, and a room's tail),
+    /// and each comes at most 2.4 times the shortest interval after the one before (one beep
+    /// lost in noise doubles an interval). Gusts of a whistling wind come as they please.
+    static let t4Evenness = 2.2
+    static let t4IntervalSpread = 2.4
     static let t4Pause: ClosedRange<Double> = 3.7...6.8
     static let t4PauseFrames = Int(7 / frameSeconds)
     /// A group stands alone: nothing on its line for 2 s before it but `t4Strays` beeps (T4's
@@ -101,6 +113,10 @@ public struct AlarmDetector: Sendable {
     /// in the 5 s before it starts (a whine that was always there, and drops out now and
     /// then, is the room's).
     static let hornNoveltySeconds = 5.0
+    /// A horn heard for 2 s is not an alarm yet, but no held note or ringer either: a phone
+    /// rings in bursts of 2 s at most (North America 2 s on, 4 s off; Europe 0.4 + 0.4 s), and
+    /// a note of music does not hold its pitch within ±1 %.
+    static let hornHeardSeconds = 2.0
     static let heldSeconds = 1.0
     /// Steady beeping: beeps every 0.3–3 s (a low-battery chirp comes every 30–60 s),
     /// intervals within 12 %, lengths within 25 %, at least six intervals.
@@ -108,11 +124,6 @@ public struct AlarmDetector: Sendable {
     static let steadyPeriodTolerance = 0.12
     static let steadyLengthTolerance = 0.25
     static let steadyIntervals = 6
-    /// … each beep 0.15 s or longer and sounding 15 % of the time or more: a sounder meant to
-    /// wake sleepers sounds a good part of the time (T3: 37.5 %), where an insect's or a
-    /// frog's call is a brief chirp every second or two.
-    static let steadyShortestBeep = 0.15
-    static let steadyDuty = 0.15
 
     /// How long an alarm's silence may last before it is over: its pattern's longest pause
     /// and a little more.
@@ -129,6 +140,8 @@ public struct AlarmDetector: Sendable {
 
     private var channels: [AlarmTrack]
     private var firstFrame: Int?
+    /// The last time a horn had been heard for `hornHeardSeconds` (−∞: never).
+    public private(set) var hornHeard = -Double.infinity
     /// The current (or last) alarm, and the frame its pattern last showed.
     public private(set) var span: Span?
     private var lastHeardFrame = 0
@@ -142,22 +155,25 @@ public struct AlarmDetector: Sendable {
     public mutating func push(_ lines: ToneLines, frame: Int) {
         if firstFrame == nil { firstFrame = frame }
         for c in 0..<channels.count {
-            if let (pattern, from) = channels[c].frame(channels[c].line(in: lines), at: frame) { confirm(pattern, from: from, channel: c, frame: frame) }
-            if channels[c].coarse.on { horn(c, frame: frame) }
+            if let (pattern, from) = channels[c].frame(lines, at: frame) { confirm(pattern, from: from, channel: c, frame: frame) }
+            if channels[c].held.on { horn(c, frame: frame) }
             if let s = span, s.active, goesOn(s, channels[c]) { lastHeardFrame = frame }
         }
         follow(frame: frame)
     }
 
-    /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %.
+    /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %
+    /// (and, from 2 s on, one that is on its way to that).
     private mutating func horn(_ t: Int, frame: Int) {
-        let beep = channels[t].coarse
+        let beep = channels[t].held
         let (seconds, spread) = beep.sounding(at: frame)
-        guard seconds >= Self.hornSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
+        guard seconds >= Self.hornHeardSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
               Double(beep.beepStart - (firstFrame ?? 0)) * Self.frameSeconds >= Self.hornNoveltySeconds,
               channels[t].lastHeld.map { Double(beep.beepStart - $0.end) * Self.frameSeconds >= Self.hornNoveltySeconds
                                          || abs($0.hz - channels[t].hz) > Self.sameToneTolerance * $0.hz } ?? true
         else { return }
+        hornHeard = Self.seconds(frame)
+        guard seconds >= Self.hornSeconds else { return }
         confirm(.continuous, from: beep.beepStart, channel: t, frame: frame)
     }
 

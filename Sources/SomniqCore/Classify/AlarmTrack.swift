@@ -13,10 +13,12 @@ struct AlarmTrack: Sendable {
     let centre: Float
     /// The line's frequency in the last frame it was heard.
     private(set) var hz: Float = 0
-    private(set) var fine = BeepSegmenter(dropDb: 6, bridgeFrames: 1)
-    private(set) var coarse = BeepSegmenter(dropDb: 10, bridgeFrames: 3)
+    private(set) var fine = BeepSegmenter(dropDb: 6, bridgeFrames: 1, pitchTolerance: AlarmDetector.beepPitchTolerance)
+    private(set) var coarse = BeepSegmenter(dropDb: 10, bridgeFrames: 3, pitchTolerance: AlarmDetector.beepPitchTolerance)
+    /// A horn that sounds on is followed through dropouts of a tenth of a second (rain's bursts
+    /// mask a line for a moment) and through the swells of a room's modes.
+    private(set) var held = BeepSegmenter(dropDb: 12, bridgeFrames: 6, pitchTolerance: AlarmDetector.hornPitchTolerance)
 
-    var on: Bool { fine.on || coarse.on }
 
     /// T3: the last four beeps of T3's length, newest last (shorter clicks in between are
     /// noise, and left out).
@@ -30,11 +32,15 @@ struct AlarmTrack: Sendable {
     private(set) var ended: (fine: Beep?, coarse: Beep?) = (nil, nil)
     /// The last sound that held the line for a second or more.
     private(set) var lastHeld: Beep?
+    private var steadyLast: Beep?, steadyNovel = false
+    /// The last six beeps before the newest, newest last.
+    private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 6)
     private var steadyFrom = 0, steadyIntervals = 0
     private var steadyPeriod: Double = 0, steadyHz: Float = 0, steadySeconds: Double = 0
 
-    /// The ends of the last three fine beeps, newest last.
-    private var fineEnds = (-1_000_000, -1_000_000, -1_000_000)
+    /// The last three fine beeps, newest last.
+    private var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
+                              Beep(start: -1_000_000, end: -1_000_000))
     /// Fine beeps since the last whole group that were not in a group of their own.
     private var strays = 0
 
@@ -43,43 +49,57 @@ struct AlarmTrack: Sendable {
         var hz: Float = 0
         /// Seconds without beeps on the line before the group, allowing `AlarmDetector.t4Strays`.
         var quietBefore = Double.infinity
+        /// The shortest and longest beep in it, and from one beep's start to the next, frames:
+        /// a sounder's are even, give or take a beep lost in noise (twice the interval).
+        var shortest = Int.max, longest = 0, closest = Int.max, furthest = 0, lastStart = 0
+        var even: Bool {
+            Double(longest) <= AlarmDetector.t4Evenness * Double(shortest)
+                && (beeps < 3 || Double(furthest) <= AlarmDetector.t4IntervalSpread * Double(closest))
+        }
         var valid: Bool {
             AlarmDetector.t4Beeps.contains(beeps) && AlarmDetector.t4GroupSeconds.contains(Double(end - start) * AlarmDetector.frameSeconds)
-                && quietBefore >= AlarmDetector.t4QuietBefore
+                && quietBefore >= AlarmDetector.t4QuietBefore && even
+        }
+
+        mutating func add(_ b: Beep) {
+            if beeps > 0 { closest = min(closest, b.start - lastStart); furthest = max(furthest, b.start - lastStart) }
+            lastStart = b.start
+            beeps += 1
+            end = b.end
+            shortest = min(shortest, b.end - b.start); longest = max(longest, b.end - b.start)
         }
     }
 
 
     func holds(_ line: ToneLines.Line) -> Bool { abs(line.hz - centre) <= AlarmDetector.channelWidth * centre }
 
-    /// The channel's line in this frame: inside a beep, the one that continues the beep's;
-    /// outside one, the strongest (lines come strongest first).
-    func line(in lines: ToneLines) -> ToneLines.Line? {
-        for j in 0..<lines.count where holds(lines.lines[j]) {
-            if !on || AlarmDetector.follows(lines.lines[j].hz, from: hz) { return lines.lines[j] }
-        }
-        return nil
-    }
-
     init(centre: Float) { self.centre = centre }
+
+    /// Whether a beep is this channel's to judge: its pitch lies nearer this channel's centre
+    /// than the next one's. A line near the channel's edge that wanders in and out of it (a
+    /// note's vibrato) is cut into beeps here, whole in the channel next to it.
+    private func own(_ beep: Beep) -> Bool { abs(beep.hz - centre) <= AlarmDetector.channelOwnership * centre }
 
     /// Takes the channel's line in this frame (nil: none); returns the pattern its beeps
     /// complete, if they do, with the frame of the pattern's first beep.
-    mutating func frame(_ line: ToneLines.Line?, at frame: Int) -> (AlarmDetector.Pattern, from: Int)? {
-        if let line { hz = line.hz }
+    mutating func frame(_ lines: ToneLines, at frame: Int) -> (AlarmDetector.Pattern, from: Int)? {
+        // Lines come strongest first: the channel's line is the first inside it.
+        for j in 0..<lines.count where holds(lines.lines[j]) { hz = lines.lines[j].hz; break }
         var found: (AlarmDetector.Pattern, from: Int)?
         ended = (nil, nil)
-        if let beep = fine.frame(line, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound {
+        if let beep = fine.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.fine = beep
+            AlarmDetector.debug?("fine \(centre) \(AlarmDetector.seconds(beep.start)) \(beep.seconds) \(beep.hz) \(beep.spread)")
             if let from = temporalFour(beep) { found = (.temporalFour, from) }
         }
-        if let beep = coarse.frame(line, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound {
+        if let beep = held.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
+        if let beep = coarse.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
             AlarmDetector.debug?("beep \(centre) \(AlarmDetector.seconds(beep.start)) \(beep.seconds) \(beep.hz)")
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
             if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }
+            if let previous { recent.removeFirst(); recent.append(previous) }
             previous = beep
-            if beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
         }
         return found
     }
@@ -112,37 +132,59 @@ struct AlarmTrack: Sendable {
     /// T4's long silence, three short beeps of the next group, all of one pitch. A stray beep
     /// two (another sound, at the same pitch) is forgiven; an insect's chirping is not.
     private mutating func temporalFour(_ b: Beep) -> Int? {
-        defer { fineEnds = (fineEnds.1, fineEnds.2, b.end) }
+        defer { fineRecent = (fineRecent.1, fineRecent.2, b) }
         let isShort = AlarmDetector.t4Beep.contains(b.seconds) && b.spread <= AlarmDetector.sounderSpread
         if isShort && group.beeps > 0 && Self.same(b.hz, group.hz)
             && Double(b.start - group.end) * AlarmDetector.frameSeconds <= AlarmDetector.t4GroupGap.upperBound {
-            group.beeps += 1
-            group.end = b.end
+            group.add(b)
         } else {
             closeGroup()
-            guard isShort else { strays += 1; return nil }
-            group = Group(beeps: 1, start: b.start, end: b.end, hz: b.hz,
-                          quietBefore: Double(b.start - fineEnds.1) * AlarmDetector.frameSeconds)
+            // Only a beep at the alarm's pitch breaks its silence; other sounds in the channel do not.
+            let stray = lastGroup.valid && Self.same(b.hz, lastGroup.hz)
+            guard isShort else { if stray { strays += 1 }; return nil }
+            group = Group(start: b.start, hz: b.hz, quietBefore: quiet(before: b))
+            group.add(b)
         }
         // The second group is the first again: as many beeps (give or take one), as long.
-        guard group.beeps >= AlarmDetector.t4Beeps.lowerBound, lastGroup.valid, Self.same(group.hz, lastGroup.hz),
+        guard group.beeps >= AlarmDetector.t4SecondGroupBeeps, group.even, lastGroup.valid, Self.same(group.hz, lastGroup.hz),
               strays <= AlarmDetector.t4Strays, abs(group.beeps - lastGroup.beeps) <= 1 || group.beeps < lastGroup.beeps
         else { return nil }
         let pause = Double(group.start - lastGroup.end) * AlarmDetector.frameSeconds
         return AlarmDetector.t4Pause.contains(pause) ? lastGroup.start : nil
     }
 
+    /// Seconds since the line last sounded at `b`'s pitch, forgiving `AlarmDetector.t4Strays` beeps.
+    private func quiet(before b: Beep) -> Double {
+        var forgiven = AlarmDetector.t4Strays
+        for earlier in [fineRecent.2, fineRecent.1, fineRecent.0] where Self.same(earlier.hz, b.hz) {
+            if forgiven == 0 { return Double(b.start - earlier.end) * AlarmDetector.frameSeconds }
+            forgiven -= 1
+        }
+        return .infinity
+    }
+
     /// A whole group is remembered until the next whole one.
     private mutating func closeGroup() {
-        if group.valid { lastGroup = group; strays = 0 } else { strays += group.beeps }
+        if group.valid { lastGroup = group; strays = 0 } else if lastGroup.valid && Self.same(group.hz, lastGroup.hz) { strays += group.beeps }
         group = Group()
+    }
+
+    /// Whether a beep comes out of silence at its pitch: no beep like it (the same pitch,
+    /// half to twice as long) in the `hornNoveltySeconds` before it. Clicks of noise do not count.
+    private func novel(_ b: Beep) -> Bool {
+        !recent.contains { r in
+            r.end <= b.start && Double(b.start - r.end) * AlarmDetector.frameSeconds < AlarmDetector.hornNoveltySeconds
+                && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds
+        }
     }
 
     /// A piezo horn beeping steadily, without the T3 rhythm (EN 14604 prescribes no pattern):
     /// beeps of one length at one interval and one pitch, for `hornSeconds` or more.
     private mutating func steady(_ b: Beep) -> Int? {
-        guard let previous else { return nil }
-        let period = Double(b.start - previous.start) * AlarmDetector.frameSeconds
+        guard let last = steadyLast else { steadyLast = b; return nil }
+        // A click or a blip of noise much shorter than the beeps does not break their run.
+        if steadyIntervals > 0 && b.seconds < AlarmDetector.steadyLengthTolerance * steadySeconds { return nil }
+        let period = Double(b.start - last.start) * AlarmDetector.frameSeconds
         let regular = steadyIntervals > 0 && abs(period - steadyPeriod) <= AlarmDetector.steadyPeriodTolerance * steadyPeriod
             && abs(b.hz - steadyHz) <= AlarmDetector.hornPitchTolerance * steadyHz
             && abs(b.seconds - steadySeconds) <= AlarmDetector.steadyLengthTolerance * steadySeconds
@@ -150,15 +192,18 @@ struct AlarmTrack: Sendable {
             steadyIntervals += 1
             steadyPeriod += (period - steadyPeriod) / Double(steadyIntervals)
         } else {
-            steadyFrom = previous.start
+            // A new run: it must start out of silence at its pitch, as a sounder switched on
+            // does; an insect chirping on and off at one pitch never does.
+            steadyNovel = novel(last)
+            steadyFrom = last.start
             steadyIntervals = 1
             steadyPeriod = period
-            steadyHz = previous.hz
-            steadySeconds = previous.seconds
+            steadyHz = last.hz
+            steadySeconds = last.seconds
         }
+        steadyLast = b
         let span = Double(b.end - steadyFrom) * AlarmDetector.frameSeconds
-        guard steadyIntervals >= AlarmDetector.steadyIntervals, span >= AlarmDetector.hornSeconds,
-              steadySeconds >= AlarmDetector.steadyShortestBeep, steadySeconds >= AlarmDetector.steadyDuty * steadyPeriod,
+        guard steadyNovel, steadyIntervals >= AlarmDetector.steadyIntervals, span >= AlarmDetector.hornSeconds,
               AlarmDetector.steadyPeriod.contains(steadyPeriod), AlarmDetector.hornHz.contains(steadyHz) else { return nil }
         return steadyFrom
     }

@@ -16,6 +16,8 @@ struct BeepSegmenter: Sendable {
 
     let dropDb: Float
     let bridgeFrames: Int
+    /// How far from the beep's mean pitch a line may lie and still go on with it.
+    let pitchTolerance: Float
     private(set) var on = false
     private(set) var beepStart = 0, lastOn = -1_000_000
     private var hzSum: Float = 0, frames = 0
@@ -24,9 +26,20 @@ struct BeepSegmenter: Sendable {
     /// The lowest level the line fell to since its last beep, or nil when it vanished.
     private var valleyDb: Float?
 
-    init(dropDb: Float, bridgeFrames: Int) {
+    init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float) {
         self.dropDb = dropDb
         self.bridgeFrames = bridgeFrames
+        self.pitchTolerance = pitchTolerance
+    }
+
+    /// The frame's line for this beep: inside a beep, the strongest near its mean pitch;
+    /// outside one, the strongest in the channel (lines come strongest first).
+    private func line(in lines: ToneLines, _ channel: (ToneLines.Line) -> Bool) -> ToneLines.Line? {
+        let mean = frames > 0 ? hzSum / Float(frames) : 0
+        for j in 0..<lines.count where channel(lines.lines[j]) {
+            if !on || abs(lines.lines[j].hz - mean) <= max(pitchTolerance * mean, 20) { return lines.lines[j] }
+        }
+        return nil
     }
 
     /// How long the current beep has sounded by `frame`, and how far its pitch has wandered
@@ -35,8 +48,9 @@ struct BeepSegmenter: Sendable {
         (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
     }
 
-    /// The track's line in this frame, or nil when it has none; returns the beep this ends.
-    mutating func frame(_ line: ToneLines.Line?, at frame: Int) -> Beep? {
+    /// Takes the frame's lines (`channel`: those of this channel); returns the beep this ends.
+    mutating func frame(_ lines: ToneLines, in channel: (ToneLines.Line) -> Bool, at frame: Int) -> Beep? {
+        let line = line(in: lines, channel)
         if on {
             if let line, line.levelDb >= peakDb - dropDb {
                 lastOn = frame
