@@ -15,6 +15,10 @@ public struct Classifier: Sendable {
     public static let trainDelay = 16
     /// The classes decided `trainDelay` windows after the others.
     public static let trainClasses: [SoundClass] = [.snoring, .breathing]
+    /// The classes a familiar sound does not open (`unlessFamiliar`), besides the trains:
+    /// the short ones and thunder. Not the alarm, decided by its own cadence, nor a voice,
+    /// a cry, a ringer or music, which go on for long and are not mistaken for a background.
+    static let habituated: [SoundClass] = [.thunder, .glassBreak, .scream, .door, .gasp, .cough, .dogBark]
     public static let promptClasses: [SoundClass] = SoundClass.allCases.filter { !trainClasses.contains($0) }
 
     /// What a decision settles.
@@ -46,6 +50,11 @@ public struct Classifier: Sendable {
     private var gasping = Hold(windows: Gasp.hold)
     private var shouting = Hold(windows: Scream.hold, tail: Scream.holdsTail)
     private var slams = Hold(windows: Door.hold)
+    private var familiarity = Familiarity()
+    /// The habituated classes' scores of the window before, and for how many windows in a
+    /// row they have scored 0.5 or more (`unlessFamiliar`).
+    private var before = ClassScores()
+    private var underWay = [Int](repeating: 0, count: SoundClass.allCases.count)
     private var cryBefore: Float = 0
     private var gaspBefore: Float = 0
     private var wasActive = false
@@ -73,14 +82,15 @@ public struct Classifier: Sendable {
             backlog.append(now.features, s, breathing: breathing)
             // A train that starts here started with its first snore or breath, which the
             // backlog still holds.
-            if let first = snores.startedAt { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
+            // (Unless the train is a familiar sound, which opens nothing.)
+            if let first = snores.startedAt, s[.snoring] >= 0.5 { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
             // One that ends here ended with its last snore or breath: what was held for the
             // next one, which did not come, was silence.
             if let end = snores.endedAt { backlog.lower(.snoring, to: 0.3, from: end + 1) }
             let breathEnd = max(breaths.endedAt ?? .min, inhales.endedAt ?? .min)
             if breathEnd > .min, !breaths.active, !inhales.active { backlog.lower(.breathing, to: 0.3, from: breathEnd + 1) }
             let firstBreath = min(breaths.startedAt ?? .max, inhales.startedAt ?? .max)
-            if firstBreath < .max { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
+            if firstBreath < .max, breathing >= 0.5 { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
             return (.prompt, now.features)
         }
         if backlog.isFull || (ending && !ready && backlog.count > 0) {
@@ -106,6 +116,21 @@ public struct Classifier: Sendable {
             if e.rules.door >= 0.5 { return e.rules.door }
         }
         return 0
+    }
+
+    /// Habituation: a sound heard often in the last two minutes (`Familiarity`) opens no
+    /// event of a short class, thunder or a train. An event already under way (its class
+    /// scored 0.5 or more in the window before) goes on while its own sound may last, the
+    /// `Familiarity.own` windows that are not compared with it (a roll of thunder); past
+    /// them, an event that has gone on since a clock's first tick ends once the ticks are
+    /// familiar. A train goes on for as long as its rhythm holds (`SnoreTrain`,
+    /// `BreathTrain`): a minute of snoring sounds like the snores before it, and is snoring.
+    private mutating func unlessFamiliar(_ c: SoundClass, _ x: Float, _ familiar: Float) -> Float {
+        let going = before[c] >= 0.5 && (underWay[c.index] < Familiarity.own || Self.trainClasses.contains(c))
+        let y = going ? x : x * (1 - familiar)
+        before[c] = y
+        underWay[c.index] = y >= 0.5 ? underWay[c.index] + 1 : 0
+        return y
     }
 
     private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
@@ -140,8 +165,12 @@ public struct Classifier: Sendable {
     ///     is a syllable; a slam's attack is not a cough.
     /// 14. Dog bark, by running speech, a cry, a tone or a train: a short voiced burst
     ///     within speech is a syllable, within a cry bout part of the cry.
+    /// Then the short classes, thunder and the trains, by a familiar sound (`unlessFamiliar`):
+    /// what has recurred for minutes is background, not an event; it still explains the
+    /// other classes' bursts as above.
     private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) -> Float {
         s.reset()
+        let familiar = familiarity.judge(f)
         let cryAfter = later(\.babyCry)
         // A short sound whose attack lies in the second half of this window lies wholly
         // in the next one, which starts 0.5 s later (and sees the attack too): that window
@@ -176,10 +205,11 @@ public struct Classifier: Sendable {
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
         let breath: (Rules) -> Float = { max($0.breathing, $0.heavyBreath) }
-        let breathing = max(breaths.update(instant: breath(r), frame: f.index,
+        let breathed = max(breaths.update(instant: breath(r), frame: f.index,
                                            nextInView: soon(breath) >= 0.5, horizon: Self.lookahead),
                             inhales.update(instant: r.heavyBreath, frame: f.index,
                                            nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
+        let breathing = unlessFamiliar(.breathing, breathed, familiar)
         let rhythm = breaths.active || inhales.active
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore; a gasp, or the rest of one, is not a snore.
@@ -189,12 +219,12 @@ public struct Classifier: Sendable {
                                   gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
-        s[.snoring] = snore.snoring
+        s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar)
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
         // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.
-        let train = max(rumble, rhythm ? s[.breathing] : 0, snores.inTrain ? s[.snoring] : 0)
+        let train = max(rumble, rhythm ? breathed * (1 - snore.snoring) : 0, snores.inTrain ? snore.snoring : 0)
         let background = max(tone, train)
 
         // Voices.
@@ -237,6 +267,8 @@ public struct Classifier: Sendable {
                                    resumes: soon(\.dogBark) >= 0.5)
         wasActive = f.activeFraction >= 0.3
         gaspBefore = s[.gasp]
+        for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
+        familiarity.remember(f, sleeper: max(s[.snoring], breathing) >= 0.7)
         return breathing
     }
 }
