@@ -55,6 +55,11 @@ public struct Classifier: Sendable {
     /// row they have scored 0.5 or more (`unlessFamiliar`).
     private var before = ClassScores()
     private var underWay = [Int](repeating: 0, count: SoundClass.allCases.count)
+    /// How familiar the sound was whose onset a class's score was held back for, while that
+    /// score (or its hold) stays up; 0 when none was.
+    private var quelled = [Float](repeating: 0, count: SoundClass.allCases.count)
+    /// A train that opened (scored 0.5 or more) and whose rhythm has held since.
+    private var trainOpen = [Bool](repeating: false, count: SoundClass.allCases.count)
     private var cryBefore: Float = 0
     private var gaspBefore: Float = 0
     private var wasActive = false
@@ -123,13 +128,19 @@ public struct Classifier: Sendable {
     /// scored 0.5 or more in the window before) goes on while its own sound may last, the
     /// `Familiarity.own` windows that are not compared with it (a roll of thunder); past
     /// them, an event that has gone on since a clock's first tick ends once the ticks are
-    /// familiar. A train goes on for as long as its rhythm holds (`SnoreTrain`,
-    /// `BreathTrain`): a minute of snoring sounds like the snores before it, and is snoring.
-    private mutating func unlessFamiliar(_ c: SoundClass, _ x: Float, _ familiar: Float) -> Float {
-        let going = before[c] >= 0.5 && (underWay[c.index] < Familiarity.own || Self.trainClasses.contains(c))
-        let y = going ? x : x * (1 - familiar)
+    /// familiar. A train that opened goes on for as long as its rhythm holds (`rhythm`:
+    /// `SnoreTrain.inTrain`, `BreathTrain.active`), through a burst it leaves out: a minute
+    /// of snoring sounds like the snores before it, and is snoring.
+    /// The windows a held-back onset is carried into (a `Hold`, a train's held score) are
+    /// held back as much as it was.
+    private mutating func unlessFamiliar(_ c: SoundClass, _ x: Float, _ familiar: Float, rhythm: Bool = false) -> Float {
+        let i = c.index
+        let going = (before[c] >= 0.5 && underWay[i] < Familiarity.own) || (rhythm && trainOpen[i])
+        let y = going ? x : x * (1 - max(familiar, quelled[i]))
+        quelled[i] = x < 0.5 ? 0 : (y < 0.5 ? max(familiar, quelled[i]) : 0)
+        underWay[i] = y >= 0.5 ? underWay[i] + 1 : 0
+        trainOpen[i] = rhythm && (trainOpen[i] || y >= 0.5)
         before[c] = y
-        underWay[c.index] = y >= 0.5 ? underWay[c.index] + 1 : 0
         return y
     }
 
@@ -209,8 +220,8 @@ public struct Classifier: Sendable {
                                            nextInView: soon(breath) >= 0.5, horizon: Self.lookahead),
                             inhales.update(instant: r.heavyBreath, frame: f.index,
                                            nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
-        let breathing = unlessFamiliar(.breathing, breathed, familiar)
         let rhythm = breaths.active || inhales.active
+        let breathing = unlessFamiliar(.breathing, breathed, familiar, rhythm: rhythm)
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore; a gasp, or the rest of one, is not a snore.
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
@@ -219,7 +230,7 @@ public struct Classifier: Sendable {
                                   gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
-        s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar)
+        s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
@@ -268,7 +279,7 @@ public struct Classifier: Sendable {
         wasActive = f.activeFraction >= 0.3
         gaspBefore = s[.gasp]
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
-        familiarity.remember(f, sleeper: max(s[.snoring], breathing) >= 0.7)
+        familiarity.remember(f, sleeper: snores.inTrain || rhythm)
         return breathing
     }
 }
