@@ -104,3 +104,23 @@ private func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
     #expect((80..<240).allSatisfy { s[$0][.door] < 0.5 })
     #expect(s[240][.glassBreak] >= 0.7)
 }
+
+/// A cough: an explosive, voiced burst of 0.4 s at 150–1200 Hz, 30 dB over the floor.
+private func cough(_ index: Int) -> WindowFeatures {
+    var f = tick(index)
+    f.peakDbfs = -30
+    f.excessShare = [0, 0.3, 0.5, 0.2, 0, 0, 0, 0]
+    f.activeFraction = 0.4; f.longestRunSeconds = 0.4; f.loudRunSeconds = 0.1
+    f.onsetDb = 20; f.voicedFraction = 0.7; f.harmonicity = 0.65; f.f0Hz = 250; f.tonalStability = 0.2; f.centroidHz = 700
+    return f
+}
+
+@Test func theSleepersCoughsAreNotTheRoomsBackground() {
+    // A bout of three coughs every 10 s for two minutes: each bout is a cough, the last as
+    // the first.
+    let windows = (0..<240).map { i -> WindowFeatures in i % 20 < 6 && i % 2 == 0 ? cough(i) : quiet(i) }
+    let s = decide(windows)
+    for bout in stride(from: 0, to: 240, by: 20) {
+        #expect((bout..<(bout + 6)).contains { s[$0][.cough] >= 0.7 }, "bout at window \(bout)")
+    }
+}

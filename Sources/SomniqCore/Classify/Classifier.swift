@@ -278,8 +278,11 @@ public struct Classifier: Sendable {
                                    resumes: soon(\.dogBark) >= 0.5)
         wasActive = f.activeFraction >= 0.3
         gaspBefore = s[.gasp]
+        // The sleeper's own sounds, its snores and breaths and a cough, gasp or scream, are
+        // not the room's background: a third bout of coughing is as new as the first.
+        let voiced = max(s[.cough], s[.gasp], s[.scream]) >= 0.5
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
-        familiarity.remember(f, sleeper: snores.inTrain || rhythm)
+        familiarity.remember(f, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
 }
