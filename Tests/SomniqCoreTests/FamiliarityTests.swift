@@ -45,7 +45,7 @@ private func ticking(seconds: Int) -> [WindowFeatures] {
     var familiar: [Float] = []
     for f in ticking(seconds: 60) {
         familiar.append(memory.judge(f))
-        memory.remember(f)
+        memory.remember(f, judged: familiar.last!)
     }
     // Its last 10 s are its own; 8 ticks before them begin to make it familiar, 20 make it so.
     #expect(familiar[0..<36].allSatisfy { $0 == 0 })
@@ -56,7 +56,7 @@ private func ticking(seconds: Int) -> [WindowFeatures] {
 
 @Test func aSoundUnlikeTheTicksOrFarLouderIsNotFamiliar() {
     var memory = Familiarity()
-    for f in ticking(seconds: 60) { memory.remember(f) }
+    for f in ticking(seconds: 60) { memory.remember(f, judged: memory.judge(f)) }
     #expect(memory.judge(tick(120)) == 1)
     #expect(memory.judge(crash(120)) == 0)
     var louder = tick(120)
@@ -69,14 +69,14 @@ private func ticking(seconds: Int) -> [WindowFeatures] {
 
 @Test func theSleepersTrainsAreNotTheRoomsBackground() {
     var memory = Familiarity()
-    for f in ticking(seconds: 60) { memory.remember(f, sleeper: true) }
+    for f in ticking(seconds: 60) { memory.remember(f, judged: 0, sleeper: true) }
     #expect(memory.judge(tick(120)) == 0)
 }
 
 @Test func twoMinutesOnTheTicksAreForgotten() {
     var memory = Familiarity()
-    for f in ticking(seconds: 60) { memory.remember(f) }
-    for i in 120..<(120 + Familiarity.memory) { memory.remember(quiet(i)) }
+    for f in ticking(seconds: 60) { memory.remember(f, judged: memory.judge(f)) }
+    for i in 120..<(120 + Familiarity.memory) { memory.remember(quiet(i), judged: 0) }
     #expect(memory.judge(tick(120 + Familiarity.memory)) == 0)
 }
 

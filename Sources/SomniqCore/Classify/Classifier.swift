@@ -282,7 +282,7 @@ public struct Classifier: Sendable {
         // not the room's background: a third bout of coughing is as new as the first.
         let voiced = max(s[.cough], s[.gasp], s[.scream]) >= 0.5
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
-        familiarity.remember(f, sleeper: snores.inTrain || rhythm || voiced)
+        familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
 }

@@ -45,11 +45,10 @@ struct Familiarity: Sendable {
     private var traces: [Trace]
     private var next = 0
     private var count = 0
-
-    init() { traces = [Trace](repeating: Trace(), count: Self.memory) }
-
     /// Familiarity of the last window heard: one that hears nothing is the tail of it.
     private var lastHeard: Float = 0
+
+    init() { traces = [Trace](repeating: Trace(), count: Self.memory) }
 
     /// How familiar the window is (0: new, 1: heard often in the last two minutes), judged
     /// against the windows remembered before it. A window with nothing over the floor is
@@ -59,7 +58,7 @@ struct Familiarity: Sendable {
         guard now.heard else { return lastHeard }
         var alike = 0
         if count > Self.own {
-            // The windows from `memory` back to `own + 1` back, oldest first.
+            // The windows `own` to `memory` back, newest first.
             for k in Self.own..<count {
                 let t = traces[(next - 1 - k + 2 * Self.memory) % Self.memory]
                 guard t.heard, t.peakDb >= now.peakDb - Self.louderDb, abs(t.attackDb - now.attackDb) <= Self.attackDb
@@ -71,12 +70,13 @@ struct Familiarity: Sendable {
         return ramp(Float(alike), up: Self.familiarWindows)
     }
 
-    /// Remembers a window after it is judged. `sleeper`: it is part of a snore train or a
-    /// breathing rhythm that was reported; the sleeper's own sounds are not the room's
-    /// background, and a rumble after a snore train is not the train come back.
-    mutating func remember(_ f: WindowFeatures, sleeper: Bool = false) {
-        if Self.trace(f).heard { lastHeard = judge(f) }
+    /// Remembers a window after it is judged (`judged`: what `judge` said of it). `sleeper`:
+    /// it is the sleeper's own (a snore or breathing train under way, a cough, a gasp, a
+    /// scream), not the room's background; a rumble after a snore train is not the train
+    /// come back, nor is a third bout of coughing familiar.
+    mutating func remember(_ f: WindowFeatures, judged: Float, sleeper: Bool = false) {
         var t = Self.trace(f)
+        if t.heard { lastHeard = judged }
         t.heard = t.heard && !sleeper
         traces[next] = t
         next = (next + 1) % Self.memory
