@@ -3,6 +3,8 @@
 /// Instantaneous rules (`Rules`, one file per class in `Rules/`) look at one window;
 /// pattern detectors that span windows (`AlarmCadence`, `SnoreTrain`, `BreathTrain`,
 /// `Rumble`, `Beat`, `Persistence`, `Hold`) hold or raise the scores of later windows;
+/// `Familiarity` holds back what the last two minutes have heard again and again (a clock,
+/// insects, rain's gusts): it opens no short event, thunder or train (habituation);
 /// `score` arbitrates between the classes.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
 /// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
