@@ -236,6 +236,25 @@ private func gasp(_ i: Int) -> WindowFeatures {
     #expect((8..<20).allSatisfy { scores[$0][.thunder] >= 0.7 }, "\((4..<20).map { scores[$0][.thunder] })")
 }
 
+@Test func aGustThatSwellsForSecondsIsNoThunderButOneThatArrivesIs() {
+    // Rain on a roof swelling with a gust: low, rough and long like a rumble, but it climbs
+    // 3 dB a hop for three seconds; thunder arrives within one.
+    var rumble = window(0, snr: 22, share: [0.25, 0.73, 0.02, 0, 0, 0, 0, 0])
+    rumble.excessDb = [14, 20, 6, 0, 0, 0, 0, 0]
+    rumble.activeFraction = 1; rumble.longestRunSeconds = 0.97; rumble.bursts = 1
+    rumble.harmonicity = 0.6; rumble.centroidHz = 350; rumble.flatness = 0.1; rumble.onsetDb = 4
+    let swell = (0..<7).map { k -> WindowFeatures in
+        var f = rumble.moved(to: 4 + k)
+        f.peakDbfs = -60 + 4 + 3 * Float(k)
+        f.activeFraction = k < 3 ? 0.5 : 1
+        return f
+    }
+    let gust = decide((0..<4).map(silence) + swell + (11..<24).map { rumble.moved(to: $0) } + (24..<32).map(silence))
+    #expect(gust.allSatisfy { $0[.thunder] < 0.5 }, "\(gust.map { $0[.thunder] })")
+    let clap = decide((0..<11).map(silence) + (11..<24).map { rumble.moved(to: $0) } + (24..<32).map(silence))
+    #expect((15..<24).allSatisfy { clap[$0][.thunder] >= 0.7 }, "\(clap.map { $0[.thunder] })")
+}
+
 @Test func snoresThroughASmallMicrophoneAreStillSnores() {
     // Without their energy below 120 Hz, snores look as periodic as a voice (harmonicity
     // 0.7), but nearly all of them still lies below 300 Hz.

@@ -89,3 +89,19 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     // The next snore, like the others, is one again.
     #expect(t.update(instant: 1, gasp: 0, levelDb: 20, full: false, centroidHz: 2400, frame: 24).snoring >= 0.7)
 }
+
+@Test func twoBurstsFurtherApartThanABreathAreNoTrainButABreathApartAre() {
+    // A sleeper breathes at least 10 times a minute: a second burst 7.5 s after the first
+    // (a low crackle of traffic passing again) confirms nothing; one 5 s after it does.
+    func second(after windows: Int) -> Float {
+        var t = SnoreTrain()
+        var most: Float = 0
+        for frame in 0..<(windows + 4) {
+            let burst: Float = frame < 2 || (frame >= windows && frame < windows + 2) ? 1 : 0
+            most = max(most, t.update(instant: burst, gasp: 0, levelDb: 20, full: false, centroidHz: 300, frame: frame).snoring)
+        }
+        return most
+    }
+    #expect(second(after: 15) < 0.7)
+    #expect(second(after: 10) >= 0.7)
+}

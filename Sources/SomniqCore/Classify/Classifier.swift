@@ -3,6 +3,8 @@
 /// Instantaneous rules (`Rules`, one file per class in `Rules/`) look at one window;
 /// pattern detectors that span windows (`AlarmDetector`, `SnoreTrain`, `BreathTrain`,
 /// `Rumble`, `Beat`, `Persistence`, `Hold`) hold or raise the scores of later windows;
+/// `Familiarity` holds back what the last two minutes have heard again and again (a clock,
+/// insects, rain's gusts): it opens no short event, thunder or train (habituation);
 /// `score` arbitrates between the classes.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
 /// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
@@ -15,6 +17,10 @@ public struct Classifier: Sendable {
     public static let trainDelay = 16
     /// The classes decided `trainDelay` windows after the others.
     public static let trainClasses: [SoundClass] = [.snoring, .breathing]
+    /// The classes a familiar sound does not open (`unlessFamiliar`), besides the trains:
+    /// the short ones and thunder. Not the alarm, decided by its own cadence, nor a voice,
+    /// a cry, a ringer or music, which go on for long and are not mistaken for a background.
+    static let habituated: [SoundClass] = [.thunder, .glassBreak, .scream, .door, .gasp, .cough, .dogBark]
     public static let promptClasses: [SoundClass] = SoundClass.allCases.filter { !trainClasses.contains($0) }
 
     /// What a decision settles.
@@ -45,6 +51,16 @@ public struct Classifier: Sendable {
     private var gasping = Hold(windows: Gasp.hold)
     private var shouting = Hold(windows: Scream.hold, tail: Scream.holdsTail)
     private var slams = Hold(windows: Door.hold)
+    private var familiarity = Familiarity()
+    /// The habituated classes' scores of the window before, and for how many windows in a
+    /// row they have scored 0.5 or more (`unlessFamiliar`).
+    private var before = ClassScores()
+    private var underWay = [Int](repeating: 0, count: SoundClass.allCases.count)
+    /// How familiar the sound was whose onset a class's score was held back for, while that
+    /// score (or its hold) stays up; 0 when none was.
+    private var quelled = [Float](repeating: 0, count: SoundClass.allCases.count)
+    /// A train that opened (scored 0.5 or more) and whose rhythm has held since.
+    private var trainOpen = [Bool](repeating: false, count: SoundClass.allCases.count)
     private var cryBefore: Float = 0
     private var gaspBefore: Float = 0
     private var wasActive = false
@@ -72,14 +88,15 @@ public struct Classifier: Sendable {
             backlog.append(now.features, s, breathing: breathing)
             // A train that starts here started with its first snore or breath, which the
             // backlog still holds.
-            if let first = snores.startedAt { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
+            // (Unless the train is a familiar sound, which opens nothing.)
+            if let first = snores.startedAt, s[.snoring] >= 0.5 { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
             // One that ends here ended with its last snore or breath: what was held for the
             // next one, which did not come, was silence.
             if let end = snores.endedAt { backlog.lower(.snoring, to: 0.3, from: end + 1) }
             let breathEnd = max(breaths.endedAt ?? .min, inhales.endedAt ?? .min)
             if breathEnd > .min, !breaths.active, !inhales.active { backlog.lower(.breathing, to: 0.3, from: breathEnd + 1) }
             let firstBreath = min(breaths.startedAt ?? .max, inhales.startedAt ?? .max)
-            if firstBreath < .max { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
+            if firstBreath < .max, breathing >= 0.5 { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
             return (.prompt, now.features)
         }
         if backlog.isFull || (ending && !ready && backlog.count > 0) {
@@ -105,6 +122,27 @@ public struct Classifier: Sendable {
             if e.rules.door >= 0.5 { return e.rules.door }
         }
         return 0
+    }
+
+    /// Habituation: a sound heard often in the last two minutes (`Familiarity`) opens no
+    /// event of a short class, thunder or a train. An event already under way (its class
+    /// scored 0.5 or more in the window before) goes on while its own sound may last, the
+    /// `Familiarity.own` windows that are not compared with it (a roll of thunder); past
+    /// them, an event that has gone on since a clock's first tick ends once the ticks are
+    /// familiar. A train that opened goes on for as long as its rhythm holds (`rhythm`:
+    /// `SnoreTrain.inTrain`, `BreathTrain.active`), through a burst it leaves out: a minute
+    /// of snoring sounds like the snores before it, and is snoring.
+    /// The windows a held-back onset is carried into (a `Hold`, a train's held score) are
+    /// held back as much as it was.
+    private mutating func unlessFamiliar(_ c: SoundClass, _ x: Float, _ familiar: Float, rhythm: Bool = false) -> Float {
+        let i = c.index
+        let going = (before[c] >= 0.5 && underWay[i] < Familiarity.own) || (rhythm && trainOpen[i])
+        let y = going ? x : x * (1 - max(familiar, quelled[i]))
+        quelled[i] = x < 0.5 ? 0 : (y < 0.5 ? max(familiar, quelled[i]) : 0)
+        underWay[i] = y >= 0.5 ? underWay[i] + 1 : 0
+        trainOpen[i] = rhythm && (trainOpen[i] || y >= 0.5)
+        before[c] = y
+        return y
     }
 
     private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
@@ -152,8 +190,12 @@ public struct Classifier: Sendable {
     ///     is a syllable; a slam's attack is not a cough.
     /// 14. Dog bark, by running speech, a cry, a tone or a train: a short voiced burst
     ///     within speech is a syllable, within a cry bout part of the cry.
+    /// Then the short classes, thunder and the trains, by a familiar sound (`unlessFamiliar`):
+    /// what has recurred for minutes is background, not an event; it still explains the
+    /// other classes' bursts as above.
     private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) -> Float {
         s.reset()
+        let familiar = familiarity.judge(f)
         let cryAfter = later(\.babyCry)
         // A short sound whose attack lies in the second half of this window lies wholly
         // in the next one, which starts 0.5 s later (and sees the attack too): that window
@@ -179,7 +221,7 @@ public struct Classifier: Sendable {
         // the inhalation the train expects, and a thunderclap after a snore is thunder.
         let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= 0.9 }
         let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
-                                    lowExcessDb: f.highestRise(0...300), otherSound: f.peakSnrDb >= 18)
+                                    lowExcessDb: f.highestRise(0...300), otherSound: f.peakSnrDb >= 18, peakDb: f.peakSnrDb)
         s[.thunder] = rumble
         // Running speech, a crying baby and a ringer keep up attacks too; their voices and
         // steady lines tell them apart.
@@ -191,11 +233,12 @@ public struct Classifier: Sendable {
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
         let breath: (Rules) -> Float = { max($0.breathing, $0.heavyBreath) }
-        let breathing = max(breaths.update(instant: breath(r), frame: f.index,
+        let breathed = max(breaths.update(instant: breath(r), frame: f.index,
                                            nextInView: soon(breath) >= 0.5, horizon: Self.lookahead),
                             inhales.update(instant: r.heavyBreath, frame: f.index,
                                            nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
         let rhythm = breaths.active || inhales.active
+        let breathing = unlessFamiliar(.breathing, breathed, familiar, rhythm: rhythm)
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore; a gasp, or the rest of one, is not a snore.
         let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
@@ -204,12 +247,12 @@ public struct Classifier: Sendable {
                                   gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
-        s[.snoring] = snore.snoring
+        s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
         // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.
-        let train = max(rumble, rhythm ? s[.breathing] : 0, snores.inTrain ? s[.snoring] : 0)
+        let train = max(rumble, rhythm ? breathed * (1 - snore.snoring) : 0, snores.inTrain ? snore.snoring : 0)
         let background = max(tone, train)
 
         // Voices.
@@ -252,6 +295,11 @@ public struct Classifier: Sendable {
                                    resumes: soon(\.dogBark) >= 0.5)
         wasActive = f.activeFraction >= 0.3
         gaspBefore = s[.gasp]
+        // The sleeper's own sounds, its snores and breaths and a cough, gasp or scream, are
+        // not the room's background: a third bout of coughing is as new as the first.
+        let voiced = max(s[.cough], s[.gasp], s[.scream]) >= 0.5
+        for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
+        familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
 }

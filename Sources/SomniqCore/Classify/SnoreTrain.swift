@@ -36,6 +36,11 @@ struct SnoreTrain: Sendable {
     /// Windows per second.
     private static let rate = 2
 
+    /// The second snore that confirms a train comes within 6 s of the first: a sleeper
+    /// breathes 10–24 times a minute (2.5–6 s a breath). Two bursts further apart, a low
+    /// crackle of passing traffic or a gust every 7 s, are no snoring yet.
+    static let pairSeconds = 6
+
     /// The score a train holds between its snores (a regular one a little more).
     static let held: Float = 0.8
 
@@ -111,8 +116,11 @@ struct SnoreTrain: Sendable {
 
         guard let last = bursts.last else { return (instant, pause) }
         // A lone burst is not yet snoring: a gasp, a thump or the start of a rumble look
-        // the same. A second burst a breath later confirms it. (Just below the balanced `on`.)
-        let paired = bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
+        // the same. A second burst a breath later confirms it (just below the balanced `on`):
+        // two of the recent bursts within `pairSeconds`; then the next may come up to 8 s on.
+        var confirmed = false
+        for k in bursts.indices.dropFirst() where bursts[k] - bursts[k - 1] <= Self.pairSeconds * Self.rate { confirmed = true }
+        let paired = confirmed && bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
         inTrain = false
         if !paired { return (min(instant, 0.65), pause) }
         // The next snore is due one period after the last one began (± 25 % jitter);
