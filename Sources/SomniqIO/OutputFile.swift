@@ -25,7 +25,7 @@ public final class ReplacedFile {
         var template = Array((target + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw LogWriteError(path: path, errno: errno) }
-        temporary = String(cString: template)
+        temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fchmod(fd, 0o644)  // mkstemp makes it 0600; an output file is for reading
         close(fd)
         do { writer = try EventLogWriter(path: temporary, name: path) } catch {

@@ -21,7 +21,6 @@ struct Features: ParsableCommand {
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
-        if ProcessInfo.processInfo.environment["ALARM_DEBUG"] != nil { AlarmDetector.debug = { FileHandle.standardError.write(($0 + "\n").data(using: .utf8)!) } }
         print((["t", "level", "floor", "snr", "peak_snr", "active", "run", "loud_run", "bursts", "loud_bursts", "onset", "onset_s", "centroid", "rolloff",
                 "flat", "flux", "zcr", "harm", "voiced", "f0", "f0_iqr", "tonal", "tonal_hz", "tonal_stab", "two_tone", "mod", "flutter", "novelty", "tone_runs", "tone_s"]
                + Bands.names.map { "x" + $0 } + Bands.names.map { "s" + $0 } + classes.map(\.rawValue)

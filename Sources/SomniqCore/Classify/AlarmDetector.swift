@@ -9,7 +9,8 @@
 /// - **T3** (ISO 8201, ANSI S3.41, NFPA 72 §18.4.2; smoke and fire): 0.5 s on, 0.5 s off,
 ///   three times, then 1.5 s off. Found at the fourth beep, within one cycle (4 s).
 /// - **T4** (NFPA 720, UL 2034, EN 50291; carbon monoxide): four 0.1 s beeps 0.1 s apart,
-///   then 5 s off. Found at the third beep of the second group.
+///   then 5 s off. Found at the third beep of the second group (a group alone is too
+///   common in music, voices and appliances' beeps to be one).
 /// - **A continuous horn** (heat alarms) or **steady beeping** without the T3 rhythm (many
 ///   European smoke alarms: EN 14604 prescribes no pattern): a piezo line, 2–4.5 kHz, whose
 ///   pitch holds within 1 %, sounding or beeping regularly for 10 s. A steady alarm clock at
@@ -113,10 +114,9 @@ public struct AlarmDetector: Sendable {
     /// in the 5 s before it starts (a whine that was always there, and drops out now and
     /// then, is the room's).
     static let hornNoveltySeconds = 5.0
-    /// A horn heard for 2 s is not an alarm yet, but no held note or ringer either: a phone
-    /// rings in bursts of 2 s at most (North America 2 s on, 4 s off; Europe 0.4 + 0.4 s), and
-    /// a note of music does not hold its pitch within ±1 %.
-    static let hornHeardSeconds = 2.0
+    /// A horn or a beeper that sounds within the first 2 s of listening was not heard to
+    /// start (it may be a whine or an insect that was always there): only T3 and T4 find it.
+    static let listeningSeconds = 2.0
     static let heldSeconds = 1.0
     /// Steady beeping: beeps every 0.3–3 s (a low-battery chirp comes every 30–60 s),
     /// intervals within 12 %, lengths within 25 %, at least six intervals.
@@ -140,20 +140,21 @@ public struct AlarmDetector: Sendable {
 
     private var channels: [AlarmTrack]
     private var firstFrame: Int?
-    /// The last time a horn had been heard for `hornHeardSeconds` (−∞: never).
-    public private(set) var hornHeard = -Double.infinity
     /// The current (or last) alarm, and the frame its pattern last showed.
     public private(set) var span: Span?
     private var lastHeardFrame = 0
 
     public init() {
-        channels = Self.centres.map { AlarmTrack(centre: $0) }
+        channels = []
     }
 
     /// Takes the lines of the next short frame; frames must come in order, numbered from
     /// the stream's start.
     public mutating func push(_ lines: ToneLines, frame: Int) {
-        if firstFrame == nil { firstFrame = frame }
+        if firstFrame == nil {
+            firstFrame = frame
+            channels = Self.centres.map { AlarmTrack(centre: $0, firstFrame: frame) }
+        }
         for c in 0..<channels.count {
             if let (pattern, from) = channels[c].frame(lines, at: frame) { confirm(pattern, from: from, channel: c, frame: frame) }
             if channels[c].held.on { horn(c, frame: frame) }
@@ -162,24 +163,19 @@ public struct AlarmDetector: Sendable {
         follow(frame: frame)
     }
 
-    /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %
-    /// (and, from 2 s on, one that is on its way to that).
+    /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %.
     private mutating func horn(_ t: Int, frame: Int) {
         let beep = channels[t].held
         let (seconds, spread) = beep.sounding(at: frame)
-        guard seconds >= Self.hornHeardSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
-              Double(beep.beepStart - (firstFrame ?? 0)) * Self.frameSeconds >= Self.hornNoveltySeconds,
-              channels[t].lastHeld.map { Double(beep.beepStart - $0.end) * Self.frameSeconds >= Self.hornNoveltySeconds
-                                         || abs($0.hz - channels[t].hz) > Self.sameToneTolerance * $0.hz } ?? true
+        guard seconds >= Self.hornSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
+              Double(beep.beepStart - (firstFrame ?? 0)) * Self.frameSeconds >= Self.listeningSeconds,
+              channels[t].lastHeld.map({ Double(beep.beepStart - $0.end) * Self.frameSeconds >= Self.hornNoveltySeconds
+                                          || abs($0.hz - channels[t].hz) > Self.sameToneTolerance * $0.hz }) ?? true
         else { return }
-        hornHeard = Self.seconds(frame)
-        guard seconds >= Self.hornSeconds else { return }
         confirm(.continuous, from: beep.beepStart, channel: t, frame: frame)
     }
 
-    nonisolated(unsafe) public static var debug: ((String) -> Void)?
     private mutating func confirm(_ pattern: Pattern, from: Int, channel t: Int, frame: Int) {
-        Self.debug?("CONFIRM \(pattern) from \(Self.seconds(from)) at \(Self.seconds(frame)) hz \(channels[t].hz)")
         let start = Self.seconds(from), now = Self.seconds(frame)
         if var s = span, s.active {
             s.from = min(s.from, start)
@@ -195,13 +191,11 @@ public struct AlarmDetector: Sendable {
     /// beep of its pattern. A beep lost in noise then does not break the alarm in two, as
     /// it would if the whole pattern had to show again.
     private func goesOn(_ s: Span, _ channel: AlarmTrack) -> Bool {
-        let beep = s.pattern == .temporalFour ? channel.ended.fine : channel.ended.coarse
-        guard let beep, abs(beep.hz - s.hz) <= Self.sameToneTolerance * s.hz else { return false }
-        switch s.pattern {
-        case .temporalThree: return Self.t3Tone.contains(beep.seconds)
-        case .temporalFour: return Self.t4Beep.contains(beep.seconds)
-        case .steadyBeeps, .continuous: return true
-        }
+        // T4's beeps are short and many sounds have such: its groups must each show the
+        // pattern again (it does, at each group's third beep).
+        guard s.pattern != .temporalFour, let beep = channel.ended.coarse,
+              abs(beep.hz - s.hz) <= Self.sameToneTolerance * s.hz else { return false }
+        return s.pattern == .temporalThree ? Self.t3Tone.contains(beep.seconds) : true
     }
 
     /// Carries the alarm up to now while it sounds, and ends it when its silence outlasts its

@@ -22,8 +22,33 @@ struct AlarmTrack: Sendable {
 
     /// T3: the last four beeps of T3's length, newest last (shorter clicks in between are
     /// noise, and left out).
-    private var tones: (Beep, Beep, Beep, Beep) = (Beep(), Beep(), Beep(), Beep())
-    private var toneCount = 0
+    private var toneRuns = (ToneRun(), ToneRun())
+
+    /// The last four tones of T3's length at one pitch, newest last.
+    struct ToneRun: Sendable {
+        private var tones = (Beep(), Beep(), Beep(), Beep())
+        private(set) var count = 0
+        var last: Int { count > 0 ? tones.3.end : Int.min }
+
+        /// Whether `b` is the next tone: at this run's pitch, within a T3 pause of its last.
+        func continues(with b: Beep) -> Bool {
+            count > 0 && AlarmTrack.same(b.hz, tones.3.hz) && AlarmTrack.gap(tones.3, b) <= AlarmDetector.t3Pause.upperBound
+        }
+
+        /// Adds a tone; returns the frame of the first of four that keep T3's gaps (short,
+        /// short and long, in any order), if they do.
+        mutating func add(_ b: Beep) -> Int? {
+            tones = (tones.1, tones.2, tones.3, b)
+            count += 1
+            guard count >= 4 else { return nil }
+            let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
+            var short = 0, long = 0
+            for k in 0..<3 {
+                if AlarmDetector.t3Gap.contains(gaps[k]) { short += 1 } else if AlarmDetector.t3Pause.contains(gaps[k]) { long += 1 }
+            }
+            return short == 2 && long == 1 ? tones.0.start : nil
+        }
+    }
     /// T4: the group of short beeps under way, and the last whole group before it.
     private var group = Group(), lastGroup = Group()
     /// Steady beeping: regular intervals since `steadyFrom`, and the beep before.
@@ -73,7 +98,13 @@ struct AlarmTrack: Sendable {
 
     func holds(_ line: ToneLines.Line) -> Bool { abs(line.hz - centre) <= AlarmDetector.channelWidth * centre }
 
-    init(centre: Float) { self.centre = centre }
+    /// The stream's first frame: what sounded from the start was not heard to start.
+    private let firstFrame: Int
+
+    init(centre: Float, firstFrame: Int) {
+        self.centre = centre
+        self.firstFrame = firstFrame
+    }
 
     /// Whether a beep is this channel's to judge: its pitch lies nearer this channel's centre
     /// than the next one's. A line near the channel's edge that wanders in and out of it (a
@@ -89,13 +120,11 @@ struct AlarmTrack: Sendable {
         ended = (nil, nil)
         if let beep = fine.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.fine = beep
-            AlarmDetector.debug?("fine \(centre) \(AlarmDetector.seconds(beep.start)) \(beep.seconds) \(beep.hz) \(beep.spread)")
             if let from = temporalFour(beep) { found = (.temporalFour, from) }
         }
         if let beep = held.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
         if let beep = coarse.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
-            AlarmDetector.debug?("beep \(centre) \(AlarmDetector.seconds(beep.start)) \(beep.seconds) \(beep.hz)")
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
             if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }
             if let previous { recent.removeFirst(); recent.append(previous) }
@@ -104,28 +133,30 @@ struct AlarmTrack: Sendable {
         return found
     }
 
-    private static func gap(_ a: Beep, _ b: Beep) -> Double { Double(b.start - a.end) * AlarmDetector.frameSeconds }
-    private static func same(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= AlarmDetector.sameToneTolerance * b }
+    static func gap(_ a: Beep, _ b: Beep) -> Double { Double(b.start - a.end) * AlarmDetector.frameSeconds }
+    static func same(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= AlarmDetector.sameToneTolerance * b }
 
     /// ISO 8201 T3 in the last four tones: all of T3's length and of one pitch, the gaps
     /// between them two short and one long, in any order (the alarm may be first heard
     /// mid-cycle). A longer sound on the line starts the count again.
     private mutating func temporalThree(_ b: Beep) -> Int? {
         guard AlarmDetector.t3Tone.contains(b.seconds), b.spread <= AlarmDetector.sounderSpread else {
-            if b.seconds > AlarmDetector.t3Tone.upperBound { toneCount = 0 }
+            if b.seconds > AlarmDetector.t3Tone.upperBound { toneRuns = (ToneRun(), ToneRun()) }
             return nil
         }
-        if toneCount > 0 && !Self.same(b.hz, tones.3.hz) { toneCount = 0 }
-        tones = (tones.1, tones.2, tones.3, b)
-        toneCount += 1
-        guard toneCount >= 4 else { return nil }
-        let all = [tones.0, tones.1, tones.2, tones.3]
-        var short = 0, long = 0
-        for k in 0..<3 {
-            let g = Self.gap(all[k], all[k + 1])
-            if AlarmDetector.t3Gap.contains(g) { short += 1 } else if AlarmDetector.t3Pause.contains(g) { long += 1 }
+        // A tone of T3's length at another pitch (a burst of noise, another sound) starts a
+        // second run beside the first rather than ending it; the staler run gives way.
+        if toneRuns.0.continues(with: b) {
+            return toneRuns.0.add(b)
+        } else if toneRuns.1.continues(with: b) {
+            return toneRuns.1.add(b)
+        } else if toneRuns.0.last < toneRuns.1.last {
+            toneRuns.0 = ToneRun()
+            return toneRuns.0.add(b)
+        } else {
+            toneRuns.1 = ToneRun()
+            return toneRuns.1.add(b)
         }
-        return short == 2 && long == 1 ? tones.0.start : nil
     }
 
     /// NFPA 720 T4: a group of short beeps close together that stands alone, then, after
@@ -193,8 +224,8 @@ struct AlarmTrack: Sendable {
             steadyPeriod += (period - steadyPeriod) / Double(steadyIntervals)
         } else {
             // A new run: it must start out of silence at its pitch, as a sounder switched on
-            // does; an insect chirping on and off at one pitch never does.
-            steadyNovel = novel(last)
+            // does, and after listening began; an insect chirping on and off at one pitch never does.
+            steadyNovel = novel(last) && Double(last.start - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds
             steadyFrom = last.start
             steadyIntervals = 1
             steadyPeriod = period

@@ -42,6 +42,14 @@ struct BeepSegmenter: Sendable {
         return nil
     }
 
+    private mutating func begin(_ line: ToneLines.Line, at frame: Int) {
+        on = true
+        beepStart = frame
+        lastOn = frame
+        hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
+        valleyDb = nil
+    }
+
     /// How long the current beep has sounded by `frame`, and how far its pitch has wandered
     /// (highest over lowest, less 1).
     func sounding(at frame: Int) -> (seconds: Double, spread: Float) {
@@ -52,6 +60,15 @@ struct BeepSegmenter: Sendable {
     mutating func frame(_ lines: ToneLines, in channel: (ToneLines.Line) -> Bool, at frame: Int) -> Beep? {
         let line = line(in: lines, channel)
         if on {
+            // A line that rises `riseDb` over all the beep has been is a new sound's onset
+            // (a tone that starts in a burst of noise at its pitch): the noise was a beep of
+            // its own, and the tone starts now.
+            if let line, line.levelDb >= peakDb + AlarmDetector.riseDb, line.contrastDb >= AlarmDetector.startDb {
+                let before = lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames
+                    ? Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1) : nil
+                begin(line, at: frame)
+                return before
+            }
             if let line, line.levelDb >= peakDb - dropDb {
                 lastOn = frame
                 hzSum += line.hz; frames += 1
@@ -67,11 +84,7 @@ struct BeepSegmenter: Sendable {
         }
         guard let line else { valleyDb = nil; return nil }
         if line.contrastDb >= AlarmDetector.startDb && line.levelDb >= (valleyDb ?? -.infinity) + AlarmDetector.riseDb {
-            on = true
-            beepStart = frame
-            lastOn = frame
-            hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
-            valleyDb = nil
+            begin(line, at: frame)
         } else {
             valleyDb = min(valleyDb ?? line.levelDb, line.levelDb)
         }

@@ -208,10 +208,8 @@ public struct Classifier: Sendable {
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
         s[.smokeAlarm] = alarmSounds(in: f)
         // Before its pattern has shown, a window whose line sounds like a sounder's beep
-        // (`SmokeAlarm`), or one in view after it, explains a ringer's or a scream's line too;
-        // a horn on its way to an alarm explains a held note too.
-        let horn: Float = (0...Self.lookahead).contains { pending[$0]?.features.hornHeard == true } ? 1 : 0
-        let sounder = max(s[.smokeAlarm], most(\.smokeAlarm, from: 0), horn)
+        // (`SmokeAlarm`), or one in view after it, explains a ringer's or a scream's line too.
+        let sounder = max(s[.smokeAlarm], most(\.smokeAlarm, from: 0))
         s[.phoneRing] = r.phoneRing * (1 - sounder)
         let tone = max(sounder, r.phoneRing)
 
@@ -226,7 +224,7 @@ public struct Classifier: Sendable {
         // Running speech, a crying baby and a ringer keep up attacks too; their voices and
         // steady lines tell them apart.
         let sustained = max(music.update(r.music), beats.update(r.beat * (1 - max(r.speech, r.babyCry, r.phoneRing))))
-        s[.music] = sustained * (1 - max(s[.smokeAlarm], horn))
+        s[.music] = sustained * (1 - s[.smokeAlarm])
         // A held note over a bass (a pitch of 60–300 Hz under the line) is music going on;
         // a bell or a ringer sounds alone.
         s[.phoneRing] *= 1 - sustained * band(f.f0Hz, 60, 300, soft: 30)

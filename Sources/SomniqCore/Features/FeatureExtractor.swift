@@ -158,7 +158,6 @@ public final class FeatureExtractor {
         f.index = window.index
         f.startSeconds = window.startSeconds
         f.alarm = alarms.span
-        f.hornHeard = alarms.hornHeard >= window.startSeconds
         f.recentPeakDbfs = recentPeaks.lowerQuartile()
         recentPeaks.add(f.peakDbfs)
         floor.update(candidateDb: candidate)

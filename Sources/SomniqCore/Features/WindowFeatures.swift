@@ -63,9 +63,6 @@ public struct WindowFeatures: Sendable {
     /// The latest smoke, heat or CO alarm the detector has found by its pattern, as known at
     /// the end of this window (it may have ended; nil when there has been none).
     public var alarm: AlarmDetector.Span?
-    /// A new piezo line has held its pitch for 2 s or more in this window: a horn that may
-    /// become an alarm at 10 s (`AlarmDetector.hornHeardSeconds`).
-    public var hornHeard = false
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
 
