@@ -115,15 +115,21 @@ struct AlarmTrack: Sendable {
     /// complete, if they do, with the frame of the pattern's first beep.
     mutating func frame(_ lines: ToneLines, at frame: Int) -> (AlarmDetector.Pattern, from: Int)? {
         // Lines come strongest first: the channel's line is the first inside it.
-        for j in 0..<lines.count where holds(lines.lines[j]) { hz = lines.lines[j].hz; break }
-        var found: (AlarmDetector.Pattern, from: Int)?
+        var heard = false
+        for j in 0..<lines.count where holds(lines.lines[j]) { hz = lines.lines[j].hz; heard = true; break }
         ended = (nil, nil)
-        if let beep = fine.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
+        // Nothing sounds in the channel, and no beep is under way: nothing can end or begin.
+        guard heard || fine.on || coarse.on || held.on else {
+            fine.silence(); coarse.silence(); held.silence()
+            return nil
+        }
+        var found: (AlarmDetector.Pattern, from: Int)?
+        if let beep = fine.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.fine = beep
             if let from = temporalFour(beep) { found = (.temporalFour, from) }
         }
-        if let beep = held.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
-        if let beep = coarse.frame(lines, in: holds, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
+        if let beep = held.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
+        if let beep = coarse.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
             if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }

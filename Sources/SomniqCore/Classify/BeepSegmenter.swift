@@ -34,13 +34,16 @@ struct BeepSegmenter: Sendable {
 
     /// The frame's line for this beep: inside a beep, the strongest near its mean pitch;
     /// outside one, the strongest in the channel (lines come strongest first).
-    private func line(in lines: ToneLines, _ channel: (ToneLines.Line) -> Bool) -> ToneLines.Line? {
+    private func line(in lines: ToneLines, centre: Float) -> ToneLines.Line? {
         let mean = frames > 0 ? hzSum / Float(frames) : 0
-        for j in 0..<lines.count where channel(lines.lines[j]) {
+        for j in 0..<lines.count where abs(lines.lines[j].hz - centre) <= AlarmDetector.channelWidth * centre {
             if !on || abs(lines.lines[j].hz - mean) <= max(pitchTolerance * mean, 20) { return lines.lines[j] }
         }
         return nil
     }
+
+    /// A frame with no line in the channel, outside a beep: what `frame` does then, cheaply.
+    mutating func silence() { valleyDb = nil }
 
     private mutating func begin(_ line: ToneLines.Line, at frame: Int) {
         on = true
@@ -56,9 +59,10 @@ struct BeepSegmenter: Sendable {
         (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
     }
 
-    /// Takes the frame's lines (`channel`: those of this channel); returns the beep this ends.
-    mutating func frame(_ lines: ToneLines, in channel: (ToneLines.Line) -> Bool, at frame: Int) -> Beep? {
-        let line = line(in: lines, channel)
+    /// Takes the frame's lines (those within `AlarmDetector.channelWidth` of `centre` are the
+    /// channel's); returns the beep this ends.
+    mutating func frame(_ lines: ToneLines, centre: Float, at frame: Int) -> Beep? {
+        let line = line(in: lines, centre: centre)
         if on {
             // A line that rises `riseDb` over all the beep has been is a new sound's onset
             // (a tone that starts in a burst of noise at its pitch): the noise was a beep of
