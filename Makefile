@@ -92,7 +92,7 @@ bench: build
 # look-alikes, somniq-battery).
 CORPUS ?= ../shared/corpus
 EVAL_SETS = tune check scenes quiet stress
-NIGHTS34 = .build/nights-fold34
+NIGHTS34 = .build/nights34
 eval: build
 	@if [ -d $(CORPUS)/tune ]; then \
 	  [ -d $(NIGHTS34) ] || (cd $(CORPUS) && python3 tools/make_scenes.py quiet --n 8 --seed 34 --length 600 \
