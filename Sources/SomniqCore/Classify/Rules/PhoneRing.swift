@@ -54,7 +54,7 @@ enum PhoneRing {
         let ringing = max(ramp(f.tonalFraction, up: lineFraction) * steady, ringingOn, melodic)
         let pulsed = ramp(f.tonalStability, up: pulsedLineStability) * ramp(Float(f.toneRuns), up: pulsedRuns)
             * ramp(f.longestToneSeconds, down: pulsedRunSeconds) * ramp(f.longestRunSeconds, down: croakSeconds)
-        // A sounder's beeps are left to the smoke alarm, whose cadence the classifier checks.
+        // A sounder's beeps are left to the smoke alarm, whose pattern `AlarmDetector` checks.
         return cue.novel * cue.audible * ringing * (1 - pulsed) * (1 - alarm) * ramp(f.tonalHz, up: lineHz)
             * max(ramp(f.tonalHz, up: barkPitchHz), ramp(f.longestRunSeconds, up: ringSeconds))
     }

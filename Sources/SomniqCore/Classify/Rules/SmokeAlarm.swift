@@ -1,9 +1,11 @@
-/// Smoke and CO alarms: a steady tonal line at a sounder's frequency that carries most of
-/// the energy above the floor, in beeps of the T3 or T4 pattern rather than one continuous tone.
+/// A window that sounds like one beep of a smoke or CO alarm's sounder: a steady tonal line
+/// at a sounder's frequency that carries most of the energy above the floor, in beeps of the
+/// T3 or T4 length rather than one continuous tone.
 ///
-/// Across windows `AlarmCadence` holds it through the silences of the T3 and T4 patterns,
-/// and lets it start only as something new. Nothing suppresses it: an alarm explains a window's lines and onsets, so it suppresses the
-/// ringer, music, a cry, a scream and the short sounds.
+/// It decides nothing about `smoke_alarm`, which `AlarmDetector` alone decides by the
+/// alarm's pattern. Before that pattern has shown (4 s of T3, a T4 group and its pause), a
+/// window like this, or one in view after it, keeps the beeps from being taken for a ringer
+/// or a scream (`Classifier.score`).
 enum SmokeAlarm {
     /// Piezo sounders of smoke alarms (UL 217 / EN 14604): 2.8–3.7 kHz …
     static let piezoHz: ClosedRange<Float> = 2800...3700
