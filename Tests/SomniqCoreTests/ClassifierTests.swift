@@ -42,8 +42,8 @@ private func cry(_ i: Int) -> WindowFeatures {
     return f
 }
 
-/// The final scores of every window, in order.
-private func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
+/// The final scores of every window, in order (`FamiliarityTests` reads them too).
+func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
     var c = Classifier()
     var s = ClassScores()
     var out: [ClassScores] = []

@@ -80,19 +80,6 @@ private func ticking(seconds: Int) -> [WindowFeatures] {
     #expect(memory.judge(tick(120 + Familiarity.memory)) == 0)
 }
 
-/// The final door and glass scores of every window, in order.
-private func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
-    var c = Classifier()
-    var s = ClassScores()
-    var out: [ClassScores] = []
-    for w in windows {
-        c.push(w)
-        while let (d, _) = c.next(into: &s) { if d == .final { out.append(s) } }
-    }
-    c.finish()
-    while let (d, _) = c.next(into: &s) { if d == .final { out.append(s) } }
-    return out
-}
 
 @Test func aClockTickingForTwoMinutesStopsOpeningEventsButACrashAfterItStillDoes() {
     var windows = ticking(seconds: 120)

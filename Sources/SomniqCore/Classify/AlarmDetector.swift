@@ -4,8 +4,9 @@
 /// Standards prescribe an alarm's timing, not its pitch: horns sound anywhere from about
 /// 2 to 4 kHz, low-frequency sounders at 520 Hz, square or piezo, clean or clipped, with
 /// their harmonics. So every narrow line from 400 Hz to 4.5 kHz (`ToneLines`, each against
-/// the floor of its own band) is followed as a track (`AlarmTrack`) that cuts it into beeps,
-/// and an alarm is a track whose beeps keep one of these patterns:
+/// the floor of its own band) is followed in channels a twelfth of an octave apart
+/// (`AlarmTrack`), each of which cuts its line into beeps, and an alarm is a channel whose
+/// beeps keep one of these patterns:
 /// - **T3** (ISO 8201, ANSI S3.41, NFPA 72 §18.4.2; smoke and fire): 0.5 s on, 0.5 s off,
 ///   three times, then 1.5 s off. Found at the fourth beep, within one cycle (4 s).
 /// - **T4** (NFPA 720, UL 2034, EN 50291; carbon monoxide): four 0.1 s beeps 0.1 s apart,
@@ -18,7 +19,7 @@
 /// An alarm held by its pattern bridges its silences (T4's 5 s too), so each alarm is one
 /// span, from its first beep to its last.
 ///
-/// Pure and allocation-free per frame: tracks and lines are allocated once.
+/// Pure and allocation-free per frame: channels and lines are allocated once.
 public struct AlarmDetector: Sendable {
     /// Which pattern an alarm keeps.
     public enum Pattern: String, Sendable, Equatable {
@@ -32,6 +33,9 @@ public struct AlarmDetector: Sendable {
         public var active: Bool
         public var pattern: Pattern
         public var hz: Float
+
+        /// Whether the alarm sounded at some time within `times` (seconds of the stream).
+        public func overlaps(_ times: ClosedRange<Double>) -> Bool { from <= times.upperBound && to >= times.lowerBound }
     }
 
     public static let frameSeconds = Double(SubFrame.hop) / Double(StreamClock.sampleRate)
@@ -46,9 +50,9 @@ public struct AlarmDetector: Sendable {
     /// `ToneLines.minimumDb`): a sounder 6 dB over the background in its third of an octave
     /// stands about 20 dB out in its own bin.
     static let startDb: Float = 12
-    /// … that has risen 8 dB since it last fell (a reverberant tail does not restart a beep) …
+    /// … that has risen 8 dB since it last fell (a reverberant tail does not restart a beep).
+    /// Where a beep ends is each resolution's own (`AlarmTrack`).
     static let riseDb: Float = 8
-    /// (Where a beep ends: `AlarmTrack`.)
     /// A sounder's line glides, if at all, by ±3 % about its pitch: a beep goes on only on
     /// lines within 4 % of its mean pitch so far (or 20 Hz, a bin and a bit, where 4 % is less
     /// than the spectrum resolves). Noise's strongest bins jump about the channel.
@@ -62,7 +66,10 @@ public struct AlarmDetector: Sendable {
     /// Channels a twelfth of an octave apart, each ±7 % wide: a tone that slides ±3 % stays
     /// wholly inside one of them.
     static let channelWidth: Float = 0.07
+    /// A channel judges the beeps whose mean pitch lies within 4.5 % of its centre: nearer
+    /// it than the next channel's (6 % away), with a little overlap.
     static let channelOwnership: Float = 0.045
+    static func inChannel(_ hz: Float, centre: Float) -> Bool { abs(hz - centre) <= channelWidth * centre }
     static let centres: [Float] = {
         var c: [Float] = [], f = ToneLines.band.lowerBound
         while f <= ToneLines.band.upperBound { c.append(f); f *= Float.pow(2, 1.0 / 12.0) }
@@ -72,16 +79,16 @@ public struct AlarmDetector: Sendable {
     // MARK: Patterns, as measured on frames
 
     /// T3: 0.5 s on and off (accepted 0.4–0.65 s), 1.5 s pause (1.2–2.0 s). A beep's frame
-    /// count reads up to one frame (16 ms) long and a room's tail adds up to 0.1 s (`dropDb`);
-    /// the gap reads as much shorter.
+    /// count reads up to one frame (16 ms) long and a room's tail adds up to 0.1 s (the coarse
+    /// cut's 10 dB drop); the gap reads as much shorter.
     static let t3Tone: ClosedRange<Double> = 0.34...0.8
     static let t3Gap: ClosedRange<Double> = 0.28...0.72
     static let t3Pause: ClosedRange<Double> = 1.05...2.1
     /// A sounder's pitch holds within ±3 % over a tone (a piezo's slide, a warble); a voice's
     /// or a cry's glides further.
     static let sounderSpread: Float = 0.065
-    /// T4: 0.1 s beeps 0.1 s apart (accepted 0.05–0.2 s each), three to five heard in a
-    /// group (one may drown), then 5 s off (accepted 4–6.5 s).
+    /// T4: 0.1 s beeps 0.1 s apart (accepted 0.05–0.2 s each; a frame more or less as heard,
+    /// and a tail), then 5 s off (accepted 4–6.5 s, measured from the last beep's end).
     static let t4Beep: ClosedRange<Double> = 0.04...0.3
     /// Beeps 0.45 s apart or less are one group: T4's gaps are 0.2 s at most, and one beep
     /// lost in noise leaves a gap of two gaps and a beep.
@@ -117,6 +124,8 @@ public struct AlarmDetector: Sendable {
     /// A horn or a beeper that sounds within the first 2 s of listening was not heard to
     /// start (it may be a whine or an insect that was always there): only T3 and T4 find it.
     static let listeningSeconds = 2.0
+    /// A sound that holds a line for a second is a whine or a horn, longer than any beep of
+    /// the patterns (T3's tones are 0.65 s at most).
     static let heldSeconds = 1.0
     /// Steady beeping: beeps every 0.3–3 s (a low-battery chirp comes every 30–60 s),
     /// intervals within 12 %, lengths within 25 %, at least six intervals.

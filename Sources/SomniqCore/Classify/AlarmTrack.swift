@@ -1,5 +1,5 @@
-/// One tonal line followed from short frame to short frame (`AlarmDetector`): the beeps it
-/// makes, and how far they have gone towards each alarm pattern.
+/// One channel of `AlarmDetector`, a twelfth of an octave wide: the beeps its line makes,
+/// frame by frame, and how far they have gone towards each alarm pattern.
 ///
 /// Each pattern is timed at the resolution it needs. T4's 0.1 s beeps are cut finely: a beep
 /// ends when the line falls 6 dB under its peak, so a room's tail (RT60 up to 0.6 s, 10 dB
@@ -19,9 +19,7 @@ struct AlarmTrack: Sendable {
     /// mask a line for a moment) and through the swells of a room's modes.
     private(set) var held = BeepSegmenter(dropDb: 12, bridgeFrames: 6, pitchTolerance: AlarmDetector.hornPitchTolerance)
 
-
-    /// T3: the last four beeps of T3's length, newest last (shorter clicks in between are
-    /// noise, and left out).
+    /// T3: two runs of tones at two pitches (shorter clicks in between are noise, and left out).
     private var toneRuns = (ToneRun(), ToneRun())
 
     /// The last four tones of T3's length at one pitch, newest last.
@@ -49,19 +47,19 @@ struct AlarmTrack: Sendable {
             return short == 2 && long == 1 ? tones.0.start : nil
         }
     }
+
     /// T4: the group of short beeps under way, and the last whole group before it.
     private var group = Group(), lastGroup = Group()
-    /// Steady beeping: regular intervals since `steadyFrom`, and the beep before.
-    private var previous: Beep?
     /// The beeps the last frame ended, at each resolution.
     private(set) var ended: (fine: Beep?, coarse: Beep?) = (nil, nil)
     /// The last sound that held the line for a second or more.
     private(set) var lastHeld: Beep?
+    /// Steady beeping: regular intervals since `steadyFrom`, counted from `steadyLast`.
     private var steadyLast: Beep?, steadyNovel = false
-    /// The last six beeps before the newest, newest last.
-    private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 6)
     private var steadyFrom = 0, steadyIntervals = 0
     private var steadyPeriod: Double = 0, steadyHz: Float = 0, steadySeconds: Double = 0
+    /// The last seven coarse beeps, newest last (for `novel`).
+    private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
 
     /// The last three fine beeps, newest last.
     private var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
@@ -95,8 +93,7 @@ struct AlarmTrack: Sendable {
         }
     }
 
-
-    func holds(_ line: ToneLines.Line) -> Bool { abs(line.hz - centre) <= AlarmDetector.channelWidth * centre }
+    func holds(_ line: ToneLines.Line) -> Bool { AlarmDetector.inChannel(line.hz, centre: centre) }
 
     /// The stream's first frame: what sounded from the start was not heard to start.
     private let firstFrame: Int
@@ -133,8 +130,8 @@ struct AlarmTrack: Sendable {
             ended.coarse = beep
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
             if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }
-            if let previous { recent.removeFirst(); recent.append(previous) }
-            previous = beep
+            recent.removeFirst()
+            recent.append(beep)
         }
         return found
     }
@@ -167,7 +164,7 @@ struct AlarmTrack: Sendable {
 
     /// NFPA 720 T4: a group of short beeps close together that stands alone, then, after
     /// T4's long silence, three short beeps of the next group, all of one pitch. A stray beep
-    /// two (another sound, at the same pitch) is forgiven; an insect's chirping is not.
+    /// at that pitch (another sound) is forgiven; an insect's chirping is not.
     private mutating func temporalFour(_ b: Beep) -> Int? {
         defer { fineRecent = (fineRecent.1, fineRecent.2, b) }
         let isShort = AlarmDetector.t4Beep.contains(b.seconds) && b.spread <= AlarmDetector.sounderSpread

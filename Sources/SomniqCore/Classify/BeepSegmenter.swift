@@ -36,7 +36,7 @@ struct BeepSegmenter: Sendable {
     /// outside one, the strongest in the channel (lines come strongest first).
     private func line(in lines: ToneLines, centre: Float) -> ToneLines.Line? {
         let mean = frames > 0 ? hzSum / Float(frames) : 0
-        for j in 0..<lines.count where abs(lines.lines[j].hz - centre) <= AlarmDetector.channelWidth * centre {
+        for j in 0..<lines.count where AlarmDetector.inChannel(lines.lines[j].hz, centre: centre) {
             if !on || abs(lines.lines[j].hz - mean) <= max(pitchTolerance * mean, 20) { return lines.lines[j] }
         }
         return nil
@@ -59,6 +59,12 @@ struct BeepSegmenter: Sendable {
         (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
     }
 
+    /// The beep under way, as heard up to its last frame; nil while it is a click.
+    private var current: Beep? {
+        guard lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames else { return nil }
+        return Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1)
+    }
+
     /// Takes the frame's lines (those within `AlarmDetector.channelWidth` of `centre` are the
     /// channel's); returns the beep this ends.
     mutating func frame(_ lines: ToneLines, centre: Float, at frame: Int) -> Beep? {
@@ -68,8 +74,7 @@ struct BeepSegmenter: Sendable {
             // (a tone that starts in a burst of noise at its pitch): the noise was a beep of
             // its own, and the tone starts now.
             if let line, line.levelDb >= peakDb + AlarmDetector.riseDb, line.contrastDb >= AlarmDetector.startDb {
-                let before = lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames
-                    ? Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1) : nil
+                let before = current
                 begin(line, at: frame)
                 return before
             }
@@ -83,8 +88,7 @@ struct BeepSegmenter: Sendable {
             guard frame - lastOn > bridgeFrames else { return nil }
             on = false
             valleyDb = line?.levelDb
-            guard lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames else { return nil }
-            return Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1)
+            return current
         }
         guard let line else { valleyDb = nil; return nil }
         if line.contrastDb >= AlarmDetector.startDb && line.levelDb >= (valleyDb ?? -.infinity) + AlarmDetector.riseDb {

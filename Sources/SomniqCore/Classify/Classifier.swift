@@ -157,11 +157,7 @@ public struct Classifier: Sendable {
     /// window already held. An alarm's span bridges its pattern's silences.
     private func alarmSounds(in f: WindowFeatures) -> Float {
         let middle = (f.startSeconds + 0.25)...(f.startSeconds + 0.75)
-        for k in 0...Self.lookahead {
-            guard let span = pending[k]?.features.alarm else { continue }
-            if span.from <= middle.upperBound && span.to >= middle.lowerBound { return 1 }
-        }
-        return 0
+        return (0...Self.lookahead).contains { pending[$0]?.features.alarm?.overlaps(middle) == true } ? 1 : 0
     }
 
     /// Scores one window into `s`; returns its breathing score before snoring (see `TrainBacklog`).

@@ -37,7 +37,7 @@ extension ClassScores {
     public init(rulesOf f: WindowFeatures) {
         let r = Rules(f)
         var s = ClassScores()
-        s[.smokeAlarm] = f.alarm.map { $0.from <= f.startSeconds + 1 && $0.to >= f.startSeconds ? 1 : 0 } ?? 0
+        s[.smokeAlarm] = f.alarm?.overlaps(f.startSeconds...(f.startSeconds + 1)) == true ? 1 : 0
         s[.phoneRing] = r.phoneRing; s[.glassBreak] = r.glassBreak; s[.scream] = r.scream
         s[.gasp] = r.gasp; s[.cough] = r.cough; s[.dogBark] = r.dogBark; s[.door] = max(r.door, r.slamHit)
         s[.babyCry] = r.babyCry; s[.speech] = r.speech; s[.laughter] = r.laughter; s[.breathing] = max(r.breathing, r.heavyBreath)
