@@ -88,6 +88,48 @@ private func t4(from start: Double, groups: Int, on: Double = 0.1, off: Double =
     #expect(detect(cricket, hz: 3428, seconds: 30) == nil)
 }
 
+/// Feeds the detector with several lines, each sounding during its own `tones`.
+private func detect(_ sources: [(hz: Float, tones: [(Double, Double)])], seconds: Double) -> AlarmDetector.Span? {
+    var detector = AlarmDetector()
+    for g in 0..<Int(seconds / AlarmDetector.frameSeconds) {
+        let t = AlarmDetector.seconds(g)
+        let lines = sources.filter { s in s.tones.contains { t >= $0.0 && t < $0.1 } }
+            .map { ToneLines.Line(hz: $0.hz, levelDb: -40, contrastDb: 30) }
+        detector.push(ToneLines(given: lines), frame: g)
+    }
+    return detector.span
+}
+
+/// `count` tones of `length` s every `period` s from `start`.
+private func every(_ period: Double, from start: Double, count: Int, length: Double) -> [(Double, Double)] {
+    (0..<count).map { k in (start + period * Double(k), start + period * Double(k) + length) }
+}
+
+@Test func steadyBeepingGoesOnThroughBurstsOfNoiseAtANearbyPitchBetweenItsBeeps() throws {
+    // 0.36 s beeps every 1.8 s at 2869 Hz; between them, bursts of wind at 2901 and 2922 Hz
+    // (1-2 % away, in the same channel), one after each of the first beeps, and two close
+    // together later on. Both used to end the sounder's run, and with it the alarm.
+    let beeps = every(1.8, from: 6, count: 9, length: 0.36)
+    let bursts: [(Double, Double)] = [(6.55, 6.8), (8.35, 8.57), (14.0, 14.1), (14.45, 14.75)]
+    let sources: [(hz: Float, tones: [(Double, Double)])] = [(2869, beeps), (2912, bursts)]
+    let span = try #require(detect(sources, seconds: 24))
+    #expect(span.pattern == .steadyBeeps)
+    #expect(abs(span.from - 6) < 0.05)
+}
+
+@Test func aNoteOfATunePlayedOverAndOverIsNoSteadyBeeping() {
+    // Three notes of 0.25 s, one after another, the tune every 2 s for 20 s: each note alone
+    // beeps steadily at its pitch, but the others keep the same beat between its beeps.
+    let notes: [(hz: Float, tones: [(Double, Double)])] = ([2300, 2750, 3300] as [Float]).enumerated().map { k, hz in
+        (hz, every(2, from: 3 + 0.25 * Double(k), count: 10, length: 0.25))
+    }
+    #expect(detect(notes, seconds: 25) == nil)
+    // The same note alone is a sounder's steady beeping; its harmonic beeping with it does
+    // not make it a tune.
+    #expect(detect([notes[0]], seconds: 25)?.pattern == .steadyBeeps)
+    #expect(detect([notes[0], (hz: 4600, tones: notes[0].tones)], seconds: 25)?.pattern == .steadyBeeps)
+}
+
 @Test func aTuneOfRepeatedNotesAQuarterToneApartIsNoT3() {
     // Four half-second notes in T3's rhythm, alternating between two pitches 4 % apart.
     let notes = t3(from: 2, cycles: 2)

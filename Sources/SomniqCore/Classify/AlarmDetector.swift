@@ -117,6 +117,9 @@ public struct AlarmDetector: Sendable {
     static let hornHz: ClosedRange<Float> = 2000...4500
     static let hornPitchTolerance: Float = 0.025
     static let hornSeconds = 10.0
+    /// A horn's beep holds its pitch within ±1 %: from its lowest to its highest 2 %, and
+    /// 1.5 % more for the frame pitch estimate's error (±0.75 %, a tenth of a bin at 3 kHz).
+    static let hornSpread: Float = 0.035
     /// A continuous horn is new: nothing held its pitch for a second or more (`heldSeconds`)
     /// in the 5 s before it starts (a whine that was always there, and drops out now and
     /// then, is the room's).
@@ -128,11 +131,14 @@ public struct AlarmDetector: Sendable {
     /// the patterns (T3's tones are 0.65 s at most).
     static let heldSeconds = 1.0
     /// Steady beeping: beeps every 0.3–3 s (a low-battery chirp comes every 30–60 s),
-    /// intervals within 12 %, lengths within 25 %, at least six intervals.
+    /// intervals within 12 %, lengths within 25 %, at least five intervals (10 s at 2 s).
     static let steadyPeriod: ClosedRange<Double> = 0.3...3
     static let steadyPeriodTolerance = 0.12
     static let steadyLengthTolerance = 0.25
-    static let steadyIntervals = 6
+    static let steadyIntervals = 5
+    /// A steady sounder's beeps last 0.1 s or more (devices beep 0.1–1 s); as heard, a frame
+    /// less. Shorter blips are clicks or a tune's harmonics catching a room's mode.
+    static let steadyBeepSeconds = 0.07
 
     /// How long an alarm's silence may last before it is over: its pattern's longest pause
     /// and a little more.
@@ -165,11 +171,27 @@ public struct AlarmDetector: Sendable {
             channels = Self.centres.map { AlarmTrack(centre: $0, firstFrame: frame) }
         }
         for c in 0..<channels.count {
-            if let (pattern, from) = channels[c].frame(lines, at: frame) { confirm(pattern, from: from, channel: c, frame: frame) }
+            let found = channels[c].frame(lines, at: frame)
+            if channels[c].ended.coarse != nil, isTune(c, frame: frame) { channels[c].markSteadyRunTune() }
+            if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsTune {
+                confirm(pattern, from: from, channel: c, frame: frame)
+            }
             if channels[c].held.on { horn(c, frame: frame) }
             if let s = span, s.active, goesOn(s, channels[c]) { lastHeardFrame = frame }
         }
         follow(frame: frame)
+    }
+
+    /// Whether the steady run that channel `c`'s last beep went on is one note of a tune
+    /// played over and over: another channel beeps at the same interval, between its beeps.
+    /// A sounder's harmonics, aliased or not, beep with its fundamental.
+    private func isTune(_ c: Int, frame: Int) -> Bool {
+        guard let run = channels[c].steadyRun, run.novel, run.intervals >= 1 else { return false }
+        for d in channels.indices where d != c {
+            let theirs = channels[d].steadyRuns
+            if theirs.0.beatsBetween(run, at: frame) || theirs.1.beatsBetween(run, at: frame) { return true }
+        }
+        return false
     }
 
     /// A continuous horn: a new piezo line that has sounded 10 s with its pitch within ±1 %.

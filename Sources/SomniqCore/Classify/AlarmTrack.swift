@@ -54,10 +54,88 @@ struct AlarmTrack: Sendable {
     private(set) var ended: (fine: Beep?, coarse: Beep?) = (nil, nil)
     /// The last sound that held the line for a second or more.
     private(set) var lastHeld: Beep?
-    /// Steady beeping: regular intervals since `steadyFrom`, counted from `steadyLast`.
-    private var steadyLast: Beep?, steadyNovel = false
-    private var steadyFrom = 0, steadyIntervals = 0
-    private var steadyPeriod: Double = 0, steadyHz: Float = 0, steadySeconds: Double = 0
+    /// Steady beeping: two runs of beeps at two pitches, as for T3, so that a burst of noise
+    /// in the channel between two beeps does not end the sounder's run.
+    private(set) var steadyRuns = (SteadyRun(), SteadyRun())
+
+    /// Beeps of one pitch and one length at one interval, from `first` to `last`.
+    struct SteadyRun: Sendable {
+        private(set) var first = Beep(), last = Beep()
+        private(set) var count = 0, intervals = 0
+        private(set) var period: Double = 0
+        /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`): then it never
+        /// becomes an alarm.
+        var tune = false
+
+        init() {}
+        /// Whether its first beep came out of silence at its pitch, after listening began: only
+        /// such a run can be an alarm. The others are followed too, for `beatsBetween`.
+        private(set) var novel = false
+
+        init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel }
+
+        /// Whether `b` is the run's next beep: its pitch within `hornPitchTolerance`, its
+        /// length within `steadyLengthTolerance`, one interval after the last (the first
+        /// interval sets it), or two (a beep lost in noise).
+        func continues(with b: Beep) -> Bool {
+            guard count > 0, abs(b.hz - first.hz) <= AlarmDetector.hornPitchTolerance * first.hz,
+                  abs(b.seconds - first.seconds) <= AlarmDetector.steadyLengthTolerance * first.seconds else { return false }
+            let p = Double(b.start - last.start) * AlarmDetector.frameSeconds
+            if intervals == 0 { return AlarmDetector.steadyPeriod.contains(p) }
+            return abs(p - period) <= AlarmDetector.steadyPeriodTolerance * period
+                || abs(p - 2 * period) <= AlarmDetector.steadyPeriodTolerance * 2 * period
+        }
+
+        mutating func add(_ b: Beep) {
+            let p = Double(b.start - last.start) * AlarmDetector.frameSeconds
+            if intervals == 0 || abs(p - period) <= AlarmDetector.steadyPeriodTolerance * period {
+                intervals += 1
+                period += (p - period) / Double(intervals)
+            }
+            last = b
+            count += 1
+        }
+
+        /// Whether this run, rather than `other`, gives way to a new one at `frame`: the one
+        /// whose beeps have stopped (longer than two intervals, or the longest interval, since
+        /// its last), else the one that cannot be an alarm (not `novel`), else the one with fewer beeps (noise's make runs of one or two, which two
+        /// bursts within a sounder's interval must not end), else the staler.
+        func yields(to other: SteadyRun, at frame: Int) -> Bool {
+            let (over, otherOver) = (isOver(at: frame), other.isOver(at: frame))
+            if over != otherOver { return over }
+            if novel != other.novel { return !novel }
+            if count != other.count { return count < other.count }
+            return last.start <= other.last.start
+        }
+
+        /// Whether this run beeps at `other`'s interval but between its beeps, as the notes of
+        /// a tune played over and over do; a sounder's harmonics (aliased or not) beep with it.
+        func beatsBetween(_ other: SteadyRun, at frame: Int) -> Bool {
+            guard count >= 3, intervals >= 2, !isOver(at: frame), other.period > 0,
+                  abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return false }
+            let periodFrames = other.period / AlarmDetector.frameSeconds
+            let lag = Double(last.start - other.last.start)
+            let offset = abs(lag - (lag / periodFrames).rounded() * periodFrames)
+            return offset > max(2, 0.5 * Double(min(other.last.end - other.last.start, last.end - last.start)))
+        }
+
+        func isOver(at frame: Int) -> Bool {
+            let since = Double(frame - last.start) * AlarmDetector.frameSeconds
+            let longest = intervals == 0 ? AlarmDetector.steadyPeriod.upperBound : 2 * (1 + AlarmDetector.steadyPeriodTolerance) * period
+            return count == 0 || since > longest
+        }
+
+        /// The frame of its first beep, once it has kept on for `hornSeconds` and
+        /// `steadyIntervals` intervals at a horn's pitch.
+        var found: Int? {
+            let span = Double(last.end - first.start) * AlarmDetector.frameSeconds
+            // A beep lost in noise is forgiven once in every four intervals; blips that come
+            // now and then at a multiple of some period are not a sounder's beeping.
+            guard novel, !tune, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
+                  AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz) else { return nil }
+            return first.start
+        }
+    }
     /// The last seven coarse beeps, newest last (for `novel`).
     private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
 
@@ -212,34 +290,38 @@ struct AlarmTrack: Sendable {
         }
     }
 
+    /// The steady run the beep this frame ended went on, if it did.
+    var steadyRun: SteadyRun? {
+        guard let b = ended.coarse else { return nil }
+        return steadyRuns.0.count > 0 && steadyRuns.0.last == b ? steadyRuns.0 : steadyRuns.1.count > 0 && steadyRuns.1.last == b ? steadyRuns.1 : nil
+    }
+
+    /// Whether that run was heard to be a tune's.
+    var steadyRunIsTune: Bool { steadyRun?.tune ?? false }
+
+    /// Marks that run as a tune's.
+    mutating func markSteadyRunTune() {
+        guard let b = ended.coarse else { return }
+        if steadyRuns.0.last == b { steadyRuns.0.tune = true } else if steadyRuns.1.last == b { steadyRuns.1.tune = true }
+    }
+
     /// A piezo horn beeping steadily, without the T3 rhythm (EN 14604 prescribes no pattern):
-    /// beeps of one length at one interval and one pitch, for `hornSeconds` or more.
+    /// beeps of one length at one interval and one pitch, for `hornSeconds` or more. A beep
+    /// that continues neither run starts a new one in place of the weaker (`yields`). Only a
+    /// run that started out of silence at its pitch, as a sounder switched on does, and after
+    /// listening began, is an alarm: an insect chirping on and off at one pitch never does.
     private mutating func steady(_ b: Beep) -> Int? {
-        guard let last = steadyLast else { steadyLast = b; return nil }
-        // A click or a blip of noise much shorter than the beeps does not break their run.
-        if steadyIntervals > 0 && b.seconds < AlarmDetector.steadyLengthTolerance * steadySeconds { return nil }
-        let period = Double(b.start - last.start) * AlarmDetector.frameSeconds
-        let regular = steadyIntervals > 0 && abs(period - steadyPeriod) <= AlarmDetector.steadyPeriodTolerance * steadyPeriod
-            && abs(b.hz - steadyHz) <= AlarmDetector.hornPitchTolerance * steadyHz
-            && abs(b.seconds - steadySeconds) <= AlarmDetector.steadyLengthTolerance * steadySeconds
-        if regular {
-            steadyIntervals += 1
-            steadyPeriod += (period - steadyPeriod) / Double(steadyIntervals)
-        } else {
-            // A new run: it must start out of silence at its pitch, as a sounder switched on
-            // does, and after listening began; an insect chirping on and off at one pitch never does.
-            steadyNovel = novel(last) && Double(last.start - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds
-            steadyFrom = last.start
-            steadyIntervals = 1
-            steadyPeriod = period
-            steadyHz = last.hz
-            steadySeconds = last.seconds
+        guard b.spread <= AlarmDetector.hornSpread, b.seconds >= AlarmDetector.steadyBeepSeconds else { return nil }
+        if steadyRuns.0.continues(with: b) {
+            steadyRuns.0.add(b)
+            return steadyRuns.0.found
+        } else if steadyRuns.1.continues(with: b) {
+            steadyRuns.1.add(b)
+            return steadyRuns.1.found
         }
-        steadyLast = b
-        let span = Double(b.end - steadyFrom) * AlarmDetector.frameSeconds
-        guard steadyNovel, steadyIntervals >= AlarmDetector.steadyIntervals, span >= AlarmDetector.hornSeconds,
-              AlarmDetector.steadyPeriod.contains(steadyPeriod), AlarmDetector.hornHz.contains(steadyHz) else { return nil }
-        return steadyFrom
+        let run = SteadyRun(b, novel: novel(b) && Double(b.start - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds)
+        if steadyRuns.0.yields(to: steadyRuns.1, at: b.start) { steadyRuns.0 = run } else { steadyRuns.1 = run }
+        return nil
     }
 
 }
