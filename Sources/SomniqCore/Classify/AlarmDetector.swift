@@ -110,8 +110,11 @@ public struct AlarmDetector: Sendable {
     static let t4Pause: ClosedRange<Double> = 3.7...6.8
     static let t4PauseFrames = Int(7 / frameSeconds)
     /// A group stands alone: nothing on its line for 2 s before it but `t4Strays` beeps (T4's
-    /// pause is 4 s or more), where an insect or a frog chirps on.
+    /// pause is 4 s or more), where an insect or a frog chirps on …
     static let t4QuietBefore = 2.0
+    /// … nothing within 4 % of its pitch: the band a sounder's own beeps may take (a ±3 %
+    /// warble, and the pitch estimate's error), where a whistling wind's gusts wander on.
+    static let t4QuietBand: Float = 0.04
     /// Continuous and steady horns: piezo, 2–4.5 kHz, pitch within ±1 % (with a little for
     /// the frame's pitch estimate), 10 s.
     static let hornHz: ClosedRange<Float> = 2000...4500

@@ -265,10 +265,11 @@ struct AlarmTrack: Sendable {
         return AlarmDetector.t4Pause.contains(pause) ? lastGroup.start : nil
     }
 
-    /// Seconds since the line last sounded at `b`'s pitch, forgiving `AlarmDetector.t4Strays` beeps.
+    /// Seconds since the line last sounded near `b`'s pitch (`AlarmDetector.t4QuietBand`),
+    /// forgiving `AlarmDetector.t4Strays` beeps.
     private func quiet(before b: Beep) -> Double {
         var forgiven = AlarmDetector.t4Strays
-        for earlier in [fineRecent.2, fineRecent.1, fineRecent.0] where Self.same(earlier.hz, b.hz) {
+        for earlier in [fineRecent.2, fineRecent.1, fineRecent.0] where abs(earlier.hz - b.hz) <= AlarmDetector.t4QuietBand * b.hz {
             if forgiven == 0 { return Double(b.start - earlier.end) * AlarmDetector.frameSeconds }
             forgiven -= 1
         }
