@@ -74,7 +74,7 @@ public final class DurableLog {
         flush()
         guard !pending.isEmpty else { return }
         logger.critical("event log still unwritable at shutdown; \(pending.count) records follow on stderr")
-        for record in pending { FileHandle.standardError.write(Data(("somniq-unwritten: " + record.compactText + "\n").utf8)) }
+        for record in pending { StandardError.write(("somniq-unwritten: " + record.compactText + "\n")) }
         pending.removeAll()
     }
 

@@ -24,11 +24,11 @@ public final class ReplacedFile {
         self.target = target
         var template = Array((target + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw LogWriteError(path: path, errno: errno) }
+        guard fd >= 0 else { throw LogWriteError(path: path, errno: errno, what: "the output") }
         temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fchmod(fd, 0o644)  // mkstemp makes it 0600; an output file is for reading
         close(fd)
-        do { writer = try EventLogWriter(path: temporary, name: path) } catch {
+        do { writer = try EventLogWriter(path: temporary, name: path, what: "the output") } catch {
             unlink(temporary)
             throw error
         }
@@ -37,7 +37,7 @@ public final class ReplacedFile {
     /// Puts the finished file in place of the earlier one.
     public func commit() throws(LogWriteError) {
         guard !committed else { return }
-        guard rename(temporary, target) == 0 else { throw LogWriteError(path: path, errno: errno) }
+        guard rename(temporary, target) == 0 else { throw LogWriteError(path: path, errno: errno, what: "the output") }
         committed = true
     }
 

@@ -66,14 +66,14 @@ struct SomniqBattery: ParsableCommand {
             summary.add(run)
         }
         print(summary.text)
-        FileHandle.standardError.write(String(format: "battery: %d cases in %.1f s\n", work.count, Date().timeIntervalSince(started)).data(using: .utf8)!)
+        StandardError.write(String(format: "battery: %d cases in %.1f s\n", work.count, Date().timeIntervalSince(started)))
         print("battery: \(summary.failures.count) failures")
     }
 
     /// The corpus's loops, or none (with a note) when it has no backgrounds folder.
     func loadBackgrounds() throws -> [String: [[Float]]] {
         if let loops = try BackgroundLoops.load(corpus: corpus) { return loops }
-        FileHandle.standardError.write("battery: no \(corpus)/backgrounds; only the synthetic backgrounds (pink, fan, hum) are used\n".data(using: .utf8)!)
+        StandardError.write("battery: no \(corpus)/backgrounds; only the synthetic backgrounds (pink, fan, hum) are used\n")
         return [:]
     }
 }

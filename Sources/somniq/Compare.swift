@@ -35,7 +35,7 @@ struct Compare: ParsableCommand {
         let replayer = Replayer(profile: profiles[0])
         replayer.compared = profiles
         replayer.version = Somniq.version
-        replayer.warning = { FileHandle.standardError.write(Data("somniq: warning: \(LogText.escape(file)): \($0)\n".utf8)) }
+        replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
         let showProgress = isatty(STDERR_FILENO) == 1
         let summary: Session.Summary
         do {

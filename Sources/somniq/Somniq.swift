@@ -53,9 +53,3 @@ func emit(_ text: String, to output: String?) throws {
     }
     do { try NightReports.write(text, to: output) } catch { throw fail("\(error)", Exit.ioError) }
 }
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
-    }
-}

@@ -82,6 +82,39 @@ import Testing
         #expect(closed.stdout == "74 somniq: standard output: cannot write the event log: Broken pipe\n", "\(closed.stdout) \(closed.stderr)")
     }
 
+    /// Issue 26, fault 3: standard error that cannot be written (`2>/dev/full`, a closed
+    /// descriptor, a pipe whose reader has gone) ends no command with a signal: it exits
+    /// with the code it would have, and leaves no temporary file behind.
+    @Test func aCommandWhoseStandardErrorCannotBeWrittenExitsWithItsCodeAndLeavesNoTemporaryFile() throws {
+        let missing = dir + "/missing.flac"
+        for redirect in ["2>/dev/full", "2>&-"] {
+            let r = try shell(#""$0" replay "$1/missing.flac" "# + redirect + #"; echo "rc=$?""#)
+            #expect(r.stdout == "rc=65\n", "\(redirect): \(r.stdout) \(r.stderr)")
+        }
+        let gone = try runProgram("/usr/bin/python3", ["-c", """
+            import os, subprocess, sys
+            r, w = os.pipe(); os.close(r)
+            p = subprocess.run([sys.argv[1], "replay", sys.argv[2]], stderr=w)
+            print(p.returncode)
+            """, Paths.somniq, missing])
+        #expect(gone.stdout == "65\n", "\(gone.stdout) \(gone.stderr)")
+        // Past a file-size limit, with nowhere to say so: exit 74, the output's temporary
+        // file removed, an earlier output whole.
+        try "an earlier output\n".write(toFile: dir + "/big3.tsv", atomically: true, encoding: .utf8)
+        let big = try shell(#"prlimit --fsize=1024 "$0" replay "$2" "$2" "$2" "$2" --format tsv --output "$1/big3.tsv" 2>/dev/full; echo "rc=$?""#)
+        #expect(big.stdout == "rc=74\n", "\(big.stdout) \(big.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["big3.tsv"])
+        #expect(try String(contentsOfFile: dir + "/big3.tsv", encoding: .utf8) == "an earlier output\n")
+    }
+
+    /// A TSV or table output that cannot be written is named as the output, not as the event log.
+    @Test func anOutputPastAFileSizeLimitIsNamedAsTheOutput() throws {
+        let r = try runProgram("/usr/bin/prlimit", ["--fsize=1024", Paths.somniq, "replay", Paths.demoNight, Paths.demoNight,
+                                                    Paths.demoNight, Paths.demoNight, "--format", "tsv", "--output", dir + "/big3.tsv"])
+        #expect(r.status == 74)
+        #expect(r.stderr == "somniq: \(dir)/big3.tsv: cannot write the output: File too large\n")
+    }
+
     @Test func namesFromOutsideReachNoTerminalLogOrColumnUnescaped() throws {
         // A file name with a tab, a newline and an escape sequence.
         let odd = dir + "/a\tb\nc\u{1B}[31m.flac"
