@@ -122,7 +122,8 @@ public final class SinkHub: RecordSink {
         return out
     }
 
-    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks.
+    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks: one
+    /// still inside a delivery is cut short (an exec program's process group is killed).
     public func shutdown(within seconds: Double) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         for e in entries { e.worker.requestStop() }
