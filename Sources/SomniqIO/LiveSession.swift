@@ -269,7 +269,7 @@ public final class LiveSession {
 
     private func reportSinkDrops() {
         for (name, dropped) in hub.newDrops() {
-            status("sink_dropped", details: [("sink", .string(name)), ("dropped", .number(Double(dropped)))])
+            status("sink_dropped", details: SinkHub.droppedDetails(sink: name, dropped: dropped))
             logger.warning("sink \(name): \(dropped) notifications dropped (queue full or endpoint down); the event log has them all")
         }
     }

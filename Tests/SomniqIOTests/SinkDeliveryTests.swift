@@ -3,8 +3,10 @@ import Testing
 import SomniqCore
 @testable import SomniqIO
 
-/// Every notification delivered or said to be lost (issue 26): exec programs that leave
-/// a child behind, hang or ignore SIGTERM, under a real `somniq run` over ALSA.
+/// Every notification delivered or said to be lost (issue 26, faults 1 and 2): exec
+/// programs that leave a child behind, hang or ignore SIGTERM, under a real `somniq run`
+/// over ALSA; a replay whose sinks fail, against real endpoints that refuse, hang or are
+/// not there.
 @Suite(.serialized) struct SinkDeliveryTests {
     let rig: LiveRig
     init() throws { rig = try LiveRig() }
@@ -143,5 +145,74 @@ import SomniqCore
         print("SIGTERM with a hung hook running: somniq ended after \(Int(took * 1000)) ms")
         #expect(took < 2)
         try waitUntil(timeout: 2) { !lines(runs).joined().contains { alive(Int32($0)!) } }
+    }
+
+    /// `replay --config` with sinks that fail every way a sink can: each is retried for
+    /// up to 16 s after the recording; what is lost is a `sink_dropped` record in the
+    /// output, a line on stderr, and exit 75. A sink that fails at first and then
+    /// recovers delivers everything; a working one is not mentioned.
+    @Test func aReplayWithFailingSinksDrainsThenSaysWhatWasLost() throws {
+        let errorPort = try freePort()
+        let errors = try LineRecorder("/usr/bin/python3", ["-c", """
+        import http.server, sys
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get('Content-Length', 0)))
+                self.send_response(500); self.end_headers()
+            def log_message(self, *a): pass
+        http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+        """, "\(errorPort)"])
+        defer { errors.stop() }
+        try waitUntil(timeout: 5) { connects(port: errorPort) }
+        let hungPort = try freePort()
+        let hung = try startHangingServer(port: hungPort)
+        defer { hung.stop() }
+        let deadPort = try freePort()
+        let exit3 = try file("exit3.sh", "#!/bin/sh\nexit 3\n", executable: true)
+        let notExecutable = try file("plain.sh", "#!/bin/sh\nexit 0\n")
+        // Fails its first three runs, then delivers.
+        let flakyCount = rig.home + "/flaky-count"
+        let flaky = try file("flaky.sh", """
+        #!/bin/sh
+        echo run >> \(flakyCount)
+        [ "$(wc -l < \(flakyCount))" -gt 3 ]
+        """, executable: true)
+        let goodOut = rig.home + "/good.jsonl"
+        let good = try writeRecorderScript(in: rig.home, out: goodOut)
+        let cfg = try file("failing.json", """
+        {"room": "bedroom", "sinks": [
+          {"type": "exec", "name": "exit3", "command": ["\(exit3)"]},
+          {"type": "exec", "name": "missing", "command": ["\(rig.home)/no-such-program"]},
+          {"type": "exec", "name": "plain", "command": ["\(notExecutable)"]},
+          {"type": "webhook", "name": "error500", "url": "http://127.0.0.1:\(errorPort)/"},
+          {"type": "webhook", "name": "hung", "url": "http://127.0.0.1:\(hungPort)/", "timeout_s": 2},
+          {"type": "mqtt", "name": "deadbroker", "host": "127.0.0.1", "port": \(deadPort)},
+          {"type": "exec", "name": "flaky", "command": ["\(flaky)"]},
+          {"type": "exec", "name": "good", "command": ["\(good)"]}]}
+        """)
+        let out = rig.home + "/failing-out.jsonl"
+        let began = Date()
+        let r = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", out, "--config", cfg])
+        let took = Date().timeIntervalSince(began)
+        print("replay with failing sinks: \(Int(took)) s; stderr:\n\(r.stderr)")
+        #expect(took < 40)
+        #expect(r.status == 75)
+        let log = records(out)
+        #expect(kinds(log).last == "session_end")
+        let dropped = log.filter { $0["status"]?.stringValue == "sink_dropped" }
+        let bySink = Dictionary(dropped.map { ($0["sink"]!.stringValue!, Int($0["dropped"]!.numberValue!)) }, uniquingKeysWith: +)
+        let failing = ["exit3", "missing", "plain", "error500", "hung", "deadbroker"]
+        #expect(bySink == Dictionary(uniqueKeysWithValues: failing.map { ($0, 16) }), "\(dropped)")
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("notifications not delivered") }.map(String.init)
+        #expect(said.count == failing.count, "\(said)")
+        for (name, why) in [("exit3", "exited with status 3"), ("missing", "No such file or directory"),
+                            ("plain", "Permission denied"), ("error500", "answered HTTP 500"),
+                            ("hung", "POST to http://127.0.0.1:\(hungPort) failed: "), ("deadbroker", "not connected to 127.0.0.1:\(deadPort)")] {
+            #expect(said.contains { $0.hasPrefix("somniq: sink \(name): 16 of 16 notifications not delivered: ") && $0.contains(why) },
+                    "\(name): \(said)")
+        }
+        // Retried in the drain, the flaky sink got everything out; the good one never failed.
+        #expect(lines(flakyCount).count == 3 + 16)
+        #expect(records(goodOut).count == 16)
     }
 }

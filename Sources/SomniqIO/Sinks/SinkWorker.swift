@@ -37,6 +37,10 @@ public struct SinkCounts: Sendable, Equatable {
     /// Event starts held back by the rate limit.
     public var rateLimited = 0
     public var queued = 0
+    /// Messages handed to the sink's queue.
+    public var offered = 0
+    /// Why the last failed attempt failed.
+    public var lastError: String?
 }
 
 /// One sink's bounded queue and the thread that drains it, so that a slow or dead
@@ -57,6 +61,8 @@ final class SinkWorker: @unchecked Sendable {
     private var queue: [Queued] = []
     private var head = 0
     private var serial = 0
+    /// Set by `drain`: the next retry goes at once, and the backoff starts again at 1 s.
+    private var retryNow = false
     private var counts = SinkCounts()
     private var stopping = false
     private var woken = false
@@ -89,6 +95,7 @@ final class SinkWorker: @unchecked Sendable {
             counts.dropped += 1
         }
         serial += 1
+        counts.offered += 1
         queue.append(Queued(message: message, serial: serial))
     }
 
@@ -129,6 +136,28 @@ final class SinkWorker: @unchecked Sendable {
         if late { endpoint.abort() }
     }
 
+    /// Starts a drain: a failed message is retried at once, and then with the usual
+    /// backoff starting again at 1 s (so 1, 2, 4, 8 s).
+    func startDrain() {
+        condition.lock()
+        retryNow = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Gives what is queued until `deadline` to be delivered (after `startDrain`); what
+    /// is still queued then is given up, counted as dropped, and a delivery under way is
+    /// cut short. The thread goes on taking messages afterwards.
+    func waitDrained(until deadline: Date) {
+        condition.lock()
+        while head < queue.count, condition.wait(until: deadline) {}
+        let late = head < queue.count
+        if late { giveUp() }
+        retryNow = false
+        condition.unlock()
+        if late { endpoint.abort() }
+    }
+
     /// Drops every queued message, counted. Call with the lock held.
     private func giveUp() {
         counts.dropped += queue.count - head
@@ -164,13 +193,14 @@ final class SinkWorker: @unchecked Sendable {
             do {
                 try endpoint.deliver(message)
                 condition.lock()
-                // A full queue or `stop` may have given up on the message while
+                // A full queue, `drain` or `stop` may have given up on the message while
                 // this delivery ran: then it is no longer the head.
                 if head < queue.count, queue[head].serial == taken {
                     head += 1
                     if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
                 }
                 counts.delivered += 1
+                condition.broadcast()
                 condition.unlock()
                 if failing {
                     failing = false
@@ -180,15 +210,21 @@ final class SinkWorker: @unchecked Sendable {
             } catch {
                 condition.lock()
                 counts.failures += 1
+                counts.lastError = error.description
                 condition.unlock()
                 if !failing { logger.error("sink \(name): \(error); retrying with backoff") }
                 failing = true
                 condition.lock()
                 woken = false
                 let until = Date(timeIntervalSinceNow: backoff)
-                while !woken && !stopping, condition.wait(until: until) {}
+                while !woken && !stopping && !retryNow, condition.wait(until: until) {}
+                if retryNow {
+                    retryNow = false
+                    backoff = 1
+                } else {
+                    backoff = min(60, backoff * 2)
+                }
                 condition.unlock()
-                backoff = min(60, backoff * 2)
             }
         }
     }
