@@ -195,7 +195,8 @@ import SomniqCore
         let r = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", out, "--config", cfg])
         let took = Date().timeIntervalSince(began)
         print("replay with failing sinks: \(Int(took)) s; stderr:\n\(r.stderr)")
-        #expect(took < 40)
+        // 16 s of drain, the replay itself (3 s alone, more on a busy machine), a hung POST's 2 s.
+        #expect(took < 60)
         #expect(r.status == 75)
         let log = records(out)
         #expect(kinds(log).last == "session_end")
@@ -211,6 +212,8 @@ import SomniqCore
             #expect(said.contains { $0.hasPrefix("somniq: sink \(name): 16 of 16 notifications not delivered: ") && $0.contains(why) },
                     "\(name): \(said)")
         }
+        // The broker's own lines in the journal name the sink too.
+        #expect(r.stderr.contains("error somniq: sink deadbroker: cannot reach 127.0.0.1:\(deadPort): "), "\(r.stderr)")
         // Retried in the drain, the flaky sink got everything out; the good one never failed.
         #expect(lines(flakyCount).count == 3 + 16)
         #expect(records(goodOut).count == 16)

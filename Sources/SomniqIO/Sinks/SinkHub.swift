@@ -39,7 +39,7 @@ public final class SinkHub: RecordSink {
             case let .exec(e): ExecSink(e)
             case let .webhook(w): WebhookSink(w, version: version)
             case let .mqtt(m):
-                MQTTSink(m, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
+                MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
                          version: version, logger: logger)
             }
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
