@@ -89,10 +89,14 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
             if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
             throw SinkFailure("\(program) did not finish within \(JSONValue.format(config.timeoutSeconds)) s and was stopped")
         }
-        if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
+        // Judged by how it ended: a program that exited 0 has delivered, even if an abort
+        // came too late to stop it.
+        let aborted = takeAborted()
         if (status & 0x7f) == 0 {
             let code = (status >> 8) & 0xff
             guard code == 0 else { throw SinkFailure("\(program) exited with status \(code)") }
+        } else if aborted {
+            throw SinkFailure("\(program) was stopped: somniq is ending")
         } else {
             throw SinkFailure("\(program) was killed by signal \(status & 0x7f)")
         }
