@@ -81,9 +81,9 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
             status = exited
         } else {
             kill(-pid, SIGTERM)
-            _ = waitExit(pid, until: Date(timeIntervalSinceNow: Self.killGrace))
+            _ = waitExit(pid, until: Date(timeIntervalSinceNow: Self.killGrace), reaping: false)
             // The whole group, whether or not the program itself ended on SIGTERM: what it
-            // started goes with it.
+            // started goes with it. (Not reaped yet, its pid still names the group.)
             kill(-pid, SIGKILL)
             _ = reap(pid)
             if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
@@ -152,13 +152,14 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     }
 
     /// Waits (polling every 10 ms) until the program has exited or `deadline` has
-    /// passed; reaps it and returns its wait status, or nil (it is left unreaped, so its
-    /// pid, which names its process group, cannot be reused before the group is killed).
-    private func waitExit(_ pid: pid_t, until deadline: Date) -> Int32? {
+    /// passed; reaps it (unless not `reaping`) and returns its wait status, or nil. Left
+    /// unreaped, its pid, which names its process group, cannot be reused before the
+    /// group is killed.
+    private func waitExit(_ pid: pid_t, until deadline: Date, reaping: Bool = true) -> Int32? {
         while true {
             var info = siginfo_t()
             if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
-                return reap(pid)
+                return reaping ? reap(pid) : 0
             }
             if Date() >= deadline { return nil }
             usleep(10_000)
