@@ -16,12 +16,25 @@ struct Replay: ParsableCommand {
         table (for people).
 
         With --config, the configuration's sinks (MQTT, webhook, exec) are told of the \
-        replayed alerts as they would be live: to try a notification setup on a recording.
+        replayed alerts as they would be live: to try a notification setup on a recording. \
+        At the end of each file, notifications not yet delivered get up to 16 s more (a \
+        failed one is retried at once, then after 1, 2, 4 and 8 s); what is still \
+        undelivered is logged as a sink_dropped record and summed up on standard error \
+        ("sink NAME: N of M notifications not delivered: ERROR").
+
+        Exits 75 (EX_TEMPFAIL) when the replay is whole but some notifications were not \
+        delivered.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case jsonl, tsv, table
     }
+
+    /// How long the sinks get, at the end of each file, to deliver what they still hold:
+    /// a dead endpoint is retried at once and then after 1, 2, 4 and 8 s, the last retry at
+    /// 15 s with a second for it to end (a replay is over long before the live backoff, up
+    /// to 60 s, would have run its course).
+    static let drainSeconds = 16.0
 
     @Argument(help: "Audio files to replay.", completion: .file())
     var files: [String]
@@ -78,7 +91,8 @@ struct Replay: ParsableCommand {
             watch = settings.watchLimits
             clipPolicy = settings.clips.policy
         }
-        // The sinks get their last notifications out (up to 10 s) before the process ends.
+        // On an error, the sinks get their last notifications out (up to 10 s) before the
+        // process ends; a whole replay has drained them already (shutdown is then at once).
         defer { hub?.shutdown(within: 10) }
         let recorder = NightRecorder()
         if report != nil { sinks.append(recorder) }
@@ -86,6 +100,14 @@ struct Replay: ParsableCommand {
         replayer.start = startTime
         replayer.version = Somniq.version
         if let clips { replayer.clips = (clipPolicy, clips) }
+        if let hub {
+            replayer.beforeEnd = { session in
+                hub.drain(within: Self.drainSeconds)
+                for (name, dropped) in hub.newDrops() {
+                    try session.status("sink_dropped", details: SinkHub.droppedDetails(sink: name, dropped: dropped))
+                }
+            }
+        }
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
             replayer.warning = { FileHandle.standardError.write(Data("somniq: warning: \(LogText.escape(file)): \($0)\n".utf8)) }
@@ -106,6 +128,20 @@ struct Replay: ParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
         }
+        if let hub { try summarise(hub) }
+    }
+
+    /// Stops the sinks and says, for each that did not deliver everything it was given,
+    /// how much was lost and why; exit 75 if any did.
+    private func summarise(_ hub: SinkHub) throws {
+        hub.shutdown(within: 10)
+        var lost = false
+        for (name, counts) in hub.counts where counts.dropped > 0 {
+            lost = true
+            let why = counts.lastError.map { ": \($0)" } ?? " (queue full)"
+            _ = fail("sink \(name): \(counts.dropped) of \(counts.offered) notifications not delivered\(why)", Exit.undelivered)
+        }
+        if lost { throw Exit.undelivered }
     }
 
     func validate() throws {
@@ -140,6 +176,11 @@ struct Replay: ParsableCommand {
         }
         return (sink, replaced)
     }
+}
+
+extension Exit {
+    /// `replay --config`: the replay is whole, but some notifications were not delivered.
+    static let undelivered = ExitCode(75)
 }
 
 /// A one-line progress indicator on standard error, for long replays on a terminal.

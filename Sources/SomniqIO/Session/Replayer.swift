@@ -29,6 +29,10 @@ public final class Replayer {
         self.watch = watch
     }
 
+    /// Called once a file's audio is all decided, before its `session_end`: the place for
+    /// last records of the session (the sinks' `sink_dropped`).
+    public var beforeEnd: ((Session) throws -> Void)?
+
     /// Told of what was wrong with a file but did not stop the replay.
     public var warning: ((String) -> Void)?
 
@@ -68,6 +72,7 @@ public final class Replayer {
             // The file broke off mid-stream: what was heard is decided and every open event
             // is closed, and the session ends saying why, before the error is reported.
             try session.finish()
+            try beforeEnd?(session)
             try session.end(reason: "decode_error", error: error.problem)
             throw error
         }
@@ -83,6 +88,7 @@ public final class Replayer {
                             file.nonFinite, first))
         }
         try session.finish()
+        try beforeEnd?(session)
         try session.end(reason: "end_of_file")
         return session.summary
     }

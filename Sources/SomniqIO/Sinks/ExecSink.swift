@@ -2,17 +2,44 @@ import Foundation
 import SomniqCore
 
 /// Runs a program for each notification, without a shell: the record as one line of
-/// JSON on its stdin, and `SOMNIQ_*` variables in its environment. A program that
-/// exits non-zero, or outlives its timeout (it is sent SIGTERM, then SIGKILL 2 s later),
-/// has failed and is run again with backoff.
+/// JSON on its stdin, and `SOMNIQ_*` variables in its environment.
+///
+/// The program starts in a process group of its own, with stdout and stderr on
+/// /dev/null and every other descriptor of the daemon closed. It has delivered when it
+/// exits 0 within `timeout_s`; it has failed when it exits non-zero, cannot be started,
+/// or is still running at `timeout_s`: then its whole process group is sent SIGTERM, and
+/// SIGKILL 0.5 s later, and the notification is retried with backoff.
+///
+/// A program that starts a child and exits (`( play alarm.wav ) & exit 0`, the usual way
+/// to start a sound player) has delivered once it exits 0: the child keeps running, as
+/// it was meant to. Nothing here waits for it: the end of the program is seen with
+/// waitpid, not by the end of a pipe a child could inherit and hold open (as
+/// Foundation's `Process` does, with the socket it watches), and the daemon reads no
+/// pipe from the program at all.
 final class ExecSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.Exec
+    /// Between SIGTERM and SIGKILL to a program's group at its timeout.
+    static let killGrace = 0.5
+    private let lock = NSLock()
+    /// The program running now (its pid is its process group's), until it is reaped.
+    private var running: pid_t?
+    private var aborted = false
 
     init(_ config: SinkConfig.Exec) { self.config = config }
 
     func start(wake: @escaping @Sendable () -> Void) {}
     func stop() {}
     func takes(_ kind: SinkMessage.Kind) -> Bool { kind != .level }
+
+    /// Kills the running program's process group with SIGKILL: the daemon is ending,
+    /// and no program it started may outlive it by ignoring SIGTERM.
+    func abort() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let pid = running else { return }
+        aborted = true
+        kill(-pid, SIGKILL)
+    }
 
     /// The variables a program is given besides the daemon's own environment.
     static func environment(_ m: SinkMessage) -> [String: String] {
@@ -31,34 +58,120 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
 
     func deliver(_ message: SinkMessage) throws(SinkFailure) {
         let program = config.command[0]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = Array(config.command.dropFirst())
-        p.environment = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }
-        let stdin = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
-        do { try p.run() } catch {
-            throw SinkFailure("cannot run \(program): \((error as NSError).localizedDescription)")
+        let env = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }
+        let deadline = Date(timeIntervalSinceNow: config.timeoutSeconds)
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SinkFailure("cannot run \(program): no pipe: \(String(cString: strerror(errno)))") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let pid: pid_t
+        do { pid = try spawn(program, stdin: fds[0], environment: env) } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
         }
-        // The record is far smaller than a pipe's buffer: this write does not wait on the program.
-        try? stdin.fileHandleForWriting.write(contentsOf: Data((message.record.compactText + "\n").utf8))
-        try? stdin.fileHandleForWriting.close()
-        if done.wait(timeout: .now() + config.timeoutSeconds) == .timedOut {
-            p.terminate()
-            if done.wait(timeout: .now() + 2) == .timedOut {
-                kill(p.processIdentifier, SIGKILL)
-                done.wait()
-            }
+        close(fds[0])
+        // The record is far smaller than a pipe's buffer, and the end is non-blocking
+        // besides: this write never waits on the program (EPIPE if it has gone already).
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        _ = writeAll(fds[1], Array((message.record.compactText + "\n").utf8))
+        close(fds[1])
+
+        let status: Int32
+        if let exited = waitExit(pid, until: deadline) {
+            status = exited
+        } else {
+            kill(-pid, SIGTERM)
+            _ = waitExit(pid, until: Date(timeIntervalSinceNow: Self.killGrace), reaping: false)
+            // The whole group, whether or not the program itself ended on SIGTERM: what it
+            // started goes with it. (Not reaped yet, its pid still names the group.)
+            kill(-pid, SIGKILL)
+            _ = reap(pid)
+            if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
             throw SinkFailure("\(program) did not finish within \(JSONValue.format(config.timeoutSeconds)) s and was stopped")
         }
-        guard p.terminationReason == .exit, p.terminationStatus == 0 else {
-            let how = p.terminationReason == .exit ? "exited with status \(p.terminationStatus)"
-                : "was killed by signal \(p.terminationStatus)"
-            throw SinkFailure("\(program) \(how)")
+        // Judged by how it ended: a program that exited 0 has delivered, even if an abort
+        // came too late to stop it.
+        let aborted = takeAborted()
+        if (status & 0x7f) == 0 {
+            let code = (status >> 8) & 0xff
+            guard code == 0 else { throw SinkFailure("\(program) exited with status \(code)") }
+        } else if aborted {
+            throw SinkFailure("\(program) was stopped: somniq is ending")
+        } else {
+            throw SinkFailure("\(program) was killed by signal \(status & 0x7f)")
         }
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which Swift's
+    /// Glibc module does not declare: the program gets none of the daemon's descriptors
+    /// (the log, the device, a broker's socket), even those opened without O_CLOEXEC.
+    private static let addCloseFrom: CloseFrom? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+
+    private func takeAborted() -> Bool {
+        lock.lock()
+        defer { aborted = false; lock.unlock() }
+        return aborted
+    }
+
+    /// Starts `program` in a process group of its own, `stdin` as its standard input,
+    /// stdout and stderr on /dev/null, the default signal dispositions and an empty
+    /// signal mask (the daemon ignores SIGPIPE and blocks others in its threads).
+    private func spawn(_ program: String, stdin: Int32, environment: [String: String]) throws(SinkFailure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        _ = Self.addCloseFrom?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = config.command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        lock.lock()
+        defer { lock.unlock() }
+        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw SinkFailure("cannot run \(program): \(String(cString: strerror(rc))); check the exec sink's command") }
+        running = pid
+        return pid
+    }
+
+    /// Waits (polling every 10 ms) until the program has exited or `deadline` has
+    /// passed; reaps it (unless not `reaping`) and returns its wait status, or nil. Left
+    /// unreaped, its pid, which names its process group, cannot be reused before the
+    /// group is killed.
+    private func waitExit(_ pid: pid_t, until deadline: Date, reaping: Bool = true) -> Int32? {
+        while true {
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
+                return reaping ? reap(pid) : 0
+            }
+            if Date() >= deadline { return nil }
+            usleep(10_000)
+        }
+    }
+
+    private func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        lock.lock()
+        defer { lock.unlock() }
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        running = nil
+        return status
     }
 }

@@ -18,6 +18,8 @@ import SomniqCore
 /// (1 … 60 s); a publish while disconnected fails and the worker retries it.
 final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.MQTT
+    /// The sink's name, for the log (`mqtt` unless named).
+    private let name: String
     private let room: String
     private let classes: [SoundClass]
     private let version: String
@@ -36,9 +38,10 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     /// `classes`: those whose events this sink is sent (its class list and minimum tier,
     /// under the profile in force at start); only they are announced to Home Assistant.
-    init(_ config: SinkConfig.MQTT, room: String, classes: [SoundClass], version: String, logger: Logger) {
+    init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger) {
         Self.libraryInit
         self.config = config
+        self.name = name
         self.room = room
         self.classes = classes
         self.version = version
@@ -54,7 +57,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         self.wake = wake
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let m = mosquitto_new("somniq-\(room)", true, me) else {
-            logger.error("sink mqtt: cannot create a client: \(LogText.escape(String(cString: strerror(errno))))")
+            logger.error("sink \(name): cannot create a client: \(LogText.escape(String(cString: strerror(errno))))")
             return
         }
         client = m
@@ -65,7 +68,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         if let ca = config.caFile {
             let rc = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                logger.error("sink mqtt: TLS setup failed: \(LogText.escape(String(cString: mosquitto_strerror(rc)))); check ca_file, cert_file and key_file")
+                logger.error("sink \(name): TLS setup failed: \(LogText.escape(String(cString: mosquitto_strerror(rc)))); check ca_file, cert_file and key_file")
             }
         }
         mosquitto_connect_callback_set(m) { _, obj, rc in
@@ -83,7 +86,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         _ = mosquitto_reconnect_delay_set(m, 1, 60, true)
         let rc = mosquitto_connect_async(m, config.host, Int32(config.port), Int32(config.keepaliveSeconds))
         if rc != MOSQ_ERR_SUCCESS.rawValue {
-            logger.error("sink mqtt: cannot reach \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); retrying")
+            logger.error("sink \(name): cannot reach \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); retrying")
         }
         // The network thread connects, and reconnects after any failure, until stopped.
         _ = mosquitto_loop_start(m)
@@ -91,7 +94,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     private func connected(rc: Int32) {
         guard rc == 0, let client else {
-            logger.error("sink mqtt: \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: mosquitto_connack_string(rc))))")
+            logger.error("sink \(name): \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: mosquitto_connack_string(rc))))")
             return
         }
         lock.lock()
@@ -100,7 +103,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         let first = !everConnected
         everConnected = true
         lock.unlock()
-        logger.info("sink mqtt: connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
+        logger.info("sink \(name): connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
         if config.discovery {
             for (topic, payload) in discovery() { publish(client, topic, payload.compactText, retain: true) }
         }
@@ -114,7 +117,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         let was = connected
         connected = false
         lock.unlock()
-        if was, rc != 0 { logger.error("sink mqtt: lost \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); reconnecting") }
+        if was, rc != 0 { logger.error("sink \(name): lost \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); reconnecting") }
     }
 
     @discardableResult

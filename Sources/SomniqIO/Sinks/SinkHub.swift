@@ -39,7 +39,7 @@ public final class SinkHub: RecordSink {
             case let .exec(e): ExecSink(e)
             case let .webhook(w): WebhookSink(w, version: version)
             case let .mqtt(m):
-                MQTTSink(m, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
+                MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
                          version: version, logger: logger)
             }
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
@@ -122,7 +122,24 @@ public final class SinkHub: RecordSink {
         return out
     }
 
-    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks.
+    /// The details of a `sink_dropped` status record.
+    public static func droppedDetails(sink name: String, dropped: Int) -> [(String, JSONValue)] {
+        [("sink", .string(name)), ("dropped", .number(Double(dropped)))]
+    }
+
+    /// Gives every queue up to `seconds` (together) to deliver what it holds, failed
+    /// messages retried at once and then after 1, 2, 4 … s, however long they have been
+    /// failing; then gives up on what is left (counted as dropped, for `newDrops`). The
+    /// sinks keep running. For the end of a replay, which is over long before a dead
+    /// endpoint's backoff has run its course.
+    public func drain(within seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        for e in entries { e.worker.startDrain() }
+        for e in entries { e.worker.waitDrained(until: deadline) }
+    }
+
+    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks: one
+    /// still inside a delivery is cut short (an exec program's process group is killed).
     public func shutdown(within seconds: Double) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         for e in entries { e.worker.requestStop() }

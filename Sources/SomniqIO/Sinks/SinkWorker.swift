@@ -18,6 +18,13 @@ protocol SinkEndpoint: AnyObject, Sendable {
     func stop()
     /// Whether this endpoint takes messages of `kind` at all (only MQTT takes levels).
     func takes(_ kind: SinkMessage.Kind) -> Bool
+    /// Called from another thread when the worker gives up on a delivery under way (the
+    /// daemon or a replay is ending): cut it short if it can be (exec kills its program).
+    func abort()
+}
+
+extension SinkEndpoint {
+    func abort() {}
 }
 
 /// Counts a sink keeps, for the metrics file and the log.
@@ -30,6 +37,10 @@ public struct SinkCounts: Sendable, Equatable {
     /// Event starts held back by the rate limit.
     public var rateLimited = 0
     public var queued = 0
+    /// Messages handed to the sink's queue.
+    public var offered = 0
+    /// Why the last failed attempt failed.
+    public var lastError: String?
 }
 
 /// One sink's bounded queue and the thread that drains it, so that a slow or dead
@@ -37,13 +48,21 @@ public struct SinkCounts: Sendable, Equatable {
 /// oldest message gives way and is counted. A failed delivery is retried, the same
 /// message first, after 1, 2, 4 … 60 s.
 final class SinkWorker: @unchecked Sendable {
+    private struct Queued {
+        var message: SinkMessage
+        var serial: Int
+    }
+
     let name: String
     private let endpoint: SinkEndpoint
     private let capacity: Int
     private let logger: Logger
     private let condition = NSCondition()
-    private var queue: [SinkMessage] = []
+    private var queue: [Queued] = []
     private var head = 0
+    private var serial = 0
+    /// Set by `drain`: the next retry goes at once, and the backoff starts again at 1 s.
+    private var retryNow = false
     private var counts = SinkCounts()
     private var stopping = false
     private var woken = false
@@ -70,12 +89,14 @@ final class SinkWorker: @unchecked Sendable {
     /// Queues a message without waiting; a full queue drops its oldest, counted.
     func offer(_ message: SinkMessage) {
         condition.lock()
-        defer { condition.signal(); condition.unlock() }
+        defer { condition.broadcast(); condition.unlock() }
         if queue.count - head >= capacity {
             head += 1
             counts.dropped += 1
         }
-        queue.append(message)
+        serial += 1
+        counts.offered += 1
+        queue.append(Queued(message: message, serial: serial))
     }
 
     func countRateLimited() {
@@ -101,18 +122,47 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     /// Waits until `deadline` for the thread to stop, then gives up on what is left
-    /// (counted as dropped). Call after `requestStop`.
+    /// (counted as dropped) and cuts a delivery under way short. Call after `requestStop`.
     func waitStopped(until deadline: Date) {
         condition.lock()
         while !finished, condition.wait(until: deadline) {}
-        if !finished {
+        let late = !finished
+        if late {
             // Still inside a delivery or a retry wait: what is queued is lost with the process.
-            counts.dropped += queue.count - head
-            queue.removeAll()
-            head = 0
+            giveUp()
             finished = true
         }
         condition.unlock()
+        if late { endpoint.abort() }
+    }
+
+    /// Starts a drain: a failed message is retried at once, and then with the usual
+    /// backoff starting again at 1 s (so 1, 2, 4, 8 s).
+    func startDrain() {
+        condition.lock()
+        retryNow = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Gives what is queued until `deadline` to be delivered (after `startDrain`); what
+    /// is still queued then is given up, counted as dropped, and a delivery under way is
+    /// cut short. The thread goes on taking messages afterwards.
+    func waitDrained(until deadline: Date) {
+        condition.lock()
+        while head < queue.count, condition.wait(until: deadline) {}
+        let late = head < queue.count
+        if late { giveUp() }
+        retryNow = false
+        condition.unlock()
+        if late { endpoint.abort() }
+    }
+
+    /// Drops every queued message, counted. Call with the lock held.
+    private func giveUp() {
+        counts.dropped += queue.count - head
+        queue.removeAll()
+        head = 0
     }
 
     private func wake() {
@@ -137,18 +187,20 @@ final class SinkWorker: @unchecked Sendable {
                 endpoint.stop()
                 return
             }
-            let message = queue[head]
+            let (message, taken) = (queue[head].message, queue[head].serial)
             condition.unlock()
 
             do {
                 try endpoint.deliver(message)
                 condition.lock()
-                // `stop` may have given up on the queue while this delivery ran.
-                if !finished, head < queue.count {
+                // A full queue, `drain` or `stop` may have given up on the message while
+                // this delivery ran: then it is no longer the head.
+                if head < queue.count, queue[head].serial == taken {
                     head += 1
                     if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
                 }
                 counts.delivered += 1
+                condition.broadcast()
                 condition.unlock()
                 if failing {
                     failing = false
@@ -158,15 +210,21 @@ final class SinkWorker: @unchecked Sendable {
             } catch {
                 condition.lock()
                 counts.failures += 1
+                counts.lastError = error.description
                 condition.unlock()
                 if !failing { logger.error("sink \(name): \(error); retrying with backoff") }
                 failing = true
                 condition.lock()
                 woken = false
                 let until = Date(timeIntervalSinceNow: backoff)
-                while !woken && !stopping, condition.wait(until: until) {}
+                while !woken && !stopping && !retryNow, condition.wait(until: until) {}
+                if retryNow {
+                    retryNow = false
+                    backoff = 1
+                } else {
+                    backoff = min(60, backoff * 2)
+                }
                 condition.unlock()
-                backoff = min(60, backoff * 2)
             }
         }
     }
