@@ -43,7 +43,7 @@ public final class LogReader {
     /// The next record, or nil at the end of the file.
     public func next() -> JSONValue? {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+            if let newline = nextNewline() {
                 let start = lineStart
                 lineStart = newline + 1
                 scanned = lineStart
@@ -85,6 +85,15 @@ public final class LogReader {
             let chunk = (try? handle.read(upToCount: Self.chunk)) ?? nil
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
             peakBuffer = max(peakBuffer, buffer.count)
+        }
+    }
+
+    /// The index of the first newline in `buffer` from `scanned` on (memchr: a byte scan).
+    private func nextNewline() -> Int? {
+        buffer.withUnsafeBufferPointer { p in
+            guard scanned < p.count, let base = p.baseAddress,
+                  let hit = memchr(base + scanned, 0x0A, p.count - scanned) else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
         }
     }
 
