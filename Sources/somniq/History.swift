@@ -45,6 +45,7 @@ struct HistoryCommand: ParsableCommand {
         do { history = try History.read(logs: logs, grouping: week ? .week : month ? .month : .all) } catch {
             throw fail("\(error)", Exit.dataError)
         }
+        if !history.skipped.isEmpty { skippedWarning("\(logs.joined(separator: ", ")): \(history.skipped.description)") }
         let text = csv ? history.csv() : json ? history.json() : history.table()
         try emit(text, to: output)
     }

@@ -32,7 +32,15 @@ struct Report: ParsableCommand {
     func run() throws {
         let n: Night
         do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
+        if !n.skipped.isEmpty { skippedWarning("\(log): \(n.skipped.description)") }
         let text = format == .html ? HTMLReport.render(n, version: Somniq.version) : TextReport.render(n)
         try emit(text, to: output)
     }
+}
+
+/// `somniq: warning: LOG: 2 lines skipped: not a record` on standard error, once a command
+/// (the report and the history say it too); control characters escaped.
+func skippedWarning(_ message: String) {
+    var err = StandardError()
+    print("somniq: warning: \(LogText.escape(message))", to: &err)
 }

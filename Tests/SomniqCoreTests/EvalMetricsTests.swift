@@ -226,6 +226,26 @@ private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-12 }
     #expect(problem("1\t2\t ") == "night.tsv:1: the class is empty")
 }
 
+/// Label times are decimal seconds, as sed_eval and DCASE label files write them:
+/// `Double(_:)` alone would read `0x10` as 16 s, and `nan` and `1e400` as numbers.
+@Test func labelTimesAreDecimalNotHexadecimalNorNaNNorInfinite() throws {
+    func problem(_ text: String) -> String? {
+        do { _ = try LabelFile.parse(text, name: "night.tsv"); return nil } catch { return error.description }
+    }
+    let ok = "1\t2\tcough\n"
+    #expect(problem(ok + "0x10\t20\tcough") == "night.tsv:2: onset \"0x10\" is not a decimal number of seconds (such as 12.5)")
+    #expect(problem("1\t0x1p4\tcough") == "night.tsv:1: offset \"0x1p4\" is not a decimal number of seconds (such as 12.5)")
+    #expect(problem("nan\t2\tcough") == "night.tsv:1: onset \"nan\" is not a finite number of seconds")
+    #expect(problem("1\t1e400\tcough") == "night.tsv:1: offset \"1e400\" is not a finite number of seconds")
+    #expect(problem("1\t+infinity\tcough") == "night.tsv:1: offset \"+infinity\" is not a finite number of seconds")
+    #expect(problem("1.\t2\tcough") == nil && problem(".5\t2\tcough") == nil)
+    #expect(try LabelFile.parse("1.5\t2.5e1\tcough\n+3\t4E0\tdoor\n0\t.25\tdog_bark", name: "night.tsv") == [
+        LabeledEvent(onset: 1.5, offset: 25, label: "cough"), LabeledEvent(onset: 3, offset: 4, label: "door"),
+        LabeledEvent(onset: 0, offset: 0.25, label: "dog_bark"),
+    ])
+    for bad in ["1e", "1e+", ".", "", "1..2", "1.2.3", "١٢", "12_0", "1,5"] { #expect(!LabelFile.isDecimal(Substring(bad)), "\(bad)") }
+}
+
 /// A label time of 1e19 s (found by the label fuzzer) is an error, not a trap: the
 /// segment arrays would hold one slot per second of it.
 @Test func aFileLongerThanAWeekIsAnErrorNotATrap() throws {

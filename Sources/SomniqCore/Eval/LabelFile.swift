@@ -39,7 +39,34 @@ public enum LabelFile {
                                 _ fail: (String) -> LabelFileError) throws(LabelFileError) -> Double {
         guard let value = Double(field) else { throw fail("\(what) \"\(field)\" is not a number") }
         guard value.isFinite else { throw fail("\(what) \"\(field)\" is not a finite number of seconds") }
+        guard isDecimal(field) else { throw fail("\(what) \"\(field)\" is not a decimal number of seconds (such as 12.5)") }
         return value
+    }
+
+    /// Whether `field` is a time as sed_eval and DCASE label files write one: an optional
+    /// sign, decimal digits with at most one point, an optional exponent. Not hexadecimal
+    /// (`0x10`, which `Double(_:)` reads as 16), `nan` or `inf`.
+    static func isDecimal(_ field: Substring) -> Bool {
+        var chars = field.utf8[...]
+        if let c = chars.first, c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { chars = chars.dropFirst() }
+        func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+        let whole = chars.prefix(while: isDigit)
+        chars = chars.dropFirst(whole.count)
+        var fraction = 0
+        if chars.first == UInt8(ascii: ".") {
+            chars = chars.dropFirst()
+            fraction = chars.prefix(while: isDigit).count
+            chars = chars.dropFirst(fraction)
+        }
+        guard whole.count + fraction > 0 else { return false }
+        if let e = chars.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            chars = chars.dropFirst()
+            if let c = chars.first, c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { chars = chars.dropFirst() }
+            let exponent = chars.prefix(while: isDigit).count
+            guard exponent > 0 else { return false }
+            chars = chars.dropFirst(exponent)
+        }
+        return chars.isEmpty
     }
 
     private static func trimmed(_ field: Substring) -> Substring {

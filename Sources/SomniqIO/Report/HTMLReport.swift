@@ -31,6 +31,7 @@ public enum HTMLReport {
         <div class="sub">\(esc(subtitle(night)))</div>
 
         """
+        if !night.skipped.isEmpty { h += "<p class=\"note\" id=\"skipped\">Not in this report: \(esc(night.skipped.description)).</p>\n" }
         h += "<div class=\"figs\">"
         h += fig(TextReport.duration(night.heard), "heard")
         h += fig("\(night.events.count)", "sounds")
@@ -196,7 +197,7 @@ public enum HTMLReport {
 
     private static func alertTable(_ night: Night, _ s: NightSummary) -> String {
         guard !s.alerts.isEmpty else { return "<p>No alerts.</p>\n" }
-        let clips = s.alerts.contains { $0.clip != nil }
+        let clips = s.alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
         var h = "<table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th>why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
         for e in s.alerts {
             let t = e.trace
@@ -206,15 +207,17 @@ public enum HTMLReport {
                              rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
             h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
                 + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(format: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
-                + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e.clip))</td>" : "")</tr>\n"
+                + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e))</td>" : "")</tr>\n"
         }
         return h + "</table>\n"
     }
 
     /// An audio element for a kept clip (a file URL: the report and the clips are on the
-    /// same machine); a note when its file is gone (the quota, or `somniq clips purge`).
-    private static func clipCell(_ path: String?) -> String {
-        guard let path else { return "" }
+    /// same machine); a note when its file is gone (the quota, or `somniq clips purge`), or
+    /// when it was never written (`clip_skipped`: the disk full, …), whatever path the log names.
+    private static func clipCell(_ e: Night.Event) -> String {
+        if let why = e.clipNotKept { return "<span class=\"gone\">\(esc(TextReport.notKept(why)))</span>" }
+        guard let path = e.clip else { return "" }
         guard FileManager.default.fileExists(atPath: path) else { return "<span class=\"gone\">deleted</span>" }
         let url = URL(fileURLWithPath: path).absoluteString
         return "<audio controls preload=\"none\" src=\"\(esc(url))\" title=\"\(esc(path))\"></audio>"

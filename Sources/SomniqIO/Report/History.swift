@@ -116,11 +116,14 @@ public struct History: Sendable {
     public var nights: [NightRow]
     public var periods: [Period]
     public var total: NightRow
+    /// What of the logs was skipped, over them all.
+    public var skipped = LogSkips()
 
     /// Reads every log in turn, streaming, keeping one row per night; pieces of one night
     /// (restarts, several logs) are added together.
     public static func read(logs: [String], grouping: Grouping) throws(ReportError) -> History {
         var rows: [String: NightRow] = [:]
+        var skipped = LogSkips()
         for path in logs {
             let reader = try LogReader(path: path)
             var builder = NightBuilder()
@@ -131,11 +134,14 @@ public struct History: Sendable {
             }
             while let r = reader.next() { keep(builder.add(r)) }
             keep(builder.finish())
+            skipped = skipped + LogSkips(reader, builder)
         }
         guard !rows.isEmpty else {
             throw ReportError(description: "\(logs.map { LogText.escape($0) }.joined(separator: ", ")): no session in the log")
         }
-        return History(rows: Array(rows.values), grouping: grouping)
+        var history = History(rows: Array(rows.values), grouping: grouping)
+        history.skipped = skipped
+        return history
     }
 
     public init(rows: [NightRow], grouping: Grouping) {

@@ -34,6 +34,10 @@ extension History {
             out.append(Self.header)
             out.append(Self.line(total, total: true))
         }
+        if !skipped.isEmpty {
+            out.append("")
+            out.append("not counted: \(skipped.description)")
+        }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -67,12 +71,12 @@ extension History {
         var out = columns.joined(separator: ",") + "\r\n"
         for p in periods {
             for r in p.rows {
-                var fields = [r.night]
-                if grouping != .all { fields.append(p.label) }
+                var fields = [Self.csvText(r.night)]
+                if grouping != .all { fields.append(Self.csvText(p.label)) }
                 fields += ["\(r.sessions)", Self.number(r.heardMinutes), Self.number(r.snoringMinutes),
                            JSONValue.rounded(r.snoringShare).compactText, "\(r.disturbances)", "\(r.pauses)"]
                 fields += Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }
-                fields += [r.loudest?.when ?? "", r.loudest.map { Self.number($0.leq) } ?? ""]
+                fields += [Self.csvText(r.loudest?.when ?? ""), r.loudest.map { Self.number($0.leq) } ?? ""]
                 out += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
             }
         }
@@ -84,6 +88,14 @@ extension History {
     static func csvField(_ s: String) -> String {
         let e = LogText.escape(s)
         return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : e
+    }
+
+    /// A text cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, a tab
+    /// or a carriage return first: a file name can be `=HYPERLINK(…)`) gets a `'` in
+    /// front, as OWASP's CSV injection advice has it. Number cells are never passed here.
+    static func csvText(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return s }
+        return "'" + s
     }
 
     static func number(_ x: Double) -> String { JSONValue.number(x).compactText }
@@ -119,7 +131,9 @@ extension History {
             })),
             ("periods", .array(periodValues)),
             ("total", .object([("nights", .number(Double(nights.count)))] + Self.figures(total))),
-        ])
+        ] + (skipped.isEmpty ? [] : [("skipped", .object([("unreadable_lines", .number(Double(skipped.unreadable))),
+                                                            ("overlong_lines", .number(Double(skipped.overlong))),
+                                                            ("out_of_range_records", .number(Double(skipped.outOfRange)))]))]))
         return doc.prettyText + "\n"
     }
 

@@ -1,16 +1,31 @@
 import Foundation
 import SomniqCore
 
-/// Reads an event log (JSON Lines) line by line, in bounded memory. A line that does not
-/// parse is counted and skipped: a torn last line after a power loss is expected, and
-/// loses nothing before it.
+/// Reads an event log (JSON Lines) line by line, in bounded memory and in time linear in
+/// its size. A line that does not parse is counted and skipped: a torn last line after a
+/// power loss is expected, and loses nothing before it. A line longer than `maxLine`
+/// (no record comes near it) is counted and skipped without being held: the reader keeps
+/// at most `maxLine` bytes of it plus one chunk.
 public final class LogReader {
+    /// The longest line read, 1 MiB: a record with its decision trace is a few kilobytes.
+    public static let maxLine = 1 << 20
+    static let chunk = 1 << 16
+
     public let path: String
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
+    /// Where the line under way starts in `buffer`, and how far it has been scanned for a newline.
+    private var lineStart = 0, scanned = 0
+    /// Dropping the rest of a line that grew past `maxLine`.
+    private var discarding = false
     private var atEnd = false
+    /// Lines that are not a record (not JSON, or no `kind`), blank lines aside.
     public private(set) var unreadable = 0
+    /// Lines longer than `maxLine`.
+    public private(set) var overlong = 0
     public private(set) var lineNumber = 0
+    /// The most bytes the reader held at once.
+    public private(set) var peakBuffer = 0
 
     public init(path: String) throws(ReportError) {
         self.path = path
@@ -22,29 +37,67 @@ public final class LogReader {
 
     deinit { try? handle.close() }
 
+    /// Lines skipped: unreadable or overlong.
+    public var skippedLines: Int { unreadable + overlong }
+
     /// The next record, or nil at the end of the file.
     public func next() -> JSONValue? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
+            if let newline = nextNewline() {
+                let start = lineStart
+                lineStart = newline + 1
+                scanned = lineStart
                 lineNumber += 1
-                if let record = parse(line) { return record }
+                if discarding {
+                    discarding = false
+                    continue
+                }
+                if newline - start > Self.maxLine {
+                    overlong += 1
+                    continue
+                }
+                if let record = parse(buffer[start..<newline]) { return record }
                 continue
             }
-            if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                let line = buffer
-                buffer.removeAll()
-                lineNumber += 1
-                return parse(line)
+            scanned = buffer.count
+            if !discarding, buffer.count - lineStart > Self.maxLine {
+                discarding = true
+                overlong += 1
             }
-            let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
-            if let chunk, !chunk.isEmpty { buffer.append(chunk) } else { atEnd = true }
+            if discarding {
+                buffer.removeAll(keepingCapacity: true)
+                lineStart = 0
+                scanned = 0
+            }
+            if atEnd {
+                defer { buffer.removeAll(); lineStart = 0; scanned = 0 }
+                guard lineStart < buffer.count || discarding else { return nil }
+                lineNumber += 1
+                if discarding { discarding = false; return nil }
+                return parse(buffer[lineStart...])
+            }
+            // Drop the lines already returned before reading on, so the buffer holds one line.
+            if lineStart > 0 {
+                buffer.removeSubrange(0..<lineStart)
+                scanned -= lineStart
+                lineStart = 0
+            }
+            let chunk = (try? handle.read(upToCount: Self.chunk)) ?? nil
+            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
+            peakBuffer = max(peakBuffer, buffer.count)
         }
     }
 
-    private func parse(_ line: Data) -> JSONValue? {
+    /// The index of the first newline in `buffer` from `scanned` on (memchr: a byte scan).
+    private func nextNewline() -> Int? {
+        buffer.withUnsafeBufferPointer { p in
+            guard scanned < p.count, let base = p.baseAddress,
+                  let hit = memchr(base + scanned, 0x0A, p.count - scanned) else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        }
+    }
+
+    private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
         guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else { return nil }
         guard let record = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)), record["kind"]?.stringValue != nil else {
             unreadable += 1

@@ -18,6 +18,8 @@ public struct Night: Sendable {
         public var trace: JSONValue?
         /// The file its sound was kept in, when it keeps one.
         public var clip: String?
+        /// Why its clip was never written (a `clip_skipped` status: the disk full, …).
+        public var clipNotKept: String?
         public var seconds: Double { offset - onset }
     }
 
@@ -50,6 +52,8 @@ public struct Night: Sendable {
     /// Profiles in force (name and SHA-256), sources (device or file).
     public var profiles: [String] = []
     public var sources: [String] = []
+    /// What of its log was skipped (counted over the whole log the night was read from).
+    public var skipped = LogSkips()
 
     /// "23:10" for a night with wall-clock time, else the elapsed "1:05:00".
     public func clock(_ t: Double, seconds: Bool = false) -> String {
@@ -66,12 +70,21 @@ public struct NightBuilder {
     private var offset = 0.0
     private var open: [String: Night.Event] = [:]
     private var sessionSeconds = 0.0
+    /// Where this session's events start in the night's, and its clips that were not kept.
+    private var sessionFirstEvent = 0
+    private var notKept: [String: String] = [:]
+    /// Records skipped because a number in them is out of its range.
+    public private(set) var outOfRange = 0
 
     public init() {}
 
     /// Adds a record; returns the previous night when this one starts a new night.
     public mutating func add(_ r: JSONValue) -> Night? {
         guard let kind = r["kind"]?.stringValue else { return nil }
+        guard LogRanges.valid(r, kind: kind) else {
+            outOfRange += 1
+            return nil
+        }
         var finished: Night?
         switch kind {
         case "session_start":
@@ -88,6 +101,7 @@ public struct NightBuilder {
             } else if let start, let first = night?.start {
                 offset = start - first
             }
+            sessionFirstEvent = night!.events.count
             night!.sessions += 1
             let profile = "\(r["profile"]?.stringValue ?? "?") (\(r["profile_sha256"]?.stringValue ?? "?"))"
             if !night!.profiles.contains(profile) { night!.profiles.append(profile) }
@@ -100,7 +114,14 @@ public struct NightBuilder {
                                    suppressed: r["suppressed"]?.stringValue, peakDbfs: r["trace"]?["level_dbfs"]?.numberValue ?? -120,
                                    confidence: 0, truncated: false, trace: r["trace"], clip: nil)
         case "event_end":
-            guard let id = r["id"]?.stringValue, var e = open.removeValue(forKey: id), let off = r["offset_s"]?.numberValue else { break }
+            guard let id = r["id"]?.stringValue, let e0 = open[id], let off = r["offset_s"]?.numberValue else { break }
+            // An end before its start is as out of range as a number can be.
+            guard offset + off >= e0.onset - 0.001 else {
+                outOfRange += 1
+                break
+            }
+            var e = e0
+            open[id] = nil
             e.offset = offset + off
             e.peakDbfs = r["peak_dbfs"]?.numberValue ?? e.peakDbfs
             e.confidence = r["confidence"]?.numberValue ?? 0
@@ -120,6 +141,9 @@ public struct NightBuilder {
                                         l90: n("l90_dbfs"), lmax: n("lmax_dbfs"), floor: n("floor_dbfs"), active: active))
             night?.heard += seconds
             sessionSeconds = start + seconds
+        case "status" where r["status"]?.stringValue == "clip_skipped":
+            if let id = r["id"]?.stringValue { notKept[id] = r["error"]?.stringValue ?? "" }
+            fallthrough
         case "status":
             guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
             let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
@@ -149,12 +173,19 @@ public struct NightBuilder {
     /// Events still open when a session ends without closing them (a crash) end where
     /// the session's audio was last heard, marked truncated.
     private mutating func closeSession() {
+        if !notKept.isEmpty, let n = night {
+            for i in sessionFirstEvent..<n.events.count {
+                if let why = notKept[n.events[i].id] { night!.events[i].clipNotKept = why }
+            }
+        }
         for var e in open.values.sorted(by: { $0.onset < $1.onset }) {
             e.offset = max(e.onset, offset + sessionSeconds)
             e.truncated = true
+            e.clipNotKept = notKept[e.id]
             night?.events.append(e)
         }
         open.removeAll()
+        notKept.removeAll()
         if let n = night { night?.span = max(n.span, offset + sessionSeconds, n.events.map(\.offset).max() ?? 0) }
         sessionSeconds = 0
     }

@@ -17,10 +17,11 @@ public enum NightReports {
         }
         while let r = reader.next() { consider(builder.add(r)) }
         consider(builder.finish())
-        guard let found else {
+        guard var found else {
             if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }
             throw ReportError(description: "\(LogText.escape(path)): no night \(LogText.escape(key ?? "")) (nights: \(keys.suffix(14).map { LogText.escape($0) }.joined(separator: ", ")))")
         }
+        found.skipped = LogSkips(reader, builder)
         return found
     }
 

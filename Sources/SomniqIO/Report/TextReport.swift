@@ -30,7 +30,8 @@ public enum TextReport {
             out.append("alerts")
             for e in s.alerts {
                 out.append("  \(night.clock(e.onset, seconds: true))  \(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
-                           + String(format: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs))
+                           + String(format: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
+                           + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? ""))
             }
         }
         if !s.breathingPauses.isEmpty {
@@ -42,9 +43,22 @@ public enum TextReport {
             out.append("incidents")
             for i in night.incidents { out.append("  \(night.clock(i.time, seconds: true))  \(i.status)  \(LogText.escape(i.detail))") }
         }
+        if !night.skipped.isEmpty {
+            out.append("")
+            out.append("not in this report: \(night.skipped.description)")
+        }
         out.append("")
         out.append("profile \(night.profiles.map { LogText.escape($0) }.joined(separator: ", "))")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `not kept: no space left` for a clip the disk had no room for, else `not kept: ` and
+    /// the first line of why (at most 80 characters).
+    public static func notKept(_ error: String) -> String {
+        if error.contains("ENOSPC") || error.localizedCaseInsensitiveContains("no space left") { return "not kept: no space left" }
+        let line = error.prefix { $0 != "\n" && $0 != "\r" }.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return "not kept" }
+        return "not kept: " + (line.count > 80 ? line.prefix(79) + "…" : line)
     }
 
     /// Values as block characters, averaged down to at most `width` of them.
