@@ -75,11 +75,28 @@ public struct DaemonConfig: Sendable, Equatable {
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
         switch TextFile.read(path, what: "a configuration (.json)") {
         // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
-        case let .success(bytes): return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+        case let .success(bytes):
+            let c = try parse(String(decoding: bytes, as: UTF8.self), file: path)
+            try c.checkClipsDirectory(file: path)
+            return c
         case let .failure(e):
             throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
                               ? "no such file; create it or pass --config" : e.problem)
         }
+    }
+
+    /// With clips enabled, their directory in force must be a directory, or not exist yet
+    /// (it is made with the first clip): a regular file there would keep no clip all night.
+    /// `read` checks it; after `--log` is put over the file, check again.
+    public func checkClipsDirectory(file: String?) throws(ConfigError) {
+        guard clips.enabled else { return }
+        let dir = clipsDirectory
+        var st = stat()
+        guard stat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR else { return }
+        throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",
+                          problem: "the clips directory \(dir) is not a directory, so no clip could be kept; "
+                          + (clips.directory == nil ? "set clips.dir to a directory, or move the file away"
+                             : "name a directory, or move the file away"))
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {

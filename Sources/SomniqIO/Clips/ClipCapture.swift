@@ -9,14 +9,26 @@ public final class ClipCapture {
     private let recorder: ClipRecorder
     private let writer: ClipWriter
 
-    /// `maxBytes`, `maxAgeDays`: the quota, applied after each clip written; nil: none (a
-    /// replay's clips are all kept).
-    public init(policy: ClipPolicy, directory: String, profile: Profile,
-                maxBytes: Int64? = nil, maxAgeDays: Double? = nil) {
+    /// The policy's quota (`maxMB`, `maxAgeDays`) is applied after each clip written, by
+    /// the daemon and a replay alike.
+    public init(policy: ClipPolicy, directory: String, profile: Profile) {
         store = ClipStore(directory: directory)
         recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
-        writer = ClipWriter(store: store, maxBytes: maxBytes, maxAgeDays: maxAgeDays)
+        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays)
     }
+
+    /// The quota given apart from the policy, as `LiveSession` still passes it.
+    @available(*, deprecated, message: "the quota is the policy's (ClipPolicy.maxMB, maxAgeDays): drop maxBytes and maxAgeDays")
+    public convenience init(policy: ClipPolicy, directory: String, profile: Profile, maxBytes: Int64, maxAgeDays: Double) {
+        var p = policy
+        p.maxMB = Double(maxBytes) / 1_000_000
+        p.maxAgeDays = maxAgeDays
+        self.init(policy: p, directory: directory, profile: profile)
+    }
+
+    /// Before the session's first record: the directory is made ready, or the session
+    /// cannot start (`ClipStore.prepare`).
+    public func prepare() throws(ClipStore.Failure) { try store.prepare() }
 
     /// The next samples of the stream.
     public func append(_ samples: UnsafeBufferPointer<Float>) {
@@ -53,14 +65,14 @@ public final class ClipWriter: @unchecked Sendable {
 
     public static let queueLimit = 4
     private let store: ClipStore
-    private let maxBytes: Int64?, maxAgeDays: Double?
+    private let maxBytes: Int64, maxAgeDays: Double
     private let condition = NSCondition()
     private var queue: [ClipRecorder.Clip] = []
     private var busy = false
     private var skipped: [Skipped] = []
     private var stopping = false
 
-    init(store: ClipStore, maxBytes: Int64?, maxAgeDays: Double?) {
+    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double) {
         self.store = store
         self.maxBytes = maxBytes
         self.maxAgeDays = maxAgeDays
@@ -110,7 +122,7 @@ public final class ClipWriter: @unchecked Sendable {
             condition.unlock()
             var problem: ClipStore.Failure?
             do throws(ClipStore.Failure) { try store.write(clip.samples, name: clip.name) } catch { problem = error }
-            if problem == nil, maxBytes != nil || maxAgeDays != nil {
+            if problem == nil {
                 store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970)
             }
             condition.lock()

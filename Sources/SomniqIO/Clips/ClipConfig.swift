@@ -8,8 +8,15 @@ public struct ClipConfig: Sendable, Equatable {
     public var policy = ClipPolicy()
     /// nil: `clips/` beside the event log (`/var/lib/somniq/clips`).
     public var directory: String?
-    public var maxMB = 500.0
-    public var maxAgeDays = 14.0
+    /// The quota, which is the policy's (`ClipPolicy.maxMB`, `maxAgeDays`).
+    public var maxMB: Double {
+        get { policy.maxMB }
+        set { policy.maxMB = newValue }
+    }
+    public var maxAgeDays: Double {
+        get { policy.maxAgeDays }
+        set { policy.maxAgeDays = newValue }
+    }
 
     public init() {}
 

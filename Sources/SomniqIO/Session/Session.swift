@@ -71,7 +71,10 @@ public final class Session {
 
     public var streamSeconds: Double { StreamClock.seconds(pipeline.streamFrames) }
 
+    /// Starts the session: its clips directory is made ready first (a path that is not a
+    /// directory, or cannot be written, throws `ClipStore.Failure` before any record).
     public func start(_ source: Records.Source) throws {
+        try clips?.prepare()
         try send(.start(source, pipeline.profile),
                  Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now()))
     }
@@ -115,6 +118,7 @@ public final class Session {
     }
 
     /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why.
+    /// It follows the event's `event_end`, whose `clip` it withdraws (`Records.eventEnd`).
     private func reportSkippedClips() throws {
         guard let clips else { return }
         for s in clips.takeSkipped() {
