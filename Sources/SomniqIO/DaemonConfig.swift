@@ -58,6 +58,9 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
+    /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
+    public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
+
     public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips"]
 
     /// The file read when none is named.
@@ -116,9 +119,11 @@ public struct DaemonConfig: Sendable, Equatable {
                 if let problem = ConfigText.problem(s) { throw fail(problem) }
                 return s
             }
-            func seconds() throws(ConfigError) -> Double {
-                guard case let .number(n) = value else { throw fail("must be a number, not \(value.typeName)") }
-                guard n > 0 else { throw fail("\(JSONValue.format(n)) must be greater than 0 seconds") }
+            func seconds(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+                guard case let .number(n) = value else { throw fail("must be a number of seconds, not \(value.typeName)") }
+                guard range.contains(n) else {
+                    throw fail("\(JSONValue.format(n)) must be from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) seconds")
+                }
                 return n
             }
             switch key {
@@ -127,8 +132,12 @@ public struct DaemonConfig: Sendable, Equatable {
             case "log":
                 c.log = try string()
                 guard c.log.hasPrefix("/") else { throw fail("\"\(c.log)\" must be an absolute path") }
-            case "silence_s": c.silenceSeconds = try seconds()
-            case "clipping_s": c.clippingSeconds = try seconds()
+            // Under a second, the gap between two ALSA periods would be "silent"; over an
+            // hour, a dead microphone would go unsaid for a sleep cycle or more.
+            case "silence_s": c.silenceSeconds = try seconds(in: Self.silenceRange)
+            // Under half a second, any slam near the microphone would be "clipping"; over an
+            // hour, the same as silence_s.
+            case "clipping_s": c.clippingSeconds = try seconds(in: Self.clippingRange)
             case "room":
                 c.room = try string()
                 guard SafeName.isValid(c.room) else {
