@@ -92,14 +92,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// (it is made with the first clip): a regular file there would keep no clip all night.
     /// `read` checks it; after `--log` is put over the file, check again.
     public func checkClipsDirectory(file: String?) throws(ConfigError) {
-        guard clips.enabled else { return }
-        let dir = clipsDirectory
-        var st = stat()
-        guard stat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR else { return }
+        guard clips.enabled, let reason = ClipStore.notADirectory(clipsDirectory) else { return }
         throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",
-                          problem: "the clips directory \(dir) is not a directory, so no clip could be kept; "
-                          + (clips.directory == nil ? "set clips.dir to a directory, or move the file away"
-                             : "name a directory, or move the file away"))
+                          problem: "the clips directory \(clipsDirectory) \(reason), so no clip could be kept; "
+                          + (clips.directory == nil ? "set clips.dir to a directory" : "name a directory") + ", or move the file away")
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {

@@ -23,6 +23,11 @@ import Testing
         #expect(r.stderr.contains(file) && r.stderr.contains("is not a directory") && r.stderr.contains("name a directory"),
                 "\(r.stderr)")
         #expect(records(dir + "/log.jsonl").isEmpty, "it fails before the first record")
+        // A directory under that file could never be made either.
+        let under = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", dir + "/log.jsonl",
+                                                  "--clips", file + "/night"])
+        #expect(under.status != 0 && under.stderr.contains("lies under a file"), "\(under.stderr)")
+        #expect(records(dir + "/log.jsonl").isEmpty)
     }
 
     @Test func aConfigurationWhoseClipsDirectoryIsARegularFileIsRefused() throws {

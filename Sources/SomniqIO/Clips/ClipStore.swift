@@ -31,27 +31,29 @@ public struct ClipStore: Sendable {
 
     public func path(_ name: String) -> String { directory + "/" + name }
 
-    /// Makes the directory ready before a session's first clip: creates it (0750) when it
-    /// is not there, refuses a path that is not a directory or cannot be written, and
-    /// removes the temporaries a killed process left (`removeStaleTemporaries`).
+    /// Makes the directory ready before a session's first clip: refuses a path that is not
+    /// a directory (or lies under a file), creates it (0750) when it is not there, and
+    /// removes the temporaries a killed process left (`removeStaleTemporaries`). A
+    /// directory that cannot be created or written is left to the clips, each of which then
+    /// says so (`clip_skipped`): the daemon must start listening all the same.
     public func prepare() throws(Failure) {
-        try makeDirectory()
-        guard access(directory, W_OK | X_OK) == 0 else {
-            throw Failure(path: directory, problem: "cannot write clips there (\(String(cString: strerror(errno)))); "
-                          + "give the daemon's user write access, or choose another directory (--clips, or clips.dir in the configuration)")
+        if let reason = Self.notADirectory(directory) {
+            throw Failure(path: directory, problem: "\(reason), so no clip can be kept there; "
+                          + "name a directory (--clips, or clips.dir in the configuration), or move the file away")
         }
+        try? makeDirectory()
         removeStaleTemporaries()
     }
 
-    private func makeDirectory() throws(Failure) {
+    /// Why `path` can never hold clips, if it cannot: it, or a component of it, is a file.
+    public static func notADirectory(_ path: String) -> String? {
         var st = stat()
-        if stat(directory, &st) == 0 {
-            guard st.st_mode & S_IFMT == S_IFDIR else {
-                throw Failure(path: directory, problem: "is not a directory, so no clip can be kept there; "
-                              + "name a directory (--clips, or clips.dir in the configuration), or move the file away")
-            }
-            return
-        }
+        if stat(path, &st) == 0 { return st.st_mode & S_IFMT == S_IFDIR ? nil : "is not a directory" }
+        return errno == ENOTDIR ? "lies under a file, not a directory" : nil
+    }
+
+    private func makeDirectory() throws(Failure) {
+        if let reason = Self.notADirectory(directory) { throw Failure(path: directory, problem: reason) }
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o750]) } catch {
             throw Failure(path: directory, problem: "cannot create the clips directory: \(error.localizedDescription)")
