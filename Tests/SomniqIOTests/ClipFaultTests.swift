@@ -107,6 +107,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale) && FileManager.default.fileExists(atPath: live))
     }
 
+    @Test func aReplayKilledWhileWritingAClipLeavesATemporaryTheNextReplayRemoves() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clips = dir + "/clips"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.somniq)
+        p.arguments = ["replay", Paths.demoNight, "--format", "jsonl", "--output", dir + "/killed.jsonl", "--clips", clips]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // SIGKILL as soon as a clip is being written.
+        var caught: String?
+        while p.isRunning, caught == nil {
+            caught = (try? FileManager.default.contentsOfDirectory(atPath: clips))?.first { $0.hasSuffix(".flac.part") }
+            if caught == nil { usleep(1000) }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let part = try #require(caught, "the replay ended before a clip was seen being written")
+        #expect(FileManager.default.fileExists(atPath: clips + "/" + part), "the kill left \(part)")
+
+        let list = try runProgram(Paths.somniq, ["clips", "list", "--dir", clips])
+        #expect(!list.stdout.contains(".part"), "\(list.stdout)")
+        // Another recording's clips (named by their night): none of them is the one killed.
+        let r = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", dir + "/log.jsonl",
+                                              "--start", "2026-11-22T23:10", "--clips", clips])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: clips)
+        #expect(!names.contains { $0.hasSuffix(".part") }, "\(names)")
+        #expect(kept(clips).names.count == 6)
+    }
+
     @Test func aSkippedClipIsWithdrawnByAClipSkippedOfItsEventNamingItsPath() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
