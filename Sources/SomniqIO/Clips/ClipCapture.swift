@@ -58,9 +58,10 @@ public final class ClipCapture {
 /// full is skipped, and said to be, rather than held in memory or holding up the caller.
 /// Its state is guarded by `condition`.
 public final class ClipWriter: @unchecked Sendable {
-    /// A clip not kept: the event's id, the file, why.
+    /// A clip not kept: the event's id, the file, why (`reason`: `no_space`, `queue_full`
+    /// or `failed`; `problem`: in words).
     public struct Skipped: Sendable, Equatable {
-        public var id: String, path: String, problem: String
+        public var id: String, path: String, reason: String, problem: String
     }
 
     public static let queueLimit = 4
@@ -88,7 +89,7 @@ public final class ClipWriter: @unchecked Sendable {
             if queue.count < Self.queueLimit {
                 queue.append(clip)
             } else {
-                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name),
+                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name), reason: "queue_full",
                                        problem: "\(Self.queueLimit) clips were already waiting to be written; the disk is too slow"))
             }
         }
@@ -126,7 +127,10 @@ public final class ClipWriter: @unchecked Sendable {
                 store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970)
             }
             condition.lock()
-            if let problem { skipped.append(Skipped(id: clip.eventID, path: problem.path, problem: problem.problem)) }
+            if let problem {
+                skipped.append(Skipped(id: clip.eventID, path: problem.path, reason: problem.noSpace ? "no_space" : "failed",
+                                       problem: problem.problem))
+            }
             busy = false
             condition.broadcast()
             condition.unlock()

@@ -13,6 +13,8 @@ public struct ClipStore: Sendable {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var path: String, problem: String
         public var description: String { "\(LogText.escape(path)): \(problem)" }
+        /// The disk, a quota or the file-size limit left no room for it.
+        public var noSpace: Bool { [ENOSPC, EDQUOT, EFBIG].contains { problem.contains(String(cString: strerror($0))) } }
     }
 
     /// `2026-11-23_03-12-05_smoke_alarm_s1763859000-e7.flac` when the onset's wall-clock time
