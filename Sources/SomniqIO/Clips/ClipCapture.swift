@@ -17,8 +17,8 @@ public final class ClipCapture {
         writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays)
     }
 
-    /// The quota given apart from the policy, as `LiveSession` still passes it.
-    @available(*, deprecated, message: "the quota is the policy's (ClipPolicy.maxMB, maxAgeDays): drop maxBytes and maxAgeDays")
+    /// The quota given apart from the policy, as `LiveSession` passes it: put into the
+    /// policy, the one quota.
     public convenience init(policy: ClipPolicy, directory: String, profile: Profile, maxBytes: Int64, maxAgeDays: Double) {
         var p = policy
         p.maxMB = Double(maxBytes) / 1_000_000
