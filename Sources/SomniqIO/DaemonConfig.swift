@@ -58,6 +58,9 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
+    /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
+    public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
+
     public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips"]
 
     /// The file read when none is named.
@@ -75,11 +78,24 @@ public struct DaemonConfig: Sendable, Equatable {
     public static func read(path: String) throws(ConfigError) -> DaemonConfig {
         switch TextFile.read(path, what: "a configuration (.json)") {
         // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
-        case let .success(bytes): return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+        case let .success(bytes):
+            let c = try parse(String(decoding: bytes, as: UTF8.self), file: path)
+            try c.checkClipsDirectory(file: path)
+            return c
         case let .failure(e):
             throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
                               ? "no such file; create it or pass --config" : e.problem)
         }
+    }
+
+    /// With clips enabled, their directory in force must be a directory, or not exist yet
+    /// (it is made with the first clip): a regular file there would keep no clip all night.
+    /// `read` checks it; after `--log` is put over the file, check again.
+    public func checkClipsDirectory(file: String?) throws(ConfigError) {
+        guard clips.enabled, let reason = ClipStore.notADirectory(clipsDirectory) else { return }
+        throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",
+                          problem: "the clips directory \(clipsDirectory) \(reason), so no clip could be kept; "
+                          + (clips.directory == nil ? "set clips.dir to a directory" : "name a directory") + ", or move the file away")
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
@@ -99,9 +115,11 @@ public struct DaemonConfig: Sendable, Equatable {
                 if let problem = ConfigText.problem(s) { throw fail(problem) }
                 return s
             }
-            func seconds() throws(ConfigError) -> Double {
-                guard case let .number(n) = value else { throw fail("must be a number, not \(value.typeName)") }
-                guard n > 0 else { throw fail("\(JSONValue.format(n)) must be greater than 0 seconds") }
+            func seconds(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+                guard case let .number(n) = value else { throw fail("must be a number of seconds, not \(value.typeName)") }
+                guard range.contains(n) else {
+                    throw fail("\(JSONValue.format(n)) must be from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) seconds")
+                }
                 return n
             }
             switch key {
@@ -110,8 +128,12 @@ public struct DaemonConfig: Sendable, Equatable {
             case "log":
                 c.log = try string()
                 guard c.log.hasPrefix("/") else { throw fail("\"\(c.log)\" must be an absolute path") }
-            case "silence_s": c.silenceSeconds = try seconds()
-            case "clipping_s": c.clippingSeconds = try seconds()
+            // Under a second, the gap between two ALSA periods would be "silent"; over an
+            // hour, a dead microphone would go unsaid for a sleep cycle or more.
+            case "silence_s": c.silenceSeconds = try seconds(in: Self.silenceRange)
+            // Under half a second, any slam near the microphone would be "clipping"; over an
+            // hour, the same as silence_s.
+            case "clipping_s": c.clippingSeconds = try seconds(in: Self.clippingRange)
             case "room":
                 c.room = try string()
                 guard SafeName.isValid(c.room) else {

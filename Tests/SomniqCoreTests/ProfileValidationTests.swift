@@ -41,7 +41,7 @@ private func problem(_ body: String) -> String? {
 
 @Test func negativeTimeIsAnError() {
     #expect(problem(base + #", "tiers": {"medium": {"cooldown_s": -1}}"#)
-            == "night.json: tiers.medium.cooldown_s: -1 is negative (a time in seconds must be ≥ 0)")
+            == "night.json: tiers.medium.cooldown_s: -1 must be from 0 to 3600 seconds")
 }
 
 @Test func unknownClassOrTierIsAnError() {

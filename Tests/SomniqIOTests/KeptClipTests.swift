@@ -111,6 +111,7 @@ private func level(_ x: ArraySlice<Float>) -> Double {
         let skipped = log.filter { $0["status"] == .string("clip_skipped") }
         #expect(skipped.count == 6)
         #expect(skipped.allSatisfy { $0["error"]?.stringValue?.contains("disk may be full") == true })
+        #expect(skipped.allSatisfy { $0["reason"] == .string("no_space") }, "what the report says: not kept, no space left")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/clips").isEmpty, "no half-written clip is left")
         #expect(log.last?["kind"] == .string("session_end"))
     }

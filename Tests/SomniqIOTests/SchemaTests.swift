@@ -68,7 +68,7 @@ struct SchemaTests {
      "base": {"on": 0.7, "off": 0.5, "debounce_s": 2, "cooldown_s": 15, "smoothing": {"method": "ema", "tau_s": 0.5},
               "min_confidence": 0.4, "enabled": true},
      "tiers": {"critical": {"smoothing": {"method": "none"}, "debounce_s": 0}, "low": {"enabled": false}},
-     "classes": {"snoring": {"tier": "medium", "smoothing": {"method": "window_mean", "window_s": 86400, "threshold": 1},
+     "classes": {"snoring": {"tier": "medium", "smoothing": {"method": "window_mean", "window_s": 3600, "threshold": 1},
                              "on": 1, "off": 0, "cooldown_s": 0, "min_confidence": 0}}}
     """
 
@@ -89,10 +89,14 @@ struct SchemaTests {
         profile(#""classes": {"snoring": {"tier": "urgent"}}"#),
         profile(#""tiers": {"high": {"tier": "low"}}"#),                                       // tier only in a class
         profile(#""classes": {"snoring": {"debounce_s": -1}}"#),                               // negative time
-        profile(#""classes": {"snoring": {"cooldown_s": 86401}}"#),                            // longer than a day
+        profile(#""classes": {"snoring": {"cooldown_s": 3601}}"#),                             // longer than an hour
         profile(#""classes": {"snoring": {"enabled": "yes"}}"#),
         profile(#""classes": {"snoring": {"smoothing": {"method": "ema"}}}"#),                 // tau_s missing
         profile(#""classes": {"snoring": {"smoothing": {"method": "ema", "tau_s": 0}}}"#),     // must be > 0
+        profile(#""classes": {"snoring": {"smoothing": {"method": "ema", "tau_s": 1e-320}}}"#), // below 0.05 s (issue 26)
+        profile(#""classes": {"snoring": {"smoothing": {"method": "window_mean", "window_s": 1e308, "threshold": 1}}}"#),
+        profile(#""classes": {"snoring": {"debounce_s": 12345678901234567890123}}"#),
+        profile(#""classes": {"snoring": {"cooldown_s": 1e400}}"#),                            // infinite
         profile(#""classes": {"snoring": {"smoothing": {"method": "none", "tau_s": 1}}}"#),
         profile(#""classes": {"snoring": {"smoothing": {"method": "window_mean", "window_s": 2}}}"#),
         profile(#""classes": {"snoring": {"smoothing": {"method": "median"}}}"#),
@@ -138,6 +142,14 @@ struct SchemaTests {
         #"{"log": "events.jsonl"}"#,
         #"{"metrics": "somniq.prom"}"#,
         #"{"silence_s": 0}"#,
+        #"{"silence_s": 1e308}"#,                                                // issue 26: input_silent switched off
+        #"{"silence_s": 1e-320}"#,
+        #"{"silence_s": 12345678901234567890123}"#,
+        #"{"clipping_s": 1e308}"#,
+        #"{"clipping_s": 0.1}"#,
+        #"{"sinks": [{"type": "webhook", "url": "https://example.org", "timeout_s": 1e-320}]}"#,
+        #"{"sinks": [{"type": "mqtt", "port": 12345678901234567890123}]}"#,
+        #"{"sinks": [{"type": "mqtt", "queue": 1e400}]}"#,
         #"{"clipping_s": "5"}"#,
         #"{"room": "kids room"}"#,
         #"{"sinks": {}}"#,

@@ -176,17 +176,23 @@ private struct ProfileReader {
         return n
     }
 
+    /// `on`, `off`, `min_confidence`, `threshold`: scores and confidences, from 0 to 1.
     func unit(_ v: JSONValue, at path: String) throws(ProfileError) -> Double {
         let n = try number(v, at: path)
         guard (0...1).contains(n) else { throw fail(path, "\(fmt(n)) is outside [0, 1]") }
         return n
     }
 
-    func seconds(_ v: JSONValue, at path: String, positive: Bool = false) throws(ProfileError) -> Double {
+    /// `debounce_s`, `cooldown_s`: from 0 to an hour. A class that must sound for longer
+    /// than an hour before it alerts, or stays quiet an hour after, alerts once a night.
+    static let holdRange = 0.0...3600
+    /// `tau_s`, `window_s`: from 0.05 s, a tenth of a decision frame (0.5 s), below which
+    /// smoothing does nothing, to an hour, past which a class could not rise in a night.
+    static let smoothingRange = 0.05...3600
+
+    func seconds(_ v: JSONValue, at path: String, in range: ClosedRange<Double>) throws(ProfileError) -> Double {
         let n = try number(v, at: path)
-        guard n >= 0 else { throw fail(path, "\(fmt(n)) is negative (a time in seconds must be ≥ 0)") }
-        guard !positive || n > 0 else { throw fail(path, "must be greater than 0 seconds") }
-        guard n <= 86_400 else { throw fail(path, "\(fmt(n)) s is longer than a day") }
+        guard range.contains(n) else { throw fail(path, "\(fmt(n)) must be from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)) seconds") }
         return n
     }
 
@@ -208,8 +214,8 @@ private struct ProfileReader {
             case "on": f.on = try unit(value, at: at)
             case "off": f.off = try unit(value, at: at)
             case "min_confidence": f.minConfidence = try unit(value, at: at)
-            case "debounce_s": f.debounce = try seconds(value, at: at)
-            case "cooldown_s": f.cooldown = try seconds(value, at: at)
+            case "debounce_s": f.debounce = try seconds(value, at: at, in: Self.holdRange)
+            case "cooldown_s": f.cooldown = try seconds(value, at: at, in: Self.holdRange)
             case "enabled":
                 guard case let .bool(b) = value else { throw fail(at, "must be true or false, not \(value.typeName)") }
                 f.enabled = b
@@ -231,12 +237,12 @@ private struct ProfileReader {
         case "ema":
             try allowOnly(["method", "tau_s"], in: members, at: path)
             guard let tau = v["tau_s"] else { throw fail("\(path).tau_s", "is missing") }
-            return .ema(tau: try seconds(tau, at: "\(path).tau_s", positive: true))
+            return .ema(tau: try seconds(tau, at: "\(path).tau_s", in: Self.smoothingRange))
         case "window_mean":
             try allowOnly(["method", "window_s", "threshold"], in: members, at: path)
             guard let w = v["window_s"] else { throw fail("\(path).window_s", "is missing") }
             guard let t = v["threshold"] else { throw fail("\(path).threshold", "is missing") }
-            return .windowMean(window: try seconds(w, at: "\(path).window_s", positive: true),
+            return .windowMean(window: try seconds(w, at: "\(path).window_s", in: Self.smoothingRange),
                                threshold: try unit(t, at: "\(path).threshold"))
         default:
             throw fail("\(path).method", "unknown method \"\(method)\" (expected \"ema\", \"window_mean\" or \"none\")")

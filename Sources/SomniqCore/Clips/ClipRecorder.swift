@@ -10,6 +10,12 @@ public struct ClipPolicy: Sendable, Equatable {
     public var maxSeconds = 60.0
     /// The classes that keep clips; nil: every class but the private ones.
     public var classes: Set<SoundClass>?
+    /// The quota, the same for the daemon and a replay: after each clip written, the oldest
+    /// are deleted until they take at most `maxMB` megabytes (10^6 bytes) and none is older
+    /// than `maxAgeDays`.
+    public var maxMB = 500.0
+    public var maxAgeDays = 14.0
+    public var maxBytes: Int64 { Int64(maxMB * 1_000_000) }
 
     /// What people say and how they laugh is theirs: never kept unless named in `classes`.
     public static let privateClasses: Set<SoundClass> = [.speech, .laughter]

@@ -90,7 +90,10 @@ public enum Records {
         return .object(m)
     }
 
-    /// `clip`: the file the event's sound is kept in, when it keeps one.
+    /// `clip`: the file the event's sound is being kept in, when it keeps one. The clip is
+    /// complete only `post_s` after the end, and written off the audio path, so the path
+    /// is a promise: a `clip_skipped` status with the same `id`, later in the log,
+    /// withdraws it and says why (no space left, a slow disk).
     public static func eventEnd(_ e: EventEnd, time: ((Double) -> String)? = nil, clip: String? = nil) -> JSONValue {
         var m: [(String, JSONValue)] = [
             ("v", .number(Double(version))), ("kind", .string("event_end")),

@@ -9,14 +9,26 @@ public final class ClipCapture {
     private let recorder: ClipRecorder
     private let writer: ClipWriter
 
-    /// `maxBytes`, `maxAgeDays`: the quota, applied after each clip written; nil: none (a
-    /// replay's clips are all kept).
-    public init(policy: ClipPolicy, directory: String, profile: Profile,
-                maxBytes: Int64? = nil, maxAgeDays: Double? = nil) {
+    /// The policy's quota (`maxMB`, `maxAgeDays`) is applied after each clip written, by
+    /// the daemon and a replay alike.
+    public init(policy: ClipPolicy, directory: String, profile: Profile) {
         store = ClipStore(directory: directory)
         recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
-        writer = ClipWriter(store: store, maxBytes: maxBytes, maxAgeDays: maxAgeDays)
+        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays)
     }
+
+    /// The quota given apart from the policy, as `LiveSession` passes it: put into the
+    /// policy, the one quota.
+    public convenience init(policy: ClipPolicy, directory: String, profile: Profile, maxBytes: Int64, maxAgeDays: Double) {
+        var p = policy
+        p.maxMB = Double(maxBytes) / 1_000_000
+        p.maxAgeDays = maxAgeDays
+        self.init(policy: p, directory: directory, profile: profile)
+    }
+
+    /// Before the session's first record: the directory is made ready, or the session
+    /// cannot start (`ClipStore.prepare`).
+    public func prepare() throws(ClipStore.Failure) { try store.prepare() }
 
     /// The next samples of the stream.
     public func append(_ samples: UnsafeBufferPointer<Float>) {
@@ -46,21 +58,22 @@ public final class ClipCapture {
 /// full is skipped, and said to be, rather than held in memory or holding up the caller.
 /// Its state is guarded by `condition`.
 public final class ClipWriter: @unchecked Sendable {
-    /// A clip not kept: the event's id, the file, why.
+    /// A clip not kept: the event's id, the file, why (`reason`: `no_space`, `queue_full`
+    /// or `failed`; `problem`: in words).
     public struct Skipped: Sendable, Equatable {
-        public var id: String, path: String, problem: String
+        public var id: String, path: String, reason: String, problem: String
     }
 
     public static let queueLimit = 4
     private let store: ClipStore
-    private let maxBytes: Int64?, maxAgeDays: Double?
+    private let maxBytes: Int64, maxAgeDays: Double
     private let condition = NSCondition()
     private var queue: [ClipRecorder.Clip] = []
     private var busy = false
     private var skipped: [Skipped] = []
     private var stopping = false
 
-    init(store: ClipStore, maxBytes: Int64?, maxAgeDays: Double?) {
+    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double) {
         self.store = store
         self.maxBytes = maxBytes
         self.maxAgeDays = maxAgeDays
@@ -76,7 +89,7 @@ public final class ClipWriter: @unchecked Sendable {
             if queue.count < Self.queueLimit {
                 queue.append(clip)
             } else {
-                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name),
+                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name), reason: "queue_full",
                                        problem: "\(Self.queueLimit) clips were already waiting to be written; the disk is too slow"))
             }
         }
@@ -110,11 +123,14 @@ public final class ClipWriter: @unchecked Sendable {
             condition.unlock()
             var problem: ClipStore.Failure?
             do throws(ClipStore.Failure) { try store.write(clip.samples, name: clip.name) } catch { problem = error }
-            if problem == nil, maxBytes != nil || maxAgeDays != nil {
+            if problem == nil {
                 store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970)
             }
             condition.lock()
-            if let problem { skipped.append(Skipped(id: clip.eventID, path: problem.path, problem: problem.problem)) }
+            if let problem {
+                skipped.append(Skipped(id: clip.eventID, path: problem.path, reason: problem.noSpace ? "no_space" : "failed",
+                                       problem: problem.problem))
+            }
             busy = false
             condition.broadcast()
             condition.unlock()

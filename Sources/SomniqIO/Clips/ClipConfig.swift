@@ -8,8 +8,15 @@ public struct ClipConfig: Sendable, Equatable {
     public var policy = ClipPolicy()
     /// nil: `clips/` beside the event log (`/var/lib/somniq/clips`).
     public var directory: String?
-    public var maxMB = 500.0
-    public var maxAgeDays = 14.0
+    /// The quota, which is the policy's (`ClipPolicy.maxMB`, `maxAgeDays`).
+    public var maxMB: Double {
+        get { policy.maxMB }
+        set { policy.maxMB = newValue }
+    }
+    public var maxAgeDays: Double {
+        get { policy.maxAgeDays }
+        set { policy.maxAgeDays = newValue }
+    }
 
     public init() {}
 
@@ -31,10 +38,14 @@ public struct ClipConfig: Sendable, Equatable {
         var c = ClipConfig()
         c.enabled = try fields.bool("enabled") ?? false
         c.policy.minTier = try fields.tier("min_tier") ?? c.policy.minTier
+        // Up to 30 s either side: the ring holding what precedes an onset is kept in memory.
         c.policy.preSeconds = try fields.number("pre_s", in: 0...30, unit: "seconds") ?? c.policy.preSeconds
         c.policy.postSeconds = try fields.number("post_s", in: 0...30, unit: "seconds") ?? c.policy.postSeconds
+        // 5 s holds a bark; 5 minutes of 16 kHz audio is what a clip's buffer may take.
         c.policy.maxSeconds = try fields.number("max_s", in: 5...300, unit: "seconds") ?? c.policy.maxSeconds
+        // 1 MB holds a few clips; 1 TB is more than a small machine's disk.
         c.maxMB = try fields.number("max_mb", in: 1...1_000_000, unit: "MB") ?? c.maxMB
+        // From a quarter of an hour to ten years.
         c.maxAgeDays = try fields.number("max_age_days", in: 0.01...3650, unit: "days") ?? c.maxAgeDays
         c.policy.classes = try fields.classes("classes")
         if let dir = try fields.string("dir") {

@@ -13,6 +13,8 @@ public struct ClipStore: Sendable {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var path: String, problem: String
         public var description: String { "\(LogText.escape(path)): \(problem)" }
+        /// The disk, a quota or the file-size limit left no room for it.
+        public var noSpace: Bool { [ENOSPC, EDQUOT, EFBIG].contains { problem.contains(String(cString: strerror($0))) } }
     }
 
     /// `2026-11-23_03-12-05_smoke_alarm_s1763859000-e7.flac` when the onset's wall-clock time
@@ -31,18 +33,83 @@ public struct ClipStore: Sendable {
 
     public func path(_ name: String) -> String { directory + "/" + name }
 
-    /// Writes `samples` (16 kHz mono) as a 16-bit FLAC named `name`, mode 0640: to a hidden
-    /// temporary file first, renamed into place once whole, so a clip is never seen half
-    /// written. A full disk or a file-size limit leaves nothing behind.
-    public func write(_ samples: [Float], name: String) throws(Failure) {
-        let final = path(name), temporary = path("." + name + ".part")
+    /// Makes the directory ready before a session's first clip: refuses a path that is not
+    /// a directory (or lies under a file), creates it (0750) when it is not there, and
+    /// removes the temporaries a killed process left (`removeStaleTemporaries`). A
+    /// directory that cannot be created or written is left to the clips, each of which then
+    /// says so (`clip_skipped`): the daemon must start listening all the same.
+    public func prepare() throws(Failure) {
+        if let reason = Self.notADirectory(directory) {
+            throw Failure(path: directory, problem: "\(reason), so no clip can be kept there; "
+                          + "name a directory (--clips, or clips.dir in the configuration), or move the file away")
+        }
+        try? makeDirectory()
+        removeStaleTemporaries()
+    }
+
+    /// Why `path` can never hold clips, if it cannot: it, or a component of it, is a file.
+    public static func notADirectory(_ path: String) -> String? {
+        var st = stat()
+        if stat(path, &st) == 0 { return st.st_mode & S_IFMT == S_IFDIR ? nil : "is not a directory" }
+        return errno == ENOTDIR ? "lies under a file, not a directory" : nil
+    }
+
+    private func makeDirectory() throws(Failure) {
+        if let reason = Self.notADirectory(directory) { throw Failure(path: directory, problem: reason) }
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o750]) } catch {
             throw Failure(path: directory, problem: "cannot create the clips directory: \(error.localizedDescription)")
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
-        guard fd >= 0 else { throw Failure(path: temporary, problem: String(cString: strerror(errno))) }
+    }
+
+    /// The hidden temporary a clip is written to: `.NAME.part`.
+    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".flac.part") }
+
+    /// Removes the temporaries no process is writing: one being written is locked
+    /// (`flock`) by its writer until renamed, and a killed writer's lock went with it.
+    /// Returns the names removed.
+    @discardableResult
+    public func removeStaleTemporaries() -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where Self.isTemporary(name) {
+            let fd = open(path(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            // Locked: its writer is alive, in this process or another.
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, unlink(path(name)) == 0 { removed.append(name) }
+            close(fd)
+        }
+        return removed
+    }
+
+    /// Writes `samples` (16 kHz mono) as a 16-bit FLAC named `name`, mode 0640: to a hidden
+    /// temporary file first, locked while it is written and renamed into place once whole,
+    /// so a clip is never seen half written. A full disk or a file-size limit leaves
+    /// nothing behind; a process killed mid-write leaves a temporary that the next
+    /// `prepare` or quota removes. Every failure names the clip's own path.
+    public func write(_ samples: [Float], name: String) throws(Failure) {
+        let final = path(name), temporary = path("." + name + ".part")
+        do throws(Failure) { try makeDirectory() } catch {
+            throw Failure(path: final, problem: "\(LogText.escape(error.path)): \(error.problem)")
+        }
+        var fd: Int32 = -1
+        // Locked as soon as opened; a cleaner that took it in between has removed it
+        // (no link left): opened afresh.
+        for _ in 0..<3 {
+            fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
+            guard fd >= 0 else { throw Failure(path: final, problem: "cannot create \(LogText.escape(temporary)): \(String(cString: strerror(errno)))") }
+            flock(fd, LOCK_EX)
+            var st = stat()
+            if fstat(fd, &st) == 0, st.st_nlink > 0 { break }
+            close(fd)
+            fd = -1
+        }
+        guard fd >= 0 else { throw Failure(path: final, problem: "its temporary file kept being removed by another process") }
         fchmod(fd, 0o640)        // whatever the umask
+        // libsndfile closes `fd`; the lock is the open file's, held through this copy until
+        // the clip is renamed into place.
+        let lock = dup(fd)
+        defer { if lock >= 0 { close(lock) } }
         var info = SF_INFO()
         info.samplerate = Int32(StreamClock.sampleRate)
         info.channels = 1
@@ -50,7 +117,7 @@ public struct ClipStore: Sendable {
         guard let file = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
             let reason = String(cString: sf_strerror(nil))
             unlink(temporary)
-            throw Failure(path: temporary, problem: "cannot write FLAC: \(reason)")
+            throw Failure(path: final, problem: "cannot write FLAC: \(reason); the disk may be full")
         }
         // To 16 bits here, at the scale libsndfile reads them with (x · 32768): a 16-bit
         // recording's samples come back exactly. (libsndfile's own float writer scales by
@@ -93,9 +160,11 @@ public struct ClipStore: Sendable {
     }
 
     /// Deletes the oldest clips until none is older than `maxAgeDays` and all of them
-    /// together take at most `maxBytes`. Returns the names deleted.
+    /// together take at most `maxBytes`. Returns the names of the clips deleted.
+    /// Temporaries no process is writing go first (they are not clips: not in the list).
     @discardableResult
     public func enforce(maxBytes: Int64?, maxAgeDays: Double?, now: Double) -> [String] {
+        removeStaleTemporaries()
         var clips = entries()
         var deleted: [String] = []
         if let maxAgeDays {

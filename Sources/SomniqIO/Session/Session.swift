@@ -71,7 +71,10 @@ public final class Session {
 
     public var streamSeconds: Double { StreamClock.seconds(pipeline.streamFrames) }
 
+    /// Starts the session: its clips directory is made ready first (a path that is not a
+    /// directory, or cannot be written, throws `ClipStore.Failure` before any record).
     public func start(_ source: Records.Source) throws {
+        try clips?.prepare()
         try send(.start(source, pipeline.profile),
                  Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now()))
     }
@@ -114,11 +117,14 @@ public final class Session {
         try reportSkippedClips()
     }
 
-    /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why.
+    /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why
+    /// (`reason`: `no_space`, `queue_full` or `failed`; `error`: in words).
+    /// It follows the event's `event_end`, whose `clip` it withdraws (`Records.eventEnd`).
     private func reportSkippedClips() throws {
         guard let clips else { return }
         for s in clips.takeSkipped() {
-            try status("clip_skipped", details: [("id", .string(s.id)), ("path", .string(s.path)), ("error", .string(s.problem))])
+            try status("clip_skipped", details: [("id", .string(s.id)), ("path", .string(s.path)), ("reason", .string(s.reason)),
+                                              ("error", .string(s.problem))])
         }
     }
 

@@ -94,7 +94,7 @@ extension SinkConfig {
             guard command[0].hasPrefix("/") else {
                 throw fields.error("command", "must start with the program's absolute path (it is run without a shell)")
             }
-            kind = .exec(Exec(command: command, timeoutSeconds: try fields.seconds("timeout_s") ?? 10))
+            kind = .exec(Exec(command: command, timeoutSeconds: try fields.timeout() ?? 10))
         case "webhook":
             keys = ["url", "format", "headers", "timeout_s"]
             let url = try fields.string("url", required: true)!
@@ -107,7 +107,7 @@ extension SinkConfig {
                 w.format = format
             }
             w.headers = try fields.headers("headers")
-            w.timeoutSeconds = try fields.seconds("timeout_s") ?? 10
+            w.timeoutSeconds = try fields.timeout() ?? 10
             kind = .webhook(w)
         case "mqtt":
             keys = ["host", "port", "username", "password", "ca_file", "cert_file", "key_file", "topic_prefix",
@@ -125,6 +125,8 @@ extension SinkConfig {
             m.topicPrefix = try fields.safeName("topic_prefix") ?? m.topicPrefix
             m.discovery = try fields.bool("discovery") ?? true
             m.discoveryPrefix = try fields.safeName("discovery_prefix") ?? m.discoveryPrefix
+            // Under 5 s the broker hears of little but pings; over an hour a lost broker
+            // goes unnoticed all that time.
             m.keepaliveSeconds = try fields.integer("keepalive_s", in: 5...3600) ?? 60
             kind = .mqtt(m)
         default:
@@ -137,7 +139,10 @@ extension SinkConfig {
         if let name = try fields.safeName("name") { sink.name = name }
         sink.minTier = try fields.tier("min_tier") ?? sink.minTier
         sink.classes = try fields.classes("classes")
+        // One a minute at least, or nothing but critical alerts would pass; 600 is ten a
+        // second, more than any phone shows.
         sink.maxPerMinute = try fields.integer("max_per_minute", in: 1...600) ?? sink.maxPerMinute
+        // 100,000 waiting notifications is days of a busy night: more is memory, not delivery.
         sink.queueSize = try fields.integer("queue", in: 1...100_000) ?? sink.queueSize
         return sink
     }
@@ -220,19 +225,18 @@ struct Fields {
 
     func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let v = value(key) else { return nil }
-        guard case let .number(n) = v, n == n.rounded(), let i = Int(exactly: n) else {
-            throw error(key, "must be a whole number")
-        }
+        let wanted = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        guard case let .number(n) = v else { throw error(key, "must be \(wanted), not \(v.typeName)") }
+        // Beyond Int (12345678901234567890123) is out of range too.
+        guard n == n.rounded(), let i = Int(exactly: n) else { throw error(key, "\(JSONValue.format(n)) must be \(wanted)") }
         guard range.contains(i) else { throw error(key, "\(i) must be from \(range.lowerBound) to \(range.upperBound)") }
         return i
     }
 
-    func seconds(_ key: String) throws(ConfigError) -> Double? {
-        guard let v = value(key) else { return nil }
-        guard case let .number(n) = v else { throw error(key, "must be a number of seconds, not \(v.typeName)") }
-        guard n > 0, n <= 300 else { throw error(key, "\(JSONValue.format(n)) must be more than 0 and at most 300 seconds") }
-        return n
-    }
+
+    /// `timeout_s`: a delivery gets from 0.1 s (less cannot start a process or open a
+    /// connection) to 300 s (longer, and notifications back up behind a dead peer).
+    func timeout() throws(ConfigError) -> Double? { try number("timeout_s", in: 0.1...300, unit: "seconds") }
 
     func number(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigError) -> Double? {
         guard let v = value(key) else { return nil }
