@@ -82,8 +82,7 @@ public final class LiveSession {
         session.times = .init(unix: clock.unix, now: { WallClock.iso8601(Date()) })
         let clips = options.config.clips
         if clips.enabled {
-            session.clips = ClipCapture(policy: clips.policy, directory: options.config.clipsDirectory, profile: profile,
-                                        maxBytes: Int64(clips.maxMB * 1_000_000), maxAgeDays: clips.maxAgeDays)
+            session.clips = ClipCapture(policy: clips.policy, directory: options.config.clipsDirectory, profile: profile)
         }
         log.streamSeconds = { [unowned session] in session.streamSeconds }
     }

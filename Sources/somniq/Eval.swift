@@ -41,7 +41,7 @@ struct Eval: ParsableCommand {
         for group in groups {
             do { collected.append(try Evaluator.collect(group)) } catch { throw fail("\(error)", Exit.dataError) }
         }
-        for file in collected.flatMap(\.skipped) { FileHandle.standardError.write(Data("somniq: \(LogText.escape(file)): no sibling .tsv labels; skipped\n".utf8)) }
+        for file in collected.flatMap(\.skipped) { StandardError.write("somniq: \(LogText.escape(file)): no sibling .tsv labels; skipped\n") }
         for (group, c) in zip(groups, collected) where c.items.isEmpty {
             throw fail("no audio file with a sibling .tsv label file in \(group.joined(separator: " "))", Exit.dataError)
         }

@@ -110,7 +110,7 @@ struct Replay: ParsableCommand {
         }
         let showProgress = isatty(STDERR_FILENO) == 1
         for file in files {
-            replayer.warning = { FileHandle.standardError.write(Data("somniq: warning: \(LogText.escape(file)): \($0)\n".utf8)) }
+            replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
             do {
                 try replayer.replay(path: file, to: sinks,
                                     progress: showProgress ? { Progress.show(file: file, fraction: $0) } : nil)
@@ -119,6 +119,8 @@ struct Replay: ParsableCommand {
                 if showProgress { Progress.clear() }
                 throw fail("\(error)", Exit.dataError)
             } catch let error as LogWriteError {
+                throw fail("\(error)", Exit.ioError)
+            } catch let error as ClipStore.Failure {
                 throw fail("\(error)", Exit.ioError)
             }
         }
@@ -178,19 +180,14 @@ struct Replay: ParsableCommand {
     }
 }
 
-extension Exit {
-    /// `replay --config`: the replay is whole, but some notifications were not delivered.
-    static let undelivered = ExitCode(75)
-}
-
 /// A one-line progress indicator on standard error, for long replays on a terminal.
 enum Progress {
     static func show(file: String, fraction: Double) {
         let name = (file as NSString).lastPathComponent
         let text = "\rreplaying \(name): \(Int((fraction * 100).rounded(.down)))%"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
     }
     static func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 }

@@ -33,6 +33,8 @@ enum Exit {
     static let dataError = ExitCode(65)
     static let unavailable = ExitCode(69)
     static let ioError = ExitCode(74)
+    /// `replay --config`: the replay is whole, but some notifications were not delivered (EX_TEMPFAIL).
+    static let undelivered = ExitCode(75)
 }
 
 /// Prints `somniq: message` to standard error and returns the exit code to throw. The

@@ -17,15 +17,6 @@ public final class ClipCapture {
         writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays)
     }
 
-    /// The quota given apart from the policy, as `LiveSession` passes it: put into the
-    /// policy, the one quota.
-    public convenience init(policy: ClipPolicy, directory: String, profile: Profile, maxBytes: Int64, maxAgeDays: Double) {
-        var p = policy
-        p.maxMB = Double(maxBytes) / 1_000_000
-        p.maxAgeDays = maxAgeDays
-        self.init(policy: p, directory: directory, profile: profile)
-    }
-
     /// Before the session's first record: the directory is made ready, or the session
     /// cannot start (`ClipStore.prepare`).
     public func prepare() throws(ClipStore.Failure) { try store.prepare() }

@@ -18,8 +18,8 @@ public final class Replayer {
     /// Profiles to judge the same scores beside `profile` (`somniq compare`); their
     /// tallies are in `comparison` after a replay.
     public var compared: [Profile] = []
-    /// Keep clips of the alerted events, as the daemon does, in this directory (no quota:
-    /// the recording's clips are all kept).
+    /// Keep clips of the alerted events in this directory, within the
+    /// policy's quota (`max_mb`, `max_age_days`), as the daemon does.
     public var clips: (policy: ClipPolicy, directory: String)?
     public private(set) var comparison: ProfileComparison?
     private let transform = FFTWTransform(size: 1024)
