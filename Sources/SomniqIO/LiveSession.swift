@@ -100,6 +100,14 @@ public final class LiveSession {
         if !hub.isEmpty {
             logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
         }
+        // A clips path that became a file since the configuration was checked costs the
+        // clips, never the session's start record or the listening.
+        if let clips = session.clips {
+            do { try clips.prepare() } catch {
+                logger.error("\(error); no clips are kept this session")
+                session.clips = nil
+            }
+        }
         deliver { try session.start(.device(name: options.config.device)) }
         if let unclean {
             logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")

@@ -28,7 +28,9 @@ extension WallClock {
         guard date.count == 3, clock.count == 2 || clock.count == 3,
               let hour = Int(clock[0]), let minute = Int(clock[1]) else { return nil }
         let second = clock.count == 3 ? Double(clock[2]) : 0
-        guard let second, (1...12).contains(date[1]), (1...31).contains(date[2]), (0...23).contains(hour),
+        // Years as ISO 8601 writes them without an expansion: a larger one (from a damaged
+        // log, or typed) is no time, not an overflow of `tm_year`.
+        guard let second, (1...9999).contains(date[0]), (1...12).contains(date[1]), (1...31).contains(date[2]), (0...23).contains(hour),
               (0...59).contains(minute), second >= 0, second < 61 else { return nil }
         var t = tm()
         t.tm_year = Int32(date[0] - 1900)

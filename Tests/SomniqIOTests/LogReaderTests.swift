@@ -111,6 +111,31 @@ private func occurrences(_ s: String, in text: String) -> Int { text.components(
     #expect(night.minutes.count == 1 && night.minutes[0].l90 > -60 && night.span == 180)
 }
 
+/// A session's start time is text, not a number: a year past the calendar (a damaged log)
+/// is no time, and the night is read as a recording's, not a trap in the calendar code.
+@Test func aStartTimeWhoseYearIsPastTheCalendarMakesNoCrash() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = try demoLog(in: dir)
+    let bad = dir + "/bad.jsonl"
+    try rewrite(log, to: bad, [("session_start", 0, { $0.replacingOccurrences(of: "\"start_time\":\"2026", with: "\"start_time\":\"99999999999") })])
+    for command in [["report", bad], ["history", bad]] {
+        let r = try bounded(command)
+        #expect(r.status == 0 && !r.timedOut, "\(command): \(r.status) \(r.stderr)")
+    }
+    #expect(WallClock.parse("99999999999-01-01T00:00:00Z") == nil && WallClock.parse("9999-12-31T23:59:59Z") != nil)
+}
+
+/// A directory given as the log is named as one, not read as an empty log.
+@Test func aDirectoryGivenAsTheLogIsSaidToBeOne() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for command in ["report", "history"] {
+        let r = try somniq(command, dir)
+        #expect(r.status == 65 && r.stderr == "somniq: \(dir): is a directory; give the event log (a .jsonl file)\n", "\(command): \(r.stderr)")
+    }
+}
+
 // MARK: fault 5
 
 @Test func aSixteenMegabyteLineAndMegabytesOfNulBytesAreSkippedInBoundedMemoryAndSaidOnce() throws {

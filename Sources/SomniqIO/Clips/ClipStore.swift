@@ -75,11 +75,20 @@ public struct ClipStore: Sendable {
         for name in names where Self.isTemporary(name) {
             let fd = open(path(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }
-            // Locked: its writer is alive, in this process or another.
-            if flock(fd, LOCK_EX | LOCK_NB) == 0, unlink(path(name)) == 0 { removed.append(name) }
+            // Locked: its writer is alive, in this process or another. Once locked, the name
+            // must still be the file locked: another cleaner may have removed that one, and a
+            // writer made a new one under its name since.
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, Self.isStill(fd, at: path(name)), unlink(path(name)) == 0 { removed.append(name) }
             close(fd)
         }
         return removed
+    }
+
+    /// Whether `path` still names the open file `fd` (same device and inode, still linked).
+    private static func isStill(_ fd: Int32, at path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_nlink > 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// Writes `samples` (16 kHz mono) as a 16-bit FLAC named `name`, mode 0640: to a hidden
@@ -93,14 +102,15 @@ public struct ClipStore: Sendable {
             throw Failure(path: final, problem: "\(LogText.escape(error.path)): \(error.problem)")
         }
         var fd: Int32 = -1
-        // Locked as soon as opened; a cleaner that took it in between has removed it
-        // (no link left): opened afresh.
+        // Locked before it is emptied, so that another writer of the same name (one recording
+        // replayed twice at once) never truncates a clip under way; once locked, the name
+        // must still be this file (a cleaner may have removed it, or its writer renamed it
+        // into place): else opened afresh.
         for _ in 0..<3 {
-            fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o640)
             guard fd >= 0 else { throw Failure(path: final, problem: "cannot create \(LogText.escape(temporary)): \(String(cString: strerror(errno)))") }
             flock(fd, LOCK_EX)
-            var st = stat()
-            if fstat(fd, &st) == 0, st.st_nlink > 0 { break }
+            if Self.isStill(fd, at: temporary), ftruncate(fd, 0) == 0 { break }
             close(fd)
             fd = -1
         }

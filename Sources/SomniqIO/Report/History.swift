@@ -133,6 +133,7 @@ public struct History: Sendable {
                 if rows[n.key] == nil { rows[n.key] = row } else { rows[n.key]!.add(row) }
             }
             while let r = reader.next() { keep(builder.add(r)) }
+            try reader.finish()
             keep(builder.finish())
             skipped = skipped + LogSkips(reader, builder)
         }

@@ -26,6 +26,9 @@ public final class LogReader {
     public private(set) var lineNumber = 0
     /// The most bytes the reader held at once.
     public private(set) var peakBuffer = 0
+    /// Why reading stopped before the end (a failing disk), if it did: `next` then
+    /// returns nil as at the end, and `finish` throws this.
+    public private(set) var readError: String?
 
     public init(path: String) throws(ReportError) {
         self.path = path
@@ -33,6 +36,16 @@ public final class LogReader {
             throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
         }
         handle = h
+        var st = stat()
+        if fstat(h.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+            throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
+        }
+    }
+
+    /// After `next` returned nil: throws if reading failed rather than ended, so that a
+    /// report is never silently a part of its log.
+    public func finish() throws(ReportError) {
+        if let readError { throw ReportError(description: "\(LogText.escape(path)): cannot read the log: \(readError)") }
     }
 
     deinit { try? handle.close() }
@@ -82,7 +95,11 @@ public final class LogReader {
                 scanned -= lineStart
                 lineStart = 0
             }
-            let chunk = (try? handle.read(upToCount: Self.chunk)) ?? nil
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: Self.chunk) } catch {
+                readError = (error as NSError).localizedDescription
+                chunk = nil
+            }
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
             peakBuffer = max(peakBuffer, buffer.count)
         }

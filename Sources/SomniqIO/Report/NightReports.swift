@@ -16,6 +16,7 @@ public enum NightReports {
             if key == nil || n.key == key { found = key == nil ? n : merge(found, n) }
         }
         while let r = reader.next() { consider(builder.add(r)) }
+        try reader.finish()
         consider(builder.finish())
         guard var found else {
             if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }

@@ -166,8 +166,14 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
         }
     }
 
+    /// Reaps the program once it has exited. The wait for that (SIGKILL takes effect only
+    /// when a program in uninterruptible sleep, on a hung disk, wakes) holds no lock, so
+    /// `abort` from the stopping daemon never waits on it; left unreaped until then, the
+    /// pid still names the group `abort` kills.
     private func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
         lock.lock()
         defer { lock.unlock() }
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -68,6 +68,12 @@ final class SinkWorker: @unchecked Sendable {
     private var woken = false
     private var finished = false
     private var thread: Thread?
+    /// The serial of the message being delivered, if one is.
+    private var inFlight: Int?
+    /// The message being delivered was given up on (a full queue, a drain or a stop); and
+    /// whether it was counted as dropped already (it was still under way when the wait
+    /// for it ended).
+    private var abandoned = false, abandonedCounted = false
 
     init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger) {
         self.name = name
@@ -91,8 +97,9 @@ final class SinkWorker: @unchecked Sendable {
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
         if queue.count - head >= capacity {
+            // The message under way is not lost yet: it counts when its delivery ends.
+            if queue[head].serial == inFlight { abandoned = true } else { counts.dropped += 1 }
             head += 1
-            counts.dropped += 1
         }
         serial += 1
         counts.offered += 1
@@ -133,7 +140,8 @@ final class SinkWorker: @unchecked Sendable {
             finished = true
         }
         condition.unlock()
-        if late { endpoint.abort() }
+        // The process is ending: no time to wait for the delivery cut short.
+        if late { abortDelivery(waiting: 0) }
     }
 
     /// Starts a drain: a failed message is retried at once, and then with the usual
@@ -155,14 +163,45 @@ final class SinkWorker: @unchecked Sendable {
         if late { giveUp() }
         retryNow = false
         condition.unlock()
-        if late { endpoint.abort() }
+        if late { abortDelivery(waiting: 1) }
     }
 
-    /// Drops every queued message, counted. Call with the lock held.
+    /// Drops every queued message, counted; the one under way counts when its delivery
+    /// ends. Call with the lock held.
     private func giveUp() {
-        counts.dropped += queue.count - head
+        var n = queue.count - head
+        if n > 0, queue[head].serial == inFlight { abandoned = true; n -= 1 }
+        counts.dropped += n
         queue.removeAll()
         head = 0
+    }
+
+    /// Cuts the delivery under way short, and waits up to `seconds` for it to end, so that
+    /// the counts said next are whole; one still under way then (a request curl cannot
+    /// cut) is counted as dropped now, and as delivered instead if it does get through.
+    private func abortDelivery(waiting seconds: Double) {
+        endpoint.abort()
+        condition.lock()
+        let until = Date(timeIntervalSinceNow: seconds)
+        while inFlight != nil, abandoned, condition.wait(until: until) {}
+        if inFlight != nil, abandoned, !abandonedCounted {
+            counts.dropped += 1
+            abandonedCounted = true
+        }
+        condition.unlock()
+    }
+
+    /// Ends the delivery under way in the counts. Call with the lock held.
+    private func settle(delivered: Bool) {
+        if delivered {
+            counts.delivered += 1
+            if abandonedCounted { counts.dropped -= 1 }
+        } else if abandoned, !abandonedCounted {
+            counts.dropped += 1
+        }
+        inFlight = nil
+        abandoned = false
+        abandonedCounted = false
     }
 
     private func wake() {
@@ -188,6 +227,7 @@ final class SinkWorker: @unchecked Sendable {
                 return
             }
             let (message, taken) = (queue[head].message, queue[head].serial)
+            inFlight = taken
             condition.unlock()
 
             do {
@@ -199,7 +239,7 @@ final class SinkWorker: @unchecked Sendable {
                     head += 1
                     if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
                 }
-                counts.delivered += 1
+                settle(delivered: true)
                 condition.broadcast()
                 condition.unlock()
                 if failing {
@@ -209,9 +249,17 @@ final class SinkWorker: @unchecked Sendable {
                 }
             } catch {
                 condition.lock()
-                counts.failures += 1
-                counts.lastError = error.description
+                // A delivery given up on while it ran (and perhaps cut short by `abort`) is
+                // a dropped message, not one more failure: its error would hide the cause.
+                let given = abandoned
+                if !given {
+                    counts.failures += 1
+                    counts.lastError = error.description
+                }
+                settle(delivered: false)
+                condition.broadcast()
                 condition.unlock()
+                if given { continue }
                 if !failing { logger.error("sink \(name): \(error); retrying with backoff") }
                 failing = true
                 condition.lock()
