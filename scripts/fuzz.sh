@@ -81,7 +81,7 @@ read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile soxr libcurl libmos
 for t in "${targets[@]}"; do
     module=Fuzz${t^}
     if ! swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
-            -I "$out/Modules" "${modulemaps[@]}" "$fuzz/targets/$t.swift" "${objects[@]}" "${syslibs[@]}" \
+            -I "$out/Modules" "${modulemaps[@]}" "$fuzz/targets/$t.swift" "$fuzz"/support/*.swift "${objects[@]}" "${syslibs[@]}" \
             -o "$build/bin/fuzz-$t" >"$work/logs/build-$t.log" 2>&1; then
         grep -E "error" "$work/logs/build-$t.log" | head -20 >&2
         echo "fuzz.sh: building fuzz-$t failed; the whole log: $work/logs/build-$t.log" >&2

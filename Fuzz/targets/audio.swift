@@ -17,13 +17,8 @@ import Foundation
 import SomniqCore
 import SomniqIO
 
-/// Where each input is written: one file per process (libFuzzer -fork/-jobs run several),
-/// in $SOMNIQ_FUZZ_TMPDIR (scripts/fuzz.sh empties it after each run), else /dev/shm.
-private let inputPath: String = {
-    let env = ProcessInfo.processInfo.environment
-    let dir = env["SOMNIQ_FUZZ_TMPDIR"] ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : env["TMPDIR"] ?? "/tmp")
-    return "\(dir)/somniq-fuzz-audio-\(getpid()).bin"
-}()
+/// Where each input is written (Fuzz/support/InputFile.swift).
+private let input = InputFile("audio", suffix: "bin")
 
 /// Planned once, as the replayer does (FFTW_ESTIMATE plans are deterministic).
 private let transform = FFTWTransform(size: 1024)
@@ -33,17 +28,6 @@ private let profile = Profile.balanced
 /// tiny compressed file can declare hours, and one input must stay well under -timeout.
 private let maxSamples = 10 * 60 * StreamClock.sampleRate
 
-private func write(_ data: UnsafePointer<UInt8>, _ size: Int, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    precondition(fd >= 0, "cannot create \(path): errno \(errno)")
-    var done = 0
-    while done < size {
-        let n = Glibc.write(fd, data + done, size - done)
-        precondition(n > 0, "cannot write \(path): errno \(errno)")
-        done += n
-    }
-    close(fd)
-}
 
 // MARK: - libsndfile handle checks
 
@@ -102,11 +86,11 @@ public func checkedClose(_ file: OpaquePointer?) -> Int32 {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    write(data, size, to: inputPath)
+    input.write(data, size)
     // libsndfile holds the file open from here on; the name is not needed any more.
-    defer { unlink(inputPath) }
+    defer { unlink(input.path) }
     let source: FileSource
-    do { source = try FileSource(path: inputPath) } catch {
+    do { source = try FileSource(path: input.path) } catch {
         _ = error.description  // the message is built from libsndfile's text: exercise it
         return 0
     }

@@ -14,25 +14,9 @@ import Foundation
 import SomniqCore
 import SomniqIO
 
-/// Where each input is written: one file per process (libFuzzer -fork/-jobs run several),
-/// in $SOMNIQ_FUZZ_TMPDIR (scripts/fuzz.sh empties it after each run), else /dev/shm.
-private let inputPath: String = {
-    let env = ProcessInfo.processInfo.environment
-    let dir = env["SOMNIQ_FUZZ_TMPDIR"] ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : env["TMPDIR"] ?? "/tmp")
-    return "\(dir)/somniq-fuzz-report-\(getpid()).jsonl"
-}()
+/// Where each input is written (Fuzz/support/InputFile.swift).
+private let input = InputFile("report", suffix: "jsonl")
 
-private func write(_ data: UnsafePointer<UInt8>, _ size: Int, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    precondition(fd >= 0, "cannot create \(path): errno \(errno)")
-    var done = 0
-    while done < size {
-        let n = Glibc.write(fd, data + done, size - done)
-        precondition(n > 0, "cannot write \(path): errno \(errno)")
-        done += n
-    }
-    close(fd)
-}
 
 /// What a report draws with is in range: levels in dBFS, times finite and within a year
 /// (two, for a piece of the night that came after another night in the log).
@@ -51,16 +35,16 @@ private func check(_ night: Night) {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    write(data, size, to: inputPath)
-    defer { unlink(inputPath) }
+    input.write(data, size)
+    defer { unlink(input.path) }
     for key in [nil, "2026-11-22"] as [String?] {
-        guard let night = try? NightReports.night(in: inputPath, key: key) else { continue }
+        guard let night = try? NightReports.night(in: input.path, key: key) else { continue }
         check(night)
         _ = HTMLReport.render(night, version: "fuzz")
         _ = TextReport.render(night)
     }
     for grouping in [History.Grouping.week, .month] {
-        guard let history = try? History.read(logs: [inputPath], grouping: grouping) else { continue }
+        guard let history = try? History.read(logs: [input.path], grouping: grouping) else { continue }
         _ = history.table()
         _ = history.csv()
         _ = history.json()

@@ -119,7 +119,7 @@ struct AlarmTrack: Sendable {
             return offset > max(2, 0.5 * Double(min(other.last.end - other.last.start, last.end - last.start)))
         }
 
-        func isOver(at frame: Int) -> Bool {
+        private func isOver(at frame: Int) -> Bool {
             let since = Double(frame - last.start) * AlarmDetector.frameSeconds
             let longest = intervals == 0 ? AlarmDetector.steadyPeriod.upperBound : 2 * (1 + AlarmDetector.steadyPeriodTolerance) * period
             return count == 0 || since > longest
