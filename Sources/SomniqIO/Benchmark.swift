@@ -13,8 +13,9 @@ public enum Benchmark {
 
     /// Replays `path` through `Replayer` — the path `somniq replay` takes — to no sink
     /// (the session's summary counts the events), timing each stage.
-    public static func replay(path: String, profile: Profile = .balanced) throws -> Report {
+    public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin) throws -> Report {
         let replayer = Replayer(profile: profile)
+        replayer.learned = learned
         var time: [Stage: Double] = [:]
         replayer.measure = { stage, body in
             let t = now()
@@ -25,7 +26,7 @@ public enum Benchmark {
         let summary = try replayer.replay(path: path, to: [])
         let total = now() - start
         let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
-                                        (.features, "features (FFTW and the per-bin loops)"), (.classify, "classify (rules)"), (.alerts, "alerts")]
+                                        (.features, "features (FFTW and the per-bin loops)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
         let stages = names.map { ($0.1, time[$0.0, default: 0]) }
         let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
         return Report(total: total, stages: stages + [("windowing, sinks, the rest", rest)],

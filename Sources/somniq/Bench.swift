@@ -21,6 +21,8 @@ struct Bench: ParsableCommand {
     @Option(help: "Directory for the synthetic recordings (deleted afterwards).")
     var directory = NSTemporaryDirectory()
 
+    @OptionGroup var learned: RulesOptions
+
     func run() throws {
         guard hours > 0, hours <= 24 else { throw ValidationError("--hours must be in (0, 24]") }
         // A new directory only this process can enter (mkdtemp): nothing planted in a
@@ -47,7 +49,7 @@ struct Bench: ParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
             print(String(format: "  written in %.1f s", Date().timeIntervalSince(t0)))
-            let report = try Benchmark.replay(path: path)
+            let report = try Benchmark.replay(path: path, learned: try learned.load())
             let rt = seconds / report.total
             speeds.append((input.name, rt))
             print(String(format: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))

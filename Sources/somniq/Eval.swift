@@ -33,6 +33,11 @@ struct Eval: ParsableCommand {
     @Option(help: "Write each file's scored detections as TSV into this directory.")
     var estimates: String?
 
+    @OptionGroup var learned: RulesOptions
+
+    @Flag(name: .customLong("by-rule"), help: "Score each folder three times, every class by its hand rule, by its learned rule, and as shipped, and print the segment F1 of the three side by side per class.")
+    var byRule = false
+
     func run() throws {
         // Several paths are scored apart, one summary row each (a tune set, a check set and
         // background-only recordings are different questions); JSON pools them, as before.
@@ -56,13 +61,29 @@ struct Eval: ParsableCommand {
                 throw fail("\(estimates): cannot create the estimates directory: \((error as NSError).localizedDescription)", Exit.ioError)
             }
         }
+        if byRule {
+            guard profiles.count == 1, !json, estimates == nil else {
+                throw fail("--by-rule scores one profile and prints a table: leave out --json, --estimates and a second --profile", Exit.usage)
+            }
+            var byUse: [[Evaluator.Result]] = []
+            for use in LearnedRules.Use.allCases {
+                let rules = try learned.load(use)
+                do { byUse.append(try collected.map { try Evaluator.evaluate($0.items, profile: profiles[0], learned: rules) }) } catch let error as AudioFileError {
+                    throw fail("\(error)", Exit.dataError)
+                }
+            }
+            let shipped = try learned.load(.shipped)
+            print(EvalReport.byRule(byUse, names: groups.map { ($0[0] as NSString).lastPathComponent }) { shipped?.decides($0) == true })
+            return
+        }
+        let rules = try learned.load()
         var results: [[Evaluator.Result]] = []          // per profile, per group
         var alarms = AlarmCheck()
         for p in profiles {
             var row: [Evaluator.Result] = []
             for c in collected {
                 do {
-                    row.append(try Evaluator.evaluate(c.items, profile: p) { item, found in
+                    row.append(try Evaluator.evaluate(c.items, profile: p, learned: rules) { item, found in
                         guard profiles.count == 1 else { return }
                         alarms.add(file: item.audio, reference: item.labels, estimated: found)
                         guard let estimates else { return }
@@ -205,6 +226,29 @@ enum EvalReport {
                          + (r.backgroundFiles > 0 ? "\(r.falseCriticalAlerts)" : "-"))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Per class and folder, the segment F1 with every class by its hand rule, by its
+    /// learned rule, and as shipped (`byUse[use][folder]`, in `LearnedRules.Use` order).
+    static func byRule(_ byUse: [[Evaluator.Result]], names: [String], shipped: (SoundClass) -> Bool) -> String {
+        let w = 7
+        let head = names.map { pad($0, 3 * w + 2) }.joined()
+        var lines = ["profile \(byUse[0][0].profile); segment F1 per class and folder: by the hand rule, the learned rule, as shipped", "",
+                     pad("", 13) + head,
+                     pad("class", 13) + names.map { _ in ["hand", "learn", "ship"].map { pad($0, w) }.joined() + "  " }.joined()]
+        let classes = byUse[0][0].classes.map(\.label)
+        for (k, label) in classes.enumerated() {
+            let decided = SoundClass(rawValue: label).map(shipped) ?? false
+            lines.append(pad(label + (decided ? " *" : ""), 13) + names.indices.map { g in
+                byUse.map { pad(f($0[g].classes[k].segment.f1), w) }.joined() + "  "
+            }.joined())
+        }
+        lines.append(pad("macro", 13) + names.indices.map { g in byUse.map { pad(f($0[g].segmentAverage.f1), w) }.joined() + "  " }.joined())
+        lines.append(pad("false/h", 13) + names.indices.map { g in
+            byUse.map { pad($0[g].backgroundFiles > 0 ? String(format: "%.1f", $0[g].falseAlertsPerHour) : "-", w) }.joined() + "  "
+        }.joined())
+        lines += ["", "* shipped with its learned rule (`somniq rules list`)"]
+        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
     }
 
     /// Every labelled smoke alarm: found (onset error, events) or missed; then false ones.

@@ -17,7 +17,13 @@ struct Features: ParsableCommand {
     @Flag(help: "Also print what each class's own rule says of the window, before the arbitration (columns r_<class>).")
     var rules = false
 
+    @Flag(help: "Print instead the inputs of the learned rules (`somniq rules inputs`) beside every class's score, in full precision: what tools/learn/train.py fits on.")
+    var inputs = false
+
+    @OptionGroup var learned: RulesOptions
+
     func run() throws {
+        if inputs { return try printInputs() }
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
@@ -27,6 +33,7 @@ struct Features: ParsableCommand {
                + (rules ? classes.map { "r_" + $0.rawValue } : [])).joined(separator: "\t"))
         do {
             let replayer = Replayer(profile: p)
+            replayer.learned = try learned.load()
             replayer.reportsWindows = true
             try replayer.replay(path: file, to: [WindowPrinter { f, s in
                 var row: [String] = [String(format: "%.1f", f.startSeconds)]
@@ -50,11 +57,46 @@ struct Features: ParsableCommand {
     }
 }
 
+extension Features {
+    /// One row per window: its time, every class's score, then every learned input, each
+    /// Float printed so that it reads back exactly (`%.9g`).
+    private func printInputs() throws {
+        let classes = SoundClass.allCases
+        print((["t"] + classes.map(\.rawValue) + LearnedInputs.names).joined(separator: "\t"))
+        var waiting: [Int: [Float]] = [:]
+        do {
+            let replayer = Replayer(profile: try ProfileLoader().load(profile))
+            replayer.learned = try learned.load()
+            replayer.reportsWindows = true
+            replayer.reportsInputs = true
+            try replayer.replay(path: file, to: [WindowPrinter(inputs: { waiting[$0] = $1 }) { f, s in
+                guard let x = waiting.removeValue(forKey: f.index) else { return }
+                var row = String(format: "%.1f", f.startSeconds)
+                for c in classes { row += String(format: "\t%.9g", s[c]) }
+                for v in x { row += String(format: "\t%.9g", v) }
+                print(row)
+            }])
+        } catch let error as AudioFileError {
+            throw fail("\(error)", Exit.dataError)
+        } catch let error as ProfileError {
+            throw fail("\(error)", Exit.dataError)
+        }
+    }
+}
+
 /// Hands each decided window of a session to a closure.
 final class WindowPrinter: RecordSink {
     private let body: (WindowFeatures, ClassScores) -> Void
-    init(_ body: @escaping (WindowFeatures, ClassScores) -> Void) { self.body = body }
+    private let inputs: ((Int, [Float]) -> Void)?
+    init(inputs: ((Int, [Float]) -> Void)? = nil, _ body: @escaping (WindowFeatures, ClassScores) -> Void) {
+        self.body = body
+        self.inputs = inputs
+    }
     func write(_ record: SessionRecord, json: JSONValue?) {
-        if case let .output(.window(f, s)) = record { body(f, s) }
+        switch record {
+        case let .output(.window(f, s)): body(f, s)
+        case let .output(.inputs(window, x)): inputs?(window, x)
+        default: break
+        }
     }
 }

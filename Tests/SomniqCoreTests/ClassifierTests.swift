@@ -42,9 +42,10 @@ private func cry(_ i: Int) -> WindowFeatures {
     return f
 }
 
-/// The final scores of every window, in order (`FamiliarityTests` reads them too).
-func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
-    var c = Classifier()
+/// The final scores of every window, in order (`FamiliarityTests` reads them too), by the
+/// hand rules alone unless `learned` is given.
+func decide(_ windows: [WindowFeatures], learned: LearnedRules? = nil) -> [ClassScores] {
+    var c = Classifier(learned: learned)
     var s = ClassScores()
     var out: [ClassScores] = []
     for w in windows {
@@ -57,7 +58,7 @@ func decide(_ windows: [WindowFeatures]) -> [ClassScores] {
 }
 
 @Test func windowsAreSettledLookaheadWindowsLateAndTrainsLaterStillAndFinishSettlesTheRest() {
-    var c = Classifier()
+    var c = Classifier(learned: nil)
     var s = ClassScores()
     var prompt: [Int] = [], final: [Int] = []
     func drain() {

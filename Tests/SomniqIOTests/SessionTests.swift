@@ -16,6 +16,7 @@ private final class Recorder: RecordSink {
         case let .output(.input(c)): c.kind.rawValue
         case let .output(.level(m)): "level \(m.startSeconds)"
         case .output(.window): "window"
+        case .output(.inputs): "inputs"
         case let .status(name, _): name
         case let .closedUnseen(id, _): "closed \(id)"
         case .end: "end"

@@ -7,6 +7,9 @@ public struct DecisionTrace: Equatable, Sendable {
     public var floorDbfs: Double
     public var profileName: String
     public var profileSHA256: String
+    /// Where a learned rule decided the class: the inputs that weighed most in the window
+    /// the event was confirmed on, heaviest first.
+    public var weights: [LearnedRules.Weight] = []
 }
 
 /// An event confirmed by the alert processor (written as `event_start`).

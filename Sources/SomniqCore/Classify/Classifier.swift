@@ -5,7 +5,10 @@
 /// `Rumble`, `Beat`, `Persistence`, `Hold`) hold or raise the scores of later windows;
 /// `Familiarity` holds back what the last two minutes have heard again and again (a clock,
 /// insects, rain's gusts): it opens no short event, thunder or train (habituation);
-/// `score` arbitrates between the classes.
+/// `score` arbitrates between the classes. Where a learned rule decides a class
+/// (`LearnedRules`), it takes the window's features, those of the windows ±1 s around it,
+/// the rules' scores and the arbitration's (`LearnedInputs`), and its score replaces the
+/// arbitration's; the gates that keep a quiet room quiet still apply to it.
 /// A window is decided `lookahead` windows after it arrives, with those windows in
 /// view (`Lookahead`). Every input is relative to the tracked floor, a ratio or a
 /// frequency, so the scores do not depend on microphone gain.
@@ -64,8 +67,33 @@ public struct Classifier: Sendable {
     private var cryBefore: Float = 0
     private var gaspBefore: Float = 0
     private var wasActive = false
+    /// The two windows decided before the one being decided, newest first.
+    private var decided: (LookaheadEntry?, LookaheadEntry?) = (nil, nil)
+    private let learned: LearnedRules?
+    /// The classes whose learned rule decides them.
+    private let learnedClasses: [SoundClass]
+    /// Also fill `inputs` for classes no learned rule decides (`somniq features --inputs`).
+    private let fillsInputs: Bool
+    /// The learned rules' inputs for the window decided last (`LearnedInputs.names`).
+    public private(set) var inputs: [Float]
+    /// Each class's learned score in the window before.
+    private var learnedBefore = [Float](repeating: 0, count: SoundClass.allCases.count)
 
-    public init() {}
+    /// `learned`: the learned rules and which classes they decide (nil: hand rules alone).
+    /// `fillsInputs`: keep `inputs` for every decided window, for fitting the learned rules.
+    public init(learned: LearnedRules? = LearnedRules.builtin, fillsInputs: Bool = false) {
+        self.learned = learned
+        learnedClasses = LearnedRules.candidates.filter { learned?.decides($0) == true }
+        self.fillsInputs = fillsInputs
+        inputs = [Float](repeating: 0, count: fillsInputs || !learnedClasses.isEmpty ? LearnedInputs.count : 0)
+    }
+
+    /// The inputs that weighed most in class `c`'s learned score of the window decided last,
+    /// heaviest first; empty when a hand rule decides the class.
+    public func weights(_ c: SoundClass, count: Int = 3) -> [LearnedRules.Weight] {
+        guard learnedClasses.contains(c), let rule = learned?.rule(for: c) else { return [] }
+        return inputs.withUnsafeBufferPointer { rule.weights($0, count: count) }
+    }
 
     /// Takes the next window. Call `next` until it returns nil before pushing another.
     public mutating func push(_ f: WindowFeatures) {
@@ -85,6 +113,7 @@ public struct Classifier: Sendable {
             let now = pending[0]!
             let breathing = score(now.features, now.rules, into: &s)
             pending.dropOldest()
+            decided = (now, decided.0)
             backlog.append(now.features, s, breathing: breathing)
             // A train that starts here started with its first snore or breath, which the
             // backlog still holds.
@@ -292,8 +321,50 @@ public struct Classifier: Sendable {
         // The sleeper's own sounds, its snores and breaths and a cough, gasp or scream, are
         // not the room's background: a third bout of coughing is as new as the first.
         let voiced = max(s[.cough], s[.gasp], s[.scream]) >= 0.5
+        // Last, so that a learned score changes its own class alone.
+        if !inputs.isEmpty {
+            fillInputs(f, r, s, familiar: familiar, rhythm: rhythm)
+            decideLearned(f, into: &s)
+        }
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
         familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
+
+    /// Fills `inputs` for the window being decided (`pending[0]`), in `LearnedInputs.names` order.
+    private mutating func fillInputs(_ f: WindowFeatures, _ r: Rules, _ s: ClassScores, familiar: Float, rhythm: Bool) {
+        let window = LearnedInputs.perWindow, c = LearnedInputs.context
+        inputs.withUnsafeMutableBufferPointer { x in
+            for k in -c...c {
+                let at = (k + c) * window
+                let e: LookaheadEntry? = k == -2 ? decided.1 : k == -1 ? decided.0 : pending[k]
+                if let e { LearnedInputs.fillWindow(e.features, e.rules, into: x, at: at) } else { LearnedInputs.clearWindow(x, at: at) }
+            }
+            var i = (2 * c + 1) * window
+            for cls in LearnedRules.candidates { x[i] = s[cls]; i += 1 }
+            x[i] = s[.smokeAlarm]; x[i + 1] = familiar; x[i + 2] = snores.inTrain ? 1 : 0; x[i + 3] = rhythm ? 1 : 0
+        }
+    }
+
+    /// Replaces the arbitration's score of each class a learned rule decides by the rule's.
+    /// The gates stay: a sound must stand out of the floor (`Cues.audibleDb`); a short
+    /// sound's first window must stand out of what the room has been doing
+    /// (`Cues.noveltyDb`), and a familiar one opens nothing (`unlessFamiliar`, after this);
+    /// a sounding alarm explains the window.
+    private mutating func decideLearned(_ f: WindowFeatures, into s: inout ClassScores) {
+        guard let learned else { return }
+        let audible = ramp(f.peakSnrDb, up: Cues.audibleDb)
+        let novel = ramp(f.noveltyDb, up: Cues.noveltyDb)
+        inputs.withUnsafeBufferPointer { x in
+            for c in learnedClasses {
+                var y = learned.rules[c.index]!.score(x) * audible * (1 - s[.smokeAlarm])
+                if Self.short.contains(c), learnedBefore[c.index] < 0.5 { y *= novel }
+                learnedBefore[c.index] = y
+                s[c] = y
+            }
+        }
+    }
+
+    /// The short classes: a burst that stands out of the room at its first window.
+    static let short: [SoundClass] = [.glassBreak, .scream, .door, .gasp, .cough, .dogBark]
 }

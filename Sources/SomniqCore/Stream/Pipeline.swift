@@ -4,7 +4,7 @@
 public final class Pipeline {
     private var windower: Windower
     private let extractor: FeatureExtractor
-    private var classifier = Classifier()
+    private var classifier: Classifier
     private var alerts: AlertProcessor
     private var watch: InputWatch
     private var minutes = MinuteLevels()
@@ -18,6 +18,7 @@ public final class Pipeline {
     private var settleSeconds = 0.0
     private var scores = ClassScores()
     private let reportsWindows: Bool
+    private let reportsInputs: Bool
     /// What the current push or finish produced; reused, so a push allocates nothing.
     private var outputs: [PipelineOutput] = []
     /// Other profiles judging the same scores (`somniq compare`); nil in a session.
@@ -27,9 +28,14 @@ public final class Pipeline {
 
     /// `idPrefix`: see `AlertProcessor.init`. `reportsWindows`: also report every decided
     /// window with its features and scores (for diagnostics; off in production).
+    /// `learned`: the learned rules and which classes they decide (`Classifier.init`);
+    /// `reportsInputs`: also report every window's learned inputs (to fit the rules).
     public init(transform: SpectrumTransform, profile: Profile, idPrefix: String = "e",
-                watch limits: InputWatch.Limits = .init(), reportsWindows: Bool = false) throws(FeatureExtractor.ParameterError) {
+                watch limits: InputWatch.Limits = .init(), reportsWindows: Bool = false,
+                learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false) throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
+        classifier = Classifier(learned: learned, fillsInputs: reportsInputs)
+        self.reportsInputs = reportsInputs
         extractor = try FeatureExtractor(transform: transform)
         alerts = AlertProcessor(profile: profile, idPrefix: idPrefix)
         watch = InputWatch(limits: limits)
@@ -104,6 +110,7 @@ public final class Pipeline {
     private func decide() {
         while let (decision, features) = measure(.classify, { classifier.next(into: &scores) }) {
             if reportsWindows, decision == .final { outputs.append(.window(features, scores)) }
+            if reportsInputs, decision == .prompt { outputs.append(.inputs(window: features.index, classifier.inputs)) }
             measure(.alerts) {
                 let classes = decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses
                 let levels = AlertProcessor.Levels(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs))
@@ -117,6 +124,12 @@ public final class Pipeline {
 
     private func alerted(_ output: AlertOutput) {
         activity.add(output)
+        // An event of a class a learned rule decides opens on the window decided last: the
+        // inputs that weighed most in it are the classifier's now.
+        if case var .start(e) = output, e.trace.weights.isEmpty {
+            e.trace.weights = classifier.weights(e.soundClass)
+            if !e.trace.weights.isEmpty { outputs.append(.start(e)); return }
+        }
         outputs.append(PipelineOutput(output))
     }
 

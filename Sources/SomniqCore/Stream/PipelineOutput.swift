@@ -11,6 +11,9 @@ public enum PipelineOutput: Sendable {
     case level(MinuteLevels.Minute)
     /// A decided window, its features and scores (only when the pipeline was asked for them).
     case window(WindowFeatures, ClassScores)
+    /// The learned rules' inputs of a window as it was decided (`LearnedInputs.names`; only
+    /// when the pipeline was asked for them, to fit the rules).
+    case inputs(window: Int, [Float])
 
     init(_ output: AlertOutput) {
         switch output {

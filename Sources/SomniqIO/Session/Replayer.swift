@@ -9,6 +9,10 @@ public final class Replayer {
     public var watch: InputWatch.Limits
     /// Also report every decided window (for `somniq features`).
     public var reportsWindows = false
+    /// The learned rules and which classes they decide (`Classifier.init`).
+    public var learned = LearnedRules.builtin
+    /// Also report every window's learned inputs (for `somniq features --inputs`).
+    public var reportsInputs = false
     /// Times each stage (the benchmark does); nil runs them untimed.
     public var measure: ((Stage, () -> Void) -> Void)?
     public var version = "0.1.0"
@@ -43,7 +47,7 @@ public final class Replayer {
                        progress: ((Double) -> Void)? = nil) throws -> Session.Summary {
         let file = try FileSource(path: path)
         let pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
-                                    watch: watch, reportsWindows: reportsWindows)
+                                    watch: watch, reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs)
         if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
         // Whatever ends the replay, the other profiles' tallies are what it heard.
         defer { comparison = pipeline.comparison }

@@ -153,7 +153,7 @@ public final class Session {
                                   details: [("seconds", .number(c.seconds))], time: times?.now())
         case let .level(m):
             json = Records.level(m, time: times?.at(m.startSeconds))
-        case .window:
+        case .window, .inputs:
             json = nil
         }
         try send(.output(output), json)

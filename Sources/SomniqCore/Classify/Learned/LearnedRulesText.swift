@@ -1,0 +1,136 @@
+/// The text form of `LearnedRules` (`rules/learned.txt`), written by `tools/learn/train.py`:
+///
+///     somniq-learned-rules 1
+///     inputs 326 <sha256 of the input names, one per line>
+///     meta <key>=<value> ...                      (what was fitted on what; any number)
+///     class speech ship cutoff=-1.25 rounds=140 cv_hand=0.41 cv_learned=0.55 ...
+///     tree
+///     s centroid@0 612.5 -0.8           a split: input, threshold, the node's mean value
+///     l 0.12                            a leaf: its value
+///     ...
+///
+/// Trees are in preorder (a split, its left subtree, its right subtree); `x <= threshold`
+/// goes left. A class line says `ship` or `hand`: which rule decides the class by default.
+extension LearnedRules {
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let line: Int
+        public let problem: String
+        public var description: String { "line \(line): \(problem)" }
+    }
+
+    public static let formatVersion = 1
+
+    /// The SHA-256 of the input names, one per line: a model fitted on other inputs is refused.
+    public static var inputsDigest: String {
+        SHA256.hex(Array(LearnedInputs.names.joined(separator: "\n").utf8))
+    }
+
+    public init(text: String, use: Use = .shipped) throws(ParseError) {
+        var index: [Substring: Int32] = [:]
+        for (i, name) in LearnedInputs.names.enumerated() { index[Substring(name)] = Int32(i) }
+        var rules = [ClassRule?](repeating: nil, count: SoundClass.allCases.count)
+        var header: [(key: String, value: String)] = []
+        var current: (c: SoundClass, ships: Bool, cutoff: Float, figures: [(key: String, value: String)])?
+        var nodes: [Node] = [], roots: [Int32] = []
+        /// The splits of the tree being read whose subtrees are not complete, innermost last;
+        /// `rightNext`: its left subtree is complete, so the next node is its right child.
+        var open: [(node: Int, rightNext: Bool)] = []
+        var treeDone = true
+        var sawVersion = false, sawInputs = false
+        var number = 0
+
+        func fail(_ problem: String) -> ParseError { ParseError(line: number, problem: problem) }
+        func pairs<S: Sequence>(_ words: S) throws(ParseError) -> [(key: String, value: String)] where S.Element == Substring {
+            var out: [(key: String, value: String)] = []
+            for w in words {
+                guard let eq = w.firstIndex(of: "="), eq != w.startIndex else { throw fail("'\(w)' is not key=value") }
+                out.append((String(w[..<eq]), String(w[w.index(after: eq)...])))
+            }
+            return out
+        }
+        func closeClass() throws(ParseError) {
+            guard let cur = current else { return }
+            guard treeDone else { throw fail("class \(cur.c.rawValue): its last tree is incomplete") }
+            guard !roots.isEmpty else { throw fail("class \(cur.c.rawValue) has no tree") }
+            rules[cur.c.index] = ClassRule(soundClass: cur.c, ships: cur.ships, cutoff: cur.cutoff,
+                                           figures: cur.figures, nodes: nodes, roots: roots)
+            nodes = []; roots = []; current = nil
+        }
+        /// A leaf completes a subtree, and with it every split whose right subtree it was.
+        func subtreeComplete() {
+            while let top = open.last {
+                if !top.rightNext && nodes[top.node].right == -1 { open[open.count - 1].rightNext = true; return }
+                open.removeLast()
+            }
+            treeDone = true
+        }
+
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let words = line.split(separator: " ")
+            switch words[0] {
+            case "somniq-learned-rules":
+                guard words.count == 2, words[1] == "\(Self.formatVersion)" else {
+                    throw fail("this somniq reads format \(Self.formatVersion) of learned rules, not '\(words.dropFirst().joined(separator: " "))'")
+                }
+                sawVersion = true
+            case "inputs":
+                guard sawVersion else { throw fail("the first line must be 'somniq-learned-rules \(Self.formatVersion)'") }
+                guard words.count == 3, Int(words[1]) == LearnedInputs.count, words[2] == Self.inputsDigest else {
+                    throw fail("the rules were fitted on other inputs than this somniq computes; re-fit them (make learn)")
+                }
+                sawInputs = true
+            case "meta":
+                header += try pairs(words.dropFirst())
+            case "class":
+                guard sawInputs else { throw fail("an 'inputs' line must come before the first class") }
+                try closeClass()
+                guard words.count >= 3, let c = SoundClass(rawValue: String(words[1])) else {
+                    throw fail("'class' needs a class name and 'ship' or 'hand'")
+                }
+                guard Self.candidates.contains(c) else { throw fail("\(c.rawValue) is decided by its own detector, not a learned rule") }
+                guard rules[c.index] == nil else { throw fail("class \(c.rawValue) appears twice") }
+                guard words[2] == "ship" || words[2] == "hand" else { throw fail("'\(words[2])' must be 'ship' or 'hand'") }
+                let figures = try pairs(words.dropFirst(3))
+                guard let cut = figures.first(where: { $0.key == "cutoff" }).flatMap({ Float($0.value) }), cut.isFinite else {
+                    throw fail("class \(c.rawValue) needs cutoff=<number>")
+                }
+                current = (c, words[2] == "ship", cut, figures.filter { $0.key != "cutoff" })
+            case "tree":
+                guard current != nil else { throw fail("a tree outside a class") }
+                guard treeDone else { throw fail("a tree starts before the one before it is complete") }
+                roots.append(Int32(nodes.count)); treeDone = false; open = []
+            case "s", "l":
+                guard current != nil, !treeDone else { throw fail("a node outside a tree") }
+                if let top = open.last, top.rightNext {
+                    nodes[top.node].right = Int32(nodes.count)
+                    open[open.count - 1].rightNext = false
+                }
+                if words[0] == "s" {
+                    guard words.count == 4, let f = index[words[1]], let t = Double(words[2]), t.isFinite,
+                          let v = Float(words[3]), v.isFinite else {
+                        throw fail(words.count == 4 && index[words[1]] == nil ? "unknown input '\(words[1])'" : "a split is 's INPUT THRESHOLD VALUE'")
+                    }
+                    var below = Float(t)
+                    if Double(below) > t { below = below.nextDown }
+                    nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
+                } else {
+                    guard words.count == 2, let v = Float(words[1]), v.isFinite else { throw fail("a leaf is 'l VALUE'") }
+                    nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
+                }
+                if words[0] == "s" { open.append((nodes.count - 1, false)) } else { subtreeComplete() }
+            default:
+                throw fail("unknown line '\(words[0])'")
+            }
+        }
+        // What is missing at the end is said at the last line.
+        number = max(1, text.hasSuffix("\n") ? number - 1 : number)
+        try closeClass()
+        guard sawInputs else { throw fail("no 'inputs' line: not a file of learned rules") }
+        self.rules = rules
+        self.use = use
+        self.header = header
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import SomniqCore
+import SomniqIO
+
+/// `--decide-by` and `--learned-rules`: which rule decides each class, hand or learned.
+struct RulesOptions: ParsableArguments {
+    @Option(name: .customLong("decide-by"), help: ArgumentHelp("Which rules decide the classes a learned rule may decide: `shipped` (each class by the rule shipped for it), `hand` or `learned` (every class by one kind).", valueName: "rules"))
+    var use: LearnedRules.Use = .shipped
+
+    @Option(name: .customLong("learned-rules"), help: ArgumentHelp("A file of learned rules to use instead of the built-in ones (tools/learn/train.py writes one).", valueName: "file"),
+            completion: .file())
+    var file: String?
+
+    /// The learned rules, put to `use` (the option's unless given).
+    func load(_ use: LearnedRules.Use? = nil) throws -> LearnedRules? {
+        let use = use ?? self.use
+        if let file {
+            do { return try LearnedRulesFile.read(path: file, use: use) } catch { throw fail("\(error)", Exit.dataError) }
+        }
+        guard var builtin = LearnedRules.builtin else { return nil }
+        builtin.use = use
+        return builtin
+    }
+}
+
+extension LearnedRules.Use: ExpressibleByArgument {}
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "Show the learned rules: which classes they decide and what they look at.",
+        subcommands: [List.self, Show.self, Inputs.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the classes, which rule decides each and what the trainer measured.")
+        @OptionGroup var options: RulesOptions
+
+        func run() throws {
+            guard let learned = try options.load() else {
+                print("no learned rules are built in: every class is decided by its hand rule")
+                return
+            }
+            // What the trainer measured, per class: segment F1 by the hand rule and by the learned
+            // one in the cross-validation and on check/, and the seconds of quiet/ and stress/
+            // each marked as the class.
+            let columns = [("cv_hand", "cv hand"), ("cv_learned", "learned"), ("check_hand", "check hand"),
+                           ("check_learned", "learned"), ("background_fp_hand", "bg s hand"), ("background_fp_learned", "learned")]
+            func pad(_ s: String, _ w: Int) -> String { s.padding(toLength: max(w, s.count), withPad: " ", startingAt: 0) }
+            func trimmed(_ s: String) -> String { String(s.reversed().drop { $0 == " " }.reversed()) }
+            print(trimmed(pad("class", 14) + pad("decided by", 12) + pad("trees", 7) + columns.map { pad($0.1, 12) }.joined()))
+            for c in LearnedRules.candidates {
+                guard let rule = learned.rule(for: c) else { print(pad(c.rawValue, 14) + "hand (no learned rule)"); continue }
+                let figure = Dictionary(rule.figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+                print(trimmed(pad(c.rawValue, 14) + pad(learned.decides(c) ? "learned" : "hand", 12) + pad("\(rule.trees)", 7)
+                      + columns.map { pad(figure[$0.0] ?? "-", 12) }.joined()))
+            }
+            if !learned.header.isEmpty { print() }
+            for (key, value) in learned.header { print("\(key): \(value)") }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a class's learned trees, with the names of the inputs they split on.")
+        @Argument(help: "The class.")
+        var soundClass: String
+        @OptionGroup var options: RulesOptions
+
+        func run() throws {
+            guard let c = SoundClass(rawValue: soundClass) else {
+                throw fail("\(soundClass): no such class; the classes: \(SoundClass.allCases.map(\.rawValue).joined(separator: ", "))", Exit.usage)
+            }
+            guard let learned = try options.load(), let rule = learned.rule(for: c) else {
+                throw fail("\(c.rawValue) has no learned rule: its hand rule decides it (Sources/SomniqCore/Classify/Rules/)", Exit.dataError)
+            }
+            print("\(c.rawValue): \(rule.ships ? "the learned rule decides it" : "the hand rule decides it (the learned one was no better)")")
+            print("present when the trees sum to more than \(rule.cutoff); " + rule.figures.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            print("inputs: NAME@K is window K half-seconds from the decided one; h_CLASS the hand arbitration's score (`somniq rules inputs`)")
+            print()
+            print(rule.describe(), terminator: "")
+        }
+    }
+
+    struct Inputs: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the learned rules' inputs, one per line.")
+        func run() { for name in LearnedInputs.names { print(name) } }
+    }
+}

@@ -1,0 +1,140 @@
+import Testing
+@testable import SomniqCore
+
+/// A file of learned rules with the header this somniq expects and `body` after it.
+private func rulesText(_ body: String) -> String {
+    "somniq-learned-rules 1\ninputs \(LearnedInputs.count) \(LearnedRules.inputsDigest)\n" + body
+}
+
+/// An input vector of zeros but for the named inputs.
+private func inputs(_ values: [String: Float]) -> [Float] {
+    var x = [Float](repeating: 0, count: LearnedInputs.count)
+    for (name, v) in values { x[LearnedInputs.names.firstIndex(of: name)!] = v }
+    return x
+}
+
+/// Two trees for speech: the first splits on the voiced fraction then on f0, the second is one leaf.
+private let speechRules = rulesText("""
+    class speech ship cutoff=0.5 rounds=2 cv_hand=0.40 cv_learned=0.60
+    tree
+    s voiced@0 0.5 0.1
+    l -1
+    s f0@0 300 0.4
+    l 2
+    l 0.25
+    tree
+    l 0.5
+
+    """)
+
+@Test func aSumOfTreesWalksEachTreeByItsSplitsAndAnInputAtTheThresholdGoesLeft() throws {
+    let rules = try LearnedRules(text: speechRules)
+    let rule = try #require(rules.rule(for: .speech))
+    #expect(rule.trees == 2 && rule.ships && rule.cutoff == 0.5)
+    func margin(_ v: [String: Float]) -> Float { inputs(v).withUnsafeBufferPointer { rule.margin($0) } }
+    #expect(margin(["voiced@0": 0.2]) == -0.5)                    // left leaf −1, plus 0.5
+    #expect(margin(["voiced@0": 0.5]) == -0.5)                    // at the threshold: left
+    #expect(margin(["voiced@0": 0.9, "f0@0": 150]) == 2.5)
+    #expect(margin(["voiced@0": 0.9, "f0@0": 300.5]) == 0.75)
+    // At the cutoff a window scores the balanced profile's `on`; above it, more.
+    let at = inputs(["voiced@0": 0.9, "f0@0": 350]).withUnsafeBufferPointer { rule.score($0) }  // 0.75
+    #expect(abs(at - 1 / (1 + Float.exp(-(0.25 + LearnedRules.cutoffLogit)))) < 1e-6)
+    #expect(inputs(["voiced@0": 0.9]).withUnsafeBufferPointer { rule.score($0) } > 0.9)
+}
+
+@Test func aThresholdNoFloatCanHoldComparesAsTheTrainersDoubleDid() throws {
+    // 0.1 as a double lies below Float(0.1): the trainer sent Float(0.1) right, and so must somniq.
+    let rules = try LearnedRules(text: rulesText("class music ship cutoff=0\ntree\ns flat@0 0.1 0\nl -1\nl 1\n"))
+    let rule = try #require(rules.rule(for: .music))
+    #expect(inputs(["flat@0": 0.1]).withUnsafeBufferPointer { rule.margin($0) } == 1)
+    #expect(inputs(["flat@0": Float(0.1).nextDown]).withUnsafeBufferPointer { rule.margin($0) } == -1)
+}
+
+@Test func theInputsThatWeighedMostAreCreditedWithTheChangesAlongThePath() throws {
+    let rule = try #require(try LearnedRules(text: speechRules).rule(for: .speech))
+    let w = inputs(["voiced@0": 0.9, "f0@0": 150]).withUnsafeBufferPointer { rule.weights($0, count: 3) }
+    // From 0.1 to 0.4 at the voiced split, from 0.4 to 2 at the f0 split.
+    #expect(w.map(\.input) == ["f0@0", "voiced@0"])
+    #expect(w.map(\.weight) == [Double(Float(2) - 0.4), Double(Float(0.4) - 0.1)])
+    #expect(w[0].value == 150)
+}
+
+@Test func showingARulePrintsItsTreesWithTheInputsNames() throws {
+    let rule = try #require(try LearnedRules(text: speechRules).rule(for: .speech))
+    #expect(rule.describe() == """
+        tree 1
+          if voiced@0 <= 0.5:
+            → -1
+          else:
+            if f0@0 <= 300:
+              → 2
+            else:
+              → 0.25
+        tree 2
+          → 0.5
+
+        """)
+}
+
+@Test(arguments: [
+    ("somniq-learned-rules 2\n", "line 1: this somniq reads format 1 of learned rules, not '2'"),
+    ("somniq-learned-rules 1\ninputs 3 abc\n", "line 2: the rules were fitted on other inputs than this somniq computes; re-fit them (make learn)"),
+    (rulesText("class smoke_alarm ship cutoff=0\ntree\nl 1\n"), "line 3: smoke_alarm is decided by its own detector, not a learned rule"),
+    (rulesText("class speech ship cutoff=0\ntree\ns loudness@0 1 0\nl 1\nl 2\n"), "line 5: unknown input 'loudness@0'"),
+    (rulesText("class speech ship cutoff=0\ntree\ns voiced@0 1 0\nl 1\n"), "line 6: class speech: its last tree is incomplete"),
+    (rulesText("class speech maybe cutoff=0\n"), "line 3: 'maybe' must be 'ship' or 'hand'"),
+    (rulesText("class speech ship\ntree\nl 1\n"), "line 3: class speech needs cutoff=<number>"),
+    (rulesText("class speech ship cutoff=0\ntree\nl 1\nclass speech ship cutoff=0\n"), "line 6: class speech appears twice"),
+    ("", "line 1: no 'inputs' line: not a file of learned rules"),
+])
+func aFileOfLearnedRulesThatIsWrongIsRefusedNamingTheLineAndTheProblem(text: String, message: String) {
+    #expect(throws: LearnedRules.ParseError.self) { try LearnedRules(text: text) }
+    do { _ = try LearnedRules(text: text) } catch { #expect(error.description == message) }
+}
+
+@Test func theRulesBuiltIntoSomniqParseAndEachUseDecidesItsClasses() throws {
+    let builtin = try #require(LearnedRules.builtin)
+    var rules = builtin
+    rules.use = .hand
+    #expect(!rules.decidesAny)
+    rules.use = .learned
+    #expect(LearnedRules.candidates.allSatisfy { rules.decides($0) == (rules.rule(for: $0) != nil) })
+    rules.use = .shipped
+    #expect(LearnedRules.candidates.allSatisfy { rules.decides($0) == (rules.rule(for: $0)?.ships == true) })
+    #expect(!rules.decides(.smokeAlarm) && !rules.decides(.snoring) && !rules.decides(.breathing))
+}
+
+/// A loud voiced window that stands out of the last 30 s.
+private func loud(_ i: Int, snr: Float = 30, novelty: Float = 20) -> WindowFeatures {
+    var f = WindowFeatures()
+    f.index = i; f.startSeconds = Double(i) * 0.5
+    f.floorDbfs = -60; f.peakDbfs = -60 + snr; f.levelDbfs = -63 + snr
+    f.recentPeakDbfs = f.peakDbfs - novelty
+    f.activeFraction = 0.9; f.voicedFraction = 0.8; f.f0Hz = 180; f.harmonicity = 0.8
+    return f
+}
+
+@Test func aLearnedScoreStillNeedsTheWindowToStandOutOfTheFloor() throws {
+    // A rule that says "speech" of every window.
+    let always = try LearnedRules(text: rulesText("class speech ship cutoff=0\ntree\nl 5\n"))
+    let heard = decide((0..<8).map { loud($0) }, learned: always)
+    #expect(heard.allSatisfy { $0[.speech] > 0.9 })
+    // 4 dB over the floor is under `Cues.audibleDb`: nothing, whatever the rule says.
+    let faint = decide((0..<8).map { loud($0, snr: 4) }, learned: always)
+    #expect(faint.allSatisfy { $0[.speech] == 0 })
+}
+
+@Test func aShortSoundALearnedRuleFindsMustStandOutOfWhatTheRoomHasBeenDoing() throws {
+    let always = try LearnedRules(text: rulesText("class door ship cutoff=0\ntree\nl 5\n"))
+    // Its first window's loudest frame only 1 dB over the recent peaks: a tick among ticks.
+    let familiar = decide((0..<8).map { loud($0, novelty: 1) }, learned: always)
+    #expect(familiar.allSatisfy { $0[.door] == 0 })
+    let new = decide((0..<8).map { loud($0, novelty: 20) }, learned: always)
+    #expect(new[0][.door] > 0.9)
+}
+
+@Test func withTheHandRulesTheLearnedOnesChangeNothing() throws {
+    let always = try LearnedRules(text: rulesText("class speech ship cutoff=0\ntree\nl 5\n"), use: .hand)
+    let windows = (0..<12).map { loud($0) }
+    #expect(decide(windows, learned: always) == decide(windows, learned: nil))
+}

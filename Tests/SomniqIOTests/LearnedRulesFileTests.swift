@@ -1,0 +1,73 @@
+import Foundation
+import SomniqCore
+import Testing
+@testable import SomniqIO
+
+/// The `meta KEY=VALUE` lines of the built-in learned rules.
+private func meta(_ key: String) -> String? {
+    LearnedRules.builtinText.split(separator: "\n").lazy.compactMap { line -> String? in
+        line.hasPrefix("meta \(key)=") ? String(line.dropFirst("meta \(key)=".count)) : nil
+    }.first
+}
+
+@Test func theBuiltInRulesAreRulesLearnedTxtAsTheTrainerInTheRepositoryWroteIt() throws {
+    // What is embedded is the file in the repository (scripts/embed-learned-rules.sh) …
+    let file = try String(contentsOfFile: Paths.package + "/rules/learned.txt", encoding: .utf8)
+    #expect(file == LearnedRules.builtinText + "\n" || file == LearnedRules.builtinText, "run scripts/embed-learned-rules.sh")
+    // … its trees and classes are what the trainer wrote (no hand edit) …
+    let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
+    let first = try #require(lines.firstIndex { $0.hasPrefix("class ") })
+    let body = lines[first...].joined(separator: "\n")
+    #expect(SHA256.hex(Array(body.utf8)) == meta("body_sha256"), "rules/learned.txt was edited after tools/learn/train.py wrote it")
+    // … and the trainer that wrote it is the one in the repository (tools/learn/train.py TRAINER_FILES).
+    var trainer: [UInt8] = []
+    for path in ["tools/learn/material.py", "tools/learn/train.py", "tools/learn/requirements.txt"] {
+        trainer += Array(path.utf8) + [0]
+        trainer += Array(try Data(contentsOf: URL(fileURLWithPath: Paths.package + "/" + path)))
+    }
+    #expect(SHA256.hex(trainer) == meta("trainer_sha256"), "the trainer changed since the rules were fitted: re-fit them (make learn)")
+}
+
+@Test func aFileOfLearnedRulesThatCannotBeUsedIsRefusedNamingTheFile() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let bad = dir + "/rules\u{1b}[31m.txt"
+    try "somniq-learned-rules 1\ninputs 1 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
+    let r = try somniq("eval", "--learned-rules", bad, Paths.fixtures + "/demo-night.flac")
+    #expect(r.status == 65)
+    #expect(r.stderr == "somniq: \(dir)/rules\\x{1b}[31m.txt: line 2: the rules were fitted on other inputs than this somniq computes; re-fit them (make learn)\n")
+    let missing = try somniq("rules", "show", "speech", "--learned-rules", dir + "/none.txt")
+    #expect(missing.status == 65)
+    #expect(missing.stderr == "somniq: \(dir)/none.txt: cannot open the learned rules: No such file or directory\n")
+}
+
+@Test func rulesShowPrintsAClassesTreesAndRefusesAClassItsDetectorDecides() throws {
+    let speech = try somniq("rules", "show", "speech")
+    #expect(speech.status == 0)
+    #expect(speech.stdout.contains("\ntree 1\n  if "))
+    let alarm = try somniq("rules", "show", "smoke_alarm")
+    #expect(alarm.status == 65)
+    #expect(alarm.stderr == "somniq: smoke_alarm has no learned rule: its hand rule decides it (Sources/SomniqCore/Classify/Rules/)\n")
+    let inputs = try somniq("rules", "inputs")
+    #expect(inputs.stdout == LearnedInputs.names.joined(separator: "\n") + "\n")
+}
+
+@Test func anEventALearnedRuleOpensNamesTheThreeInputsThatWeighedMostInItsTrace() throws {
+    let r = try somniq("replay", "--format", "jsonl", Paths.demoNight)
+    let starts = r.stdout.split(separator: "\n").filter { $0.contains("\"event_start\"") }
+    let builtin = try #require(LearnedRules.builtin)
+    var learnedSeen = 0
+    for line in starts {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let c = try #require(SoundClass(rawValue: json["class"] as? String ?? ""))
+        let trace = try #require(json["trace"] as? [String: Any])
+        let weights = trace["learned"] as? [[String: Any]]
+        #expect((weights != nil) == builtin.decides(c), "\(c.rawValue): a learned trace only where a learned rule decides")
+        if let weights {
+            learnedSeen += 1
+            #expect(weights.count == 3)
+            #expect(weights.allSatisfy { LearnedInputs.names.contains($0["input"] as? String ?? "") })
+        }
+    }
+    #expect(learnedSeen > 0, "the demo night has a sound a learned rule decides (its voice)")
+}
