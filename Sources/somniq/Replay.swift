@@ -63,6 +63,8 @@ struct Replay: ParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
+    @OptionGroup var learned: RulesOptions
+
     func run() throws {
         let profile: Profile
         do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
@@ -97,6 +99,7 @@ struct Replay: ParsableCommand {
         let recorder = NightRecorder()
         if report != nil { sinks.append(recorder) }
         let replayer = Replayer(profile: profile, watch: watch)
+        replayer.learned = try learned.load()
         replayer.start = startTime
         replayer.version = Somniq.version
         if let clips { replayer.clips = (clipPolicy, clips) }

@@ -355,9 +355,12 @@ public struct Classifier: Sendable {
         guard let learned else { return }
         let audible = ramp(f.peakSnrDb, up: Cues.audibleDb)
         let novel = ramp(f.noveltyDb, up: Cues.noveltyDb)
+        // A window that does not stand out of the floor, or that a sounding alarm explains, scores
+        // nothing whatever the trees say: they are not walked.
+        let heard = audible > 0 && s[.smokeAlarm] < 1
         inputs.withUnsafeBufferPointer { x in
             for c in learnedClasses {
-                var y = learned.rules[c.index]!.score(x) * audible * (1 - s[.smokeAlarm])
+                var y = heard ? learned.rules[c.index]!.score(x) * audible * (1 - s[.smokeAlarm]) : 0
                 if Self.short.contains(c), learnedBefore[c.index] < 0.5 { y *= novel }
                 learnedBefore[c.index] = y
                 s[c] = y

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The text form of `LearnedRules` (`rules/learned.txt`), written by `tools/learn/train.py`:
 ///
 ///     somniq-learned-rules 1
@@ -26,8 +30,10 @@ extension LearnedRules {
     }
 
     public init(text: String, use: Use = .shipped) throws(ParseError) {
-        var index: [Substring: Int32] = [:]
-        for (i, name) in LearnedInputs.names.enumerated() { index[Substring(name)] = Int32(i) }
+        // Tens of thousands of nodes: their lines are read as bytes (a String's hash and
+        // comparison are Unicode-aware, and would make this take a fifth of a second).
+        var index: [[UInt8]: Int32] = [:]
+        for (i, name) in LearnedInputs.names.enumerated() { index[Array(name.utf8)] = Int32(i) }
         var rules = [ClassRule?](repeating: nil, count: SoundClass.allCases.count)
         var header: [(key: String, value: String)] = []
         var current: (c: SoundClass, ships: Bool, cutoff: Float, figures: [(key: String, value: String)])?
@@ -65,10 +71,62 @@ extension LearnedRules {
             treeDone = true
         }
 
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let all = Array(text.utf8)
+        /// The current line's words, as ranges of `all`.
+        var words: [Range<Int>] = []
+        var digits = [CChar](repeating: 0, count: 64)
+        /// A word as a number, read by the C library (`strtod`, `strtof`: correctly rounded, as
+        /// Swift's own `Double(_:)` and `Float(_:)` read it).
+        func decimal<T>(_ r: Range<Int>, _ read: (UnsafePointer<CChar>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T? {
+            guard r.count < digits.count else { return nil }
+            for (k, i) in r.enumerated() { digits[k] = CChar(bitPattern: all[i]) }
+            digits[r.count] = 0
+            return digits.withUnsafeBufferPointer { d -> T? in
+                var end: UnsafeMutablePointer<CChar>?
+                let x = read(d.baseAddress!, &end)
+                return end == UnsafeMutablePointer(mutating: d.baseAddress! + r.count) ? x : nil
+            }
+        }
+        var start = 0
+        while start <= all.count {
+            var end = start
+            while end < all.count, all[end] != UInt8(ascii: "\n") { end += 1 }
+            defer { start = end + 1 }
             number += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.isEmpty || line.hasPrefix("#") { continue }
+            let stop = end > start && all[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+            if stop == start || all[start] == UInt8(ascii: "#") { continue }
+            if stop - start > 2, all[start] == UInt8(ascii: "s") || all[start] == UInt8(ascii: "l"), all[start + 1] == UInt8(ascii: " ") {
+                guard current != nil, !treeDone else { throw fail("a node outside a tree") }
+                if let top = open.last, top.rightNext {
+                    nodes[top.node].right = Int32(nodes.count)
+                    open[open.count - 1].rightNext = false
+                }
+                words.removeAll(keepingCapacity: true)
+                var i = start
+                while i < stop {
+                    while i < stop, all[i] == UInt8(ascii: " ") { i += 1 }
+                    let w = i
+                    while i < stop, all[i] != UInt8(ascii: " ") { i += 1 }
+                    if i > w { words.append(w..<i) }
+                }
+                if all[start] == UInt8(ascii: "s") {
+                    let f = words.count == 4 ? index[Array(all[words[1]])] : nil
+                    guard let f, let t = decimal(words[2], strtod), t.isFinite, let v = decimal(words[3], strtof), v.isFinite else {
+                        throw fail(words.count == 4 && f == nil ? "unknown input '\(String(decoding: all[words[1]], as: UTF8.self))'"
+                                                                  : "a split is 's INPUT THRESHOLD VALUE'")
+                    }
+                    var below = Float(t)
+                    if Double(below) > t { below = below.nextDown }
+                    nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
+                    open.append((nodes.count - 1, false))
+                } else {
+                    guard words.count == 2, let v = decimal(words[1], strtof), v.isFinite else { throw fail("a leaf is 'l VALUE'") }
+                    nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
+                    subtreeComplete()
+                }
+                continue
+            }
+            let line = Substring(String(decoding: all[start..<stop], as: UTF8.self))
             let words = line.split(separator: " ")
             switch words[0] {
             case "somniq-learned-rules":
@@ -102,31 +160,12 @@ extension LearnedRules {
                 guard current != nil else { throw fail("a tree outside a class") }
                 guard treeDone else { throw fail("a tree starts before the one before it is complete") }
                 roots.append(Int32(nodes.count)); treeDone = false; open = []
-            case "s", "l":
-                guard current != nil, !treeDone else { throw fail("a node outside a tree") }
-                if let top = open.last, top.rightNext {
-                    nodes[top.node].right = Int32(nodes.count)
-                    open[open.count - 1].rightNext = false
-                }
-                if words[0] == "s" {
-                    guard words.count == 4, let f = index[words[1]], let t = Double(words[2]), t.isFinite,
-                          let v = Float(words[3]), v.isFinite else {
-                        throw fail(words.count == 4 && index[words[1]] == nil ? "unknown input '\(words[1])'" : "a split is 's INPUT THRESHOLD VALUE'")
-                    }
-                    var below = Float(t)
-                    if Double(below) > t { below = below.nextDown }
-                    nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
-                } else {
-                    guard words.count == 2, let v = Float(words[1]), v.isFinite else { throw fail("a leaf is 'l VALUE'") }
-                    nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
-                }
-                if words[0] == "s" { open.append((nodes.count - 1, false)) } else { subtreeComplete() }
             default:
                 throw fail("unknown line '\(words[0])'")
             }
         }
         // What is missing at the end is said at the last line.
-        number = max(1, text.hasSuffix("\n") ? number - 1 : number)
+        number = max(1, all.last == UInt8(ascii: "\n") ? number - 1 : number)
         try closeClass()
         guard sawInputs else { throw fail("no 'inputs' line: not a file of learned rules") }
         self.rules = rules
