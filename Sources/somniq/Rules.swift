@@ -53,10 +53,10 @@ struct RulesCommand: ParsableCommand {
                 guard let rule = learned.rule(for: c) else { print(pad(c.rawValue, 14) + "hand (no learned rule)"); continue }
                 let figure = Dictionary(rule.figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
                 print(trimmed(pad(c.rawValue, 14) + pad(learned.decides(c) ? "learned" : "hand", 12) + pad("\(rule.trees)", 7)
-                      + columns.map { pad(figure[$0.0] ?? "-", 12) }.joined()))
+                      + columns.map { pad(LogText.escape(figure[$0.0] ?? "-"), 12) }.joined()))
             }
             if !learned.header.isEmpty { print() }
-            for (key, value) in learned.header { print("\(key): \(value)") }
+            for (key, value) in learned.header { print("\(LogText.escape(key)): \(LogText.escape(value))") }
         }
     }
 
@@ -74,7 +74,9 @@ struct RulesCommand: ParsableCommand {
                 throw fail("\(c.rawValue) has no learned rule: its hand rule decides it (Sources/SomniqCore/Classify/Rules/)", Exit.dataError)
             }
             print("\(c.rawValue): \(rule.ships ? "the learned rule decides it" : "the hand rule decides it (the learned one was no better)")")
-            print("present when the trees sum to more than \(rule.cutoff); " + rule.figures.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            print("a window whose trees sum to \(rule.cutoff) scores \(LearnedRules.cutoffScore) (the balanced profile's `on`), more above it;")
+            print("it must still stand out of the floor, a short sound out of the room, and be no familiar sound")
+            print(rule.figures.map { LogText.escape("\($0.key)=\($0.value)") }.joined(separator: " "))
             print("inputs: NAME@K is window K half-seconds from the decided one; h_CLASS the hand arbitration's score (`somniq rules inputs`)")
             print()
             print(rule.describe(), terminator: "")

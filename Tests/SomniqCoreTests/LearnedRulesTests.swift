@@ -86,6 +86,9 @@ private let speechRules = rulesText("""
     (rulesText("class speech ship\ntree\nl 1\n"), "line 3: class speech needs cutoff=<number>"),
     (rulesText("class speech ship cutoff=0\ntree\nl 1\nclass speech ship cutoff=0\n"), "line 6: class speech appears twice"),
     ("", "line 1: no 'inputs' line: not a file of learned rules"),
+    (rulesText("l 1\n"), "line 3: a node outside a tree"),
+    (rulesText("class speech ship cutoff=0\ntree\n" + String(repeating: "s voiced@0 1 0\n", count: 9)),
+     "line 13: a tree deeper than 8 splits"),
 ])
 func aFileOfLearnedRulesThatIsWrongIsRefusedNamingTheLineAndTheProblem(text: String, message: String) {
     #expect(throws: LearnedRules.ParseError.self) { try LearnedRules(text: text) }
@@ -137,4 +140,25 @@ private func loud(_ i: Int, snr: Float = 30, novelty: Float = 20) -> WindowFeatu
     let always = try LearnedRules(text: rulesText("class speech ship cutoff=0\ntree\nl 5\n"), use: .hand)
     let windows = (0..<12).map { loud($0) }
     #expect(decide(windows, learned: always) == decide(windows, learned: nil))
+}
+
+@Test func blankLinesCarriageReturnsAndRunsOfSpacesAreReadAsTheTrainerMeantThem() throws {
+    // A line of spaces alone, CRLF line ends, two spaces between words; a split whose left
+    // subtree is itself a split.
+    let text = rulesText("   \nclass speech ship cutoff=0\r\ntree\r\ns  voiced@0 0.5 0\r\ns f0@0 300 0\r\nl 1\r\nl 2\r\nl 3\r\n \r\n")
+    let rule = try #require(try LearnedRules(text: text).rule(for: .speech))
+    func margin(_ v: [String: Float]) -> Float { inputs(v).withUnsafeBufferPointer { rule.margin($0) } }
+    #expect(margin(["voiced@0": 0.1, "f0@0": 100]) == 1)
+    #expect(margin(["voiced@0": 0.1, "f0@0": 400]) == 2)
+    #expect(margin(["voiced@0": 0.9]) == 3)
+}
+
+@Test func aLearnedRuleChangesTheScoresOfItsOwnClassAlone() throws {
+    let always = try LearnedRules(text: rulesText("class speech ship cutoff=0\ntree\nl 5\n"))
+    let windows = (0..<12).map { loud($0) }
+    let learned = decide(windows, learned: always), hand = decide(windows, learned: nil)
+    for (l, h) in zip(learned, hand) {
+        for c in SoundClass.allCases where c != .speech { #expect(l[c] == h[c], "\(c.rawValue)") }
+    }
+    #expect(learned.contains { $0[.speech] != 0 })
 }

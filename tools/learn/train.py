@@ -13,6 +13,9 @@ groups (FOLDS.tsv). Every choice is made by that three-fold cross-validation, ne
 - the cutoff's move through the pipeline, and whether the rule is better than the hand rule:
   `somniq eval` (alert processor and balanced profile) on each held-out fold with the rules
   fitted on the other two, segment F1 pooled over the folds.
+The cross-validated figure of a learned rule is the best of the offsets tried (and its cutoff
+was chosen on predictions pooled over the folds), so it leans its way; the hand rule's is
+untuned. That is why check/ must agree before a rule ships.
 check/ (folds 3-4) is then scored once, with the rules fitted on all three folds, and a class
 ships its learned rule only where both the cross-validation and check/ say it is better, and
 where it marks no more seconds of background as the class than the hand rule on quiet/ and
@@ -104,8 +107,19 @@ def kinds(material, fold):
     return found
 
 
+def material_key(jobs):
+    """What the labels and the mixed audio are: each file's name, size and labels."""
+    h = hashlib.sha256()
+    for fold, kind, audio, out in jobs:
+        h.update(f"{fold}/{kind}/{os.path.basename(audio)}:{os.path.getsize(audio)}".encode())
+        with open(os.path.splitext(audio)[0] + ".tsv", "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
+
+
 def dump_all(somniq, material, cache):
-    """`somniq features --inputs` of every material file, cached by `inputs_key`."""
+    """`somniq features --inputs` of every material file, cached by `inputs_key` and the file's
+    name and size (a re-mixed file is dumped again)."""
     jobs = []
     for fold in FOLDS:
         for kind in kinds(material, fold):
@@ -113,7 +127,8 @@ def dump_all(somniq, material, cache):
             for f in sorted(os.listdir(d)):
                 stem, ext = os.path.splitext(f)
                 if ext.lower() in AUDIO and os.path.exists(os.path.join(d, stem + ".tsv")):
-                    out = os.path.join(cache, f"fold{fold}", kind, stem + ".tsv")
+                    size = os.path.getsize(os.path.join(d, f))
+                    out = os.path.join(cache, f"fold{fold}", kind, f"{stem}.{size}.tsv")
                     jobs.append((fold, kind, os.path.join(d, f), out))
 
     def run(job):
@@ -148,7 +163,7 @@ def load(jobs):
         for c in CANDIDATES:
             y = np.zeros(len(df), np.int8)       # 0 negative, 1 positive, -1 left out
             for on, off, label in labels_of(audio):
-                if label != c:
+                if label != c or off <= on:
                     continue
                 overlap = np.clip(np.minimum(t + 1, off) - np.maximum(t, on), 0, None)
                 need = min(MIN_OVERLAP_S, 0.5 * (off - on))
@@ -189,7 +204,10 @@ def best_cutoff(margin, y):
 def tree_lines(node, names):
     if "leaf_value" in node:
         return [f"l {node['leaf_value']!r}"]
+    # somniq sends a value <= the threshold left and has no missing values: a split that
+    # learned where missing values go would mean an input was NaN in training.
     assert node["decision_type"] == "<=", node["decision_type"]
+    assert node.get("missing_type", "None") == "None", node["missing_type"]
     name = names[node["split_feature"]]
     return ([f"s {name} {float(node['threshold'])!r} {node['internal_value']!r}"]
             + tree_lines(node["left_child"], names) + tree_lines(node["right_child"], names))
@@ -286,7 +304,7 @@ def main():
     # The fitting depends on the dumps, the labels' rule and the parameters: kept in the work
     # directory, so that a second run that changes only what follows does not fit again.
     fitted = os.path.join(a.work, "fitted-" + hashlib.sha256(json.dumps(
-        [key, PARAMS, MAX_ROUNDS, MIN_ROUNDS, MIN_OVERLAP_S, len(jobs)]).encode()).hexdigest()[:16] + ".pickle")
+        [key, sha256_files(TRAINER_FILES), material_key(jobs)]).encode()).hexdigest()[:16] + ".pickle")
     if os.path.exists(fitted):
         with open(fitted, "rb") as fh:
             fold_trees, final = pickle.load(fh)
@@ -341,8 +359,10 @@ def main():
     by_offset = {o: pooled("learned", o) for o in OFFSETS}
     # The most conservative offset whose F1 is within OFFSET_TOLERANCE of the best: where the
     # folds cannot tell two cutoffs apart, the one that calls fewer windows present.
-    top = {c: max(f1(by_offset[o][c]) for o in OFFSETS) for c in CANDIDATES}
-    best = {c: max(o for o in OFFSETS if f1(by_offset[o][c]) >= top[c] - OFFSET_TOLERANCE) for c in CANDIDATES}
+    def score(x):
+        return -1.0 if math.isnan(x) else x
+    top = {c: max(score(f1(by_offset[o][c])) for o in OFFSETS) for c in CANDIDATES}
+    best = {c: max(o for o in OFFSETS if score(f1(by_offset[o][c])) >= top[c] - OFFSET_TOLERANCE) for c in CANDIDATES}
     for c in CANDIDATES:
         log(f"{c:12s} pipeline F1 by cutoff offset: " + " ".join(f"{o:+.1f}:{f1(by_offset[o][c]):.3f}" for o in OFFSETS))
     final = [(c, cut + best[c], trees, {**fig, "offset": best[c]}) for c, cut, trees, fig in final]

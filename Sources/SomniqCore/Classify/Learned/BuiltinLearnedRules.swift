@@ -7,7 +7,7 @@ extension LearnedRules {
 # Read them with `somniq rules list` and `somniq rules show CLASS`.
 somniq-learned-rules 1
 inputs 326 5de2e934abd3f7651e7958285c934d8a8a3d0745dc7b9a091733f90fc2b267e5
-meta trainer_sha256=94ef56a35035a97f23dd7caf25627b9e211adc421f3e4a1ed068f8c86c4ee9af
+meta trainer_sha256=1aa9ba346646b1e2f378061e9cf6be270a00fe7e0f76b4e2cb83c284e2682fb1
 meta folds_tsv_sha256=46ee052ddb5e62f386a62084b3017b8ab3c5bdc37d2b8ac26d0b8a36ba104bdc
 meta material=176_files_16.1_h_folds_0-2
 meta windows=116224

@@ -28,7 +28,7 @@ public struct LearnedRules: Sendable {
 
     /// A window whose trees sum to a class's cutoff scores this much: the default profile's
     /// `on` (balanced, 0.7), so the learned cutoff is where the balanced profile opens events.
-    static let cutoffScore: Float = 0.7
+    public static let cutoffScore: Float = 0.7
 
     /// One node of a tree, stored in preorder: a split's left child follows it, its right
     /// child is at `right`. A leaf has `feature == -1`.

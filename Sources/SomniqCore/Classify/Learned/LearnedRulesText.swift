@@ -23,6 +23,8 @@ extension LearnedRules {
     }
 
     public static let formatVersion = 1
+    /// The deepest tree read: the trainer fits depth 3; a deeper one is not its file.
+    public static let maxDepth = 8
 
     /// The SHA-256 of the input names, one per line: a model fitted on other inputs is refused.
     public static var inputsDigest: String {
@@ -119,6 +121,7 @@ extension LearnedRules {
                     if Double(below) > t { below = below.nextDown }
                     nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
                     open.append((nodes.count - 1, false))
+                    guard open.count <= Self.maxDepth else { throw fail("a tree deeper than \(Self.maxDepth) splits") }
                 } else {
                     guard words.count == 2, let v = decimal(words[1], strtof), v.isFinite else { throw fail("a leaf is 'l VALUE'") }
                     nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
@@ -128,7 +131,8 @@ extension LearnedRules {
             }
             let line = Substring(String(decoding: all[start..<stop], as: UTF8.self))
             let words = line.split(separator: " ")
-            switch words[0] {
+            guard let head = words.first else { continue }          // spaces alone
+            switch head {
             case "somniq-learned-rules":
                 guard words.count == 2, words[1] == "\(Self.formatVersion)" else {
                     throw fail("this somniq reads format \(Self.formatVersion) of learned rules, not '\(words.dropFirst().joined(separator: " "))'")
@@ -161,7 +165,7 @@ extension LearnedRules {
                 guard treeDone else { throw fail("a tree starts before the one before it is complete") }
                 roots.append(Int32(nodes.count)); treeDone = false; open = []
             default:
-                throw fail("unknown line '\(words[0])'")
+                throw fail("unknown line '\(head)'")
             }
         }
         // What is missing at the end is said at the last line.
