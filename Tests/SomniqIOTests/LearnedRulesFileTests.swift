@@ -71,3 +71,17 @@ private func meta(_ key: String) -> String? {
     }
     #expect(learnedSeen > 0, "the demo night has a sound a learned rule decides (its voice)")
 }
+
+@Test func aSessionStartNamesTheLearnedRulesInUseAndTheClassesTheyDecide() throws {
+    func learnedRules(_ arguments: String...) throws -> [String: Any] {
+        let r = try somniq(["replay", "--format", "jsonl"] + arguments + [Paths.demoNight])
+        let first = try #require(r.stdout.split(separator: "\n").first)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        return try #require(json["learned_rules"] as? [String: Any])
+    }
+    let builtin = try #require(LearnedRules.builtin)
+    let shipped = try learnedRules()
+    #expect(shipped["sha256"] as? String == meta("body_sha256"))
+    #expect(shipped["decides"] as? [String] == LearnedRules.candidates.filter { builtin.decides($0) }.map(\.rawValue))
+    #expect(try learnedRules("--decide-by", "hand")["decides"] as? [String] == [])
+}

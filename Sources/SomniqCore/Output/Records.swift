@@ -9,8 +9,10 @@ public enum Records {
         case device(name: String)
     }
 
+    /// `learned`: the learned rules in use; the record names them (their trees' SHA-256, as
+    /// their file records it) and the classes they decide.
     public static func sessionStart(source: Source, profile: Profile, somniqVersion: String,
-                                    startedAt: String? = nil) -> JSONValue {
+                                    startedAt: String? = nil, learned: LearnedRules? = nil) -> JSONValue {
         var m: [(String, JSONValue)] = [("v", .number(Double(version))), ("kind", .string("session_start"))]
         switch source {
         case let .file(path, rate, channels, format):
@@ -25,6 +27,12 @@ public enum Records {
         m.append(("version", .string(somniqVersion)))
         m.append(("sample_rate", .number(Double(StreamClock.sampleRate))))
         m.append(("frame_rate", .number(StreamClock.frameRate)))
+        if let learned {
+            m.append(("learned_rules", .object([
+                ("sha256", learned.digest.map(JSONValue.string) ?? .null),
+                ("decides", .array(LearnedRules.candidates.filter { learned.decides($0) }.map { .string($0.rawValue) })),
+            ])))
+        }
         if let startedAt { m.append(("start_time", .string(startedAt))) }
         return .object(m)
     }

@@ -19,6 +19,8 @@ public final class Pipeline {
     private var scores = ClassScores()
     private let reportsWindows: Bool
     private let reportsInputs: Bool
+    /// The learned rules the classifier uses (nil: the hand rules alone).
+    public let learned: LearnedRules?
     /// What the current push or finish produced; reused, so a push allocates nothing.
     private var outputs: [PipelineOutput] = []
     /// Other profiles judging the same scores (`somniq compare`); nil in a session.
@@ -35,6 +37,7 @@ public final class Pipeline {
                 learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false) throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
         classifier = Classifier(learned: learned, fillsInputs: reportsInputs)
+        self.learned = learned
         self.reportsInputs = reportsInputs
         extractor = try FeatureExtractor(transform: transform)
         alerts = AlertProcessor(profile: profile, idPrefix: idPrefix)

@@ -76,7 +76,8 @@ public final class Session {
     public func start(_ source: Records.Source) throws {
         try clips?.prepare()
         try send(.start(source, pipeline.profile),
-                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now()))
+                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now(),
+                                      learned: pipeline.learned))
     }
 
     /// Pushes 16 kHz mono samples through the pipeline and its outputs to the sinks.

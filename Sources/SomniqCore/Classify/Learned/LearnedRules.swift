@@ -151,6 +151,10 @@ public struct LearnedRules: Sendable {
     public var decidesAny: Bool { SoundClass.allCases.contains { decides($0) } }
 
     public func rule(for c: SoundClass) -> ClassRule? { rules[c.index] }
+
+    /// The SHA-256 of the trees and classes, as the file records it (`body_sha256`); nil when
+    /// it records none.
+    public var digest: String? { header.first { $0.key == "body_sha256" }?.value }
 }
 
 extension LearnedRules {
