@@ -170,6 +170,8 @@ enum EvalReport {
 
     static func f(_ x: Double) -> String { x.isNaN ? "  - " : String(format: "%.2f", x) }
     static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s : s + String(repeating: " ", count: w - s.count) }
+    /// A table row without the padding after its last column.
+    static func trimmed(_ s: String) -> String { String(s.reversed().drop { $0 == " " }.reversed()) }
 
     static func table(_ r: Evaluator.Result, items: [Evaluator.Item]) -> String {
         let labels = items.reduce(0) { $0 + $1.labels.count }
@@ -248,7 +250,7 @@ enum EvalReport {
             byUse.map { pad($0[g].backgroundFiles > 0 ? String(format: "%.1f", $0[g].falseAlertsPerHour) : "-", w) }.joined() + "  "
         }.joined())
         lines += ["", "* shipped with its learned rule (`somniq rules list`)"]
-        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+        return lines.map(trimmed).joined(separator: "\n")
     }
 
     /// Every labelled smoke alarm: found (onset error, events) or missed; then false ones.

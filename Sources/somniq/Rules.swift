@@ -46,8 +46,7 @@ struct RulesCommand: ParsableCommand {
             // each marked as the class.
             let columns = [("cv_hand", "cv hand"), ("cv_learned", "learned"), ("check_hand", "check hand"),
                            ("check_learned", "learned"), ("background_fp_hand", "bg s hand"), ("background_fp_learned", "learned")]
-            func pad(_ s: String, _ w: Int) -> String { s.padding(toLength: max(w, s.count), withPad: " ", startingAt: 0) }
-            func trimmed(_ s: String) -> String { String(s.reversed().drop { $0 == " " }.reversed()) }
+            let pad = EvalReport.pad, trimmed = EvalReport.trimmed
             print(trimmed(pad("class", 14) + pad("decided by", 12) + pad("trees", 7) + columns.map { pad($0.1, 12) }.joined()))
             for c in LearnedRules.candidates {
                 guard let rule = learned.rule(for: c) else { print(pad(c.rawValue, 14) + "hand (no learned rule)"); continue }

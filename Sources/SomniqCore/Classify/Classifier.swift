@@ -72,8 +72,6 @@ public struct Classifier: Sendable {
     private let learned: LearnedRules?
     /// The classes whose learned rule decides them.
     private let learnedClasses: [SoundClass]
-    /// Also fill `inputs` for classes no learned rule decides (`somniq features --inputs`).
-    private let fillsInputs: Bool
     /// The learned rules' inputs for the window decided last (`LearnedInputs.names`).
     public private(set) var inputs: [Float]
     /// Each class's learned score in the window before.
@@ -84,7 +82,6 @@ public struct Classifier: Sendable {
     public init(learned: LearnedRules? = LearnedRules.builtin, fillsInputs: Bool = false) {
         self.learned = learned
         learnedClasses = LearnedRules.candidates.filter { learned?.decides($0) == true }
-        self.fillsInputs = fillsInputs
         inputs = [Float](repeating: 0, count: fillsInputs || !learnedClasses.isEmpty ? LearnedInputs.count : 0)
     }
 
@@ -368,6 +365,7 @@ public struct Classifier: Sendable {
         }
     }
 
-    /// The short classes: a burst that stands out of the room at its first window.
-    static let short: [SoundClass] = [.glassBreak, .scream, .door, .gasp, .cough, .dogBark]
+    /// The short classes, the habituated ones but thunder (which swells): a burst that
+    /// stands out of the room at its first window.
+    static let short: [SoundClass] = habituated.filter { $0 != .thunder }
 }
