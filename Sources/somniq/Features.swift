@@ -83,20 +83,3 @@ extension Features {
         }
     }
 }
-
-/// Hands each decided window of a session to a closure.
-final class WindowPrinter: RecordSink {
-    private let body: (WindowFeatures, ClassScores) -> Void
-    private let inputs: ((Int, [Float]) -> Void)?
-    init(inputs: ((Int, [Float]) -> Void)? = nil, _ body: @escaping (WindowFeatures, ClassScores) -> Void) {
-        self.body = body
-        self.inputs = inputs
-    }
-    func write(_ record: SessionRecord, json: JSONValue?) {
-        switch record {
-        case let .output(.window(f, s)): body(f, s)
-        case let .output(.inputs(window, x)): inputs?(window, x)
-        default: break
-        }
-    }
-}

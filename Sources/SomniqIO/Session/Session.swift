@@ -1,29 +1,6 @@
 import Foundation
 import SomniqCore
 
-/// Everything a session reports, in order: its start, what the pipeline heard, the
-/// daemon's own conditions, its end.
-public enum SessionRecord {
-    case start(Records.Source, Profile)
-    case output(PipelineOutput)
-    /// A condition of the daemon (`listening`, `device_lost`, `overrun`, …); `alert`: a
-    /// critical one, which the notification sinks carry too.
-    case status(name: String, alert: Bool)
-    /// An event the previous session opened and never closed (it was killed or lost
-    /// power): closed here, with no guess at its end.
-    case closedUnseen(id: String, soundClass: SoundClass)
-    case end(Session.Summary)
-}
-
-/// Where a session's records go: the event log, the TSV and table writers, the
-/// notification hub, the metrics, the journal, eval's collector. Every one of them is
-/// handed the same records, in the same order, from the same place (`Session`).
-public protocol RecordSink: AnyObject {
-    /// `json`: the record as the event log keeps it; nil for what the log does not keep
-    /// (windows).
-    func write(_ record: SessionRecord, json: JSONValue?) throws
-}
-
 /// One stream through the pipeline to its sinks: an audio source (a file, a capture
 /// device) pushes samples here; each output becomes one record, built once, and goes
 /// to every sink in order — the event log first, the record of truth.

@@ -85,10 +85,3 @@ public final class DurableLog {
         return w
     }
 }
-
-extension DurableLog: RecordSink {
-    /// Every record the log keeps, in order; a disk that refuses it holds it in memory.
-    public func write(_ record: SessionRecord, json: JSONValue?) {
-        if let json { append(json) }
-    }
-}
