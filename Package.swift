@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "SomniqIO", dependencies: [
             "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CCurl", "CMosquitto",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
         .executableTarget(name: "somniq", dependencies: [

@@ -3,7 +3,7 @@ import Foundation
 import SomniqCore
 import SomniqIO
 
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure throughput and memory on a synthetic night (use a release build).",
         discussion: """
@@ -23,7 +23,7 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
-    func run() throws {
+    func run() async throws {
         guard hours > 0, hours <= 24 else { throw ValidationError("--hours must be in (0, 24]") }
         // A new directory only this process can enter (mkdtemp): nothing planted in a
         // shared /tmp can be followed or overwritten.
@@ -49,7 +49,7 @@ struct Bench: ParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
             print(String(format: "  written in %.1f s", Date().timeIntervalSince(t0)))
-            let report = try Benchmark.replay(path: path, learned: try learned.load())
+            let report = try await Benchmark.replay(path: path, learned: try learned.load())
             let rt = seconds / report.total
             speeds.append((input.name, rt))
             print(String(format: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))

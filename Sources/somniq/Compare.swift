@@ -3,7 +3,7 @@ import Foundation
 import SomniqCore
 import SomniqIO
 
-struct Compare: ParsableCommand {
+struct Compare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay one recording under several profiles and show what each would log and alert.",
         discussion: """
@@ -27,19 +27,19 @@ struct Compare: ParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
-    func run() throws {
+    func run() async throws {
         let profiles: [Profile]
         do { profiles = try ProfileLoader(directory: profileDirectory).load(each: profile) } catch {
             throw fail("\(error)", Exit.dataError)
         }
         let replayer = Replayer(profile: profiles[0])
-        replayer.compared = profiles
-        replayer.version = Somniq.version
+        replayer.factory.compared = profiles
+        replayer.factory.version = Somniq.version
         replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
         let showProgress = isatty(STDERR_FILENO) == 1
         let summary: Session.Summary
         do {
-            summary = try replayer.replay(path: file, to: [],
+            summary = try await replayer.replay(path: file, to: [],
                                           progress: showProgress ? { Progress.show(file: file, fraction: $0) } : nil)
             if showProgress { Progress.clear() }
         } catch {

@@ -3,7 +3,7 @@ import Foundation
 import SomniqCore
 import SomniqIO
 
-struct Eval: ParsableCommand {
+struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score detections against labels (segment- and event-based, as sed_eval does).",
         discussion: """
@@ -38,7 +38,7 @@ struct Eval: ParsableCommand {
     @Flag(name: .customLong("by-rule"), help: "Score each folder three times, every class by its hand rule, by its learned rule, and as shipped, and print the segment F1 of the three side by side per class.")
     var byRule = false
 
-    func run() throws {
+    func run() async throws {
         // Several paths are scored apart, one summary row each (a tune set, a check set and
         // background-only recordings are different questions); JSON pools them, as before.
         let groups = json || paths.count == 1 ? [paths] : paths.map { [$0] }
@@ -68,7 +68,11 @@ struct Eval: ParsableCommand {
             var byUse: [[Evaluator.Result]] = []
             for use in LearnedRules.Use.allCases {
                 let rules = try learned.load(use)
-                do { byUse.append(try collected.map { try Evaluator.evaluate($0.items, profile: profiles[0], learned: rules) }) } catch let error as AudioFileError {
+                do {
+                    var results: [Evaluator.Result] = []
+                    for c in collected { results.append(try await Evaluator.evaluate(c.items, profile: profiles[0], learned: rules)) }
+                    byUse.append(results)
+                } catch let error as AudioFileError {
                     throw fail("\(error)", Exit.dataError)
                 }
             }
@@ -83,7 +87,7 @@ struct Eval: ParsableCommand {
             var row: [Evaluator.Result] = []
             for c in collected {
                 do {
-                    row.append(try Evaluator.evaluate(c.items, profile: p, learned: rules) { item, found in
+                    row.append(try await Evaluator.evaluate(c.items, profile: p, learned: rules) { item, found in
                         guard profiles.count == 1 else { return }
                         alarms.add(file: item.audio, reference: item.labels, estimated: found)
                         guard let estimates else { return }

@@ -4,7 +4,7 @@ import SomniqCore
 import SomniqIO
 
 /// Prints what the classifier sees: one row per window, for tuning rules.
-struct Features: ParsableCommand {
+struct Features: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every window's features and class scores as TSV (for tuning).")
 
@@ -22,8 +22,8 @@ struct Features: ParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
-    func run() throws {
-        if inputs { return try printInputs() }
+    func run() async throws {
+        if inputs { return try await printInputs() }
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
@@ -33,9 +33,9 @@ struct Features: ParsableCommand {
                + (rules ? classes.map { "r_" + $0.rawValue } : [])).joined(separator: "\t"))
         do {
             let replayer = Replayer(profile: p)
-            replayer.learned = try learned.load()
-            replayer.reportsWindows = true
-            try replayer.replay(path: file, to: [WindowPrinter { f, s in
+            replayer.factory.learned = try learned.load()
+            replayer.factory.reportsWindows = true
+            try await replayer.replay(path: file, to: [WindowPrinter { f, s in
                 var row: [String] = [String(format: "%.1f", f.startSeconds)]
                 let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
                                        Float(f.bursts), Float(f.loudBursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
@@ -60,16 +60,16 @@ struct Features: ParsableCommand {
 extension Features {
     /// One row per window: its time, every class's score, then every learned input, each
     /// Float printed so that it reads back exactly (`%.9g`).
-    private func printInputs() throws {
+    private func printInputs() async throws {
         let classes = SoundClass.allCases
         print((["t"] + classes.map(\.rawValue) + LearnedInputs.names).joined(separator: "\t"))
         var waiting: [Int: [Float]] = [:]
         do {
             let replayer = Replayer(profile: try ProfileLoader().load(profile))
-            replayer.learned = try learned.load()
-            replayer.reportsWindows = true
-            replayer.reportsInputs = true
-            try replayer.replay(path: file, to: [WindowPrinter(inputs: { waiting[$0] = $1 }) { f, s in
+            replayer.factory.learned = try learned.load()
+            replayer.factory.reportsWindows = true
+            replayer.factory.reportsInputs = true
+            try await replayer.replay(path: file, to: [WindowPrinter(inputs: { waiting[$0] = $1 }) { f, s in
                 guard let x = waiting.removeValue(forKey: f.index) else { return }
                 var row = String(format: "%.1f", f.startSeconds)
                 for c in classes { row += String(format: "\t%.9g", s[c]) }

@@ -4,7 +4,7 @@ import Logging
 import SomniqCore
 import SomniqIO
 
-struct Replay: ParsableCommand {
+struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay audio files through the detection pipeline, faster than real time.",
         discussion: """
@@ -65,7 +65,7 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
-    func run() throws {
+    func run() async throws {
         let profile: Profile
         do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
             throw fail("\(error)", Exit.dataError)
@@ -99,10 +99,10 @@ struct Replay: ParsableCommand {
         let recorder = NightRecorder()
         if report != nil { sinks.append(recorder) }
         let replayer = Replayer(profile: profile, watch: watch)
-        replayer.learned = try learned.load()
+        replayer.factory.learned = try learned.load()
         replayer.start = startTime
-        replayer.version = Somniq.version
-        if let clips { replayer.clips = (clipPolicy, clips) }
+        replayer.factory.version = Somniq.version
+        if let clips { replayer.factory.clips = (clipPolicy, clips) }
         if let hub {
             replayer.beforeEnd = { session in
                 hub.drain(within: Self.drainSeconds)
@@ -115,7 +115,7 @@ struct Replay: ParsableCommand {
         for file in files {
             replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
             do {
-                try replayer.replay(path: file, to: sinks,
+                try await replayer.replay(path: file, to: sinks,
                                     progress: showProgress ? { Progress.show(file: file, fraction: $0) } : nil)
                 if showProgress { Progress.clear() }
             } catch let error as AudioFileError {

@@ -4,7 +4,6 @@ import Logging
 import ServiceLifecycle
 import SomniqCore
 import SomniqIO
-import UnixSignals
 
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,12 +68,14 @@ struct Run: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in JournalLogHandler() }
         var logger = Logger(label: "somniq")
         logger.logLevel = .info
-        var options = LiveSession.Options(config: settings, configPath: configPath)
+        var options = SessionService.Options(config: settings, configPath: configPath)
         options.maxSeconds = maxSeconds
         options.overrides = overrides
         options.profileDirectory = profileDirectory
-        let session: LiveSession
-        do { session = try LiveSession(options: options, logger: logger, version: Somniq.version) } catch {
+        // SIGHUP becomes a reload message; one waiting while another is read is enough.
+        let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
+        let session: SessionService
+        do { session = try SessionService(options: options, controls: controls, logger: logger, version: Somniq.version) } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
             case .log:
@@ -86,59 +87,17 @@ struct Run: AsyncParsableCommand {
             }
         }
         // SIGTERM and SIGINT shut the group down gracefully: the session closes open events,
-        // writes session_end and lets the sinks deliver. SIGHUP reloads.
+        // writes session_end and lets the sinks deliver.
         let group = ServiceGroup(configuration: .init(
             services: [
                 // The stream may end (--max-seconds, a fixture): then the group ends with it.
-                .init(service: ListenService(session: SessionThread(session)), successTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: ReloadService(reload: session.requestReload)),
+                .init(service: session, successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: ReloadSignalService(control: control)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do { try await group.run() } catch {
             throw fail("\(error)", Exit.unavailable)
-        }
-    }
-}
-
-/// The listening loop as a swift-service-lifecycle `Service`. The loop blocks in ALSA
-/// reads, so it runs on a thread of its own; graceful shutdown asks it to stop, and it
-/// returns once the log is closed.
-struct ListenService: Service {
-    let session: SessionThread
-
-    func run() async throws {
-        let stop = session.session.requestStop
-        try await withGracefulShutdownHandler {
-            try await session.run()
-        } onGracefulShutdown: {
-            stop()
-        }
-    }
-}
-
-/// SIGHUP, for as long as the group runs: re-read the configuration and profile.
-struct ReloadService: Service {
-    let reload: @Sendable () -> Void
-
-    func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { reload() }
-    }
-}
-
-/// Runs a `LiveSession` on a dedicated thread and awaits its end. The session is only
-/// touched by that thread; other threads call its `@Sendable` stop and reload closures.
-final class SessionThread: @unchecked Sendable {
-    let session: LiveSession
-    init(_ session: LiveSession) { self.session = session }
-
-    func run() async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-            let thread = Thread { [self] in
-                do { try session.run(); done.resume() } catch { done.resume(throwing: error) }
-            }
-            thread.name = "somniq-listen"
-            thread.start()
         }
     }
 }

@@ -26,14 +26,14 @@ private func level(_ x: ArraySlice<Float>) -> Double {
 }
 
 @Suite struct KeptClipTests {
-    @Test func theDemoNightKeepsOnePlayableClipPerHighOrCriticalAlertStartingPreBeforeItsOnset() throws {
+    @Test func theDemoNightKeepsOnePlayableClipPerHighOrCriticalAlertStartingPreBeforeItsOnset() async throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let replayer = Replayer(profile: .balanced)
         let policy = ClipPolicy()
-        replayer.clips = (policy, dir + "/clips")
+        replayer.factory.clips = (policy, dir + "/clips")
         let log = JSONRecords(), events = EventCollector()
-        try replayer.replay(path: Paths.demoNight, to: [log, events])
+        try await replayer.replay(path: Paths.demoNight, to: [log, events])
         let source = try decode(Paths.demoNight)
 
         let kept = events.starts.filter { $0.alert && $0.tier <= .high }

@@ -9,7 +9,7 @@ import SomniqCore
     let rig: LiveRig
     init() throws { rig = try LiveRig() }
 
-    @Test func fixtureThroughALSAGivesTheSameEventsAsReplay() throws {
+    @Test func fixtureThroughALSAGivesTheSameEventsAsReplay() async throws {
         let raw = try rig.raw(from: 95, seconds: 40)
         let wav = rig.home + "/same.wav"
         try sox("-t", "raw", "-e", "signed", "-b", "16", "-c", "1", "-r", "16000", raw, wav)
@@ -19,7 +19,7 @@ import SomniqCore
         let live = records(log)
         let ends = live.filter { $0["kind"] == .string("event_end") }
             .map { "\($0["class"]!.compactText)@\($0["onset_s"]!.compactText)-\($0["offset_s"]!.compactText)" }
-        let replayed = try detections(wav).map { "\"\($0.soundClass.rawValue)\"@\(JSONValue.rounded($0.onset).compactText)-\(JSONValue.rounded($0.offset).compactText)" }
+        let replayed = try await detections(wav).map { "\"\($0.soundClass.rawValue)\"@\(JSONValue.rounded($0.onset).compactText)-\(JSONValue.rounded($0.offset).compactText)" }
         #expect(!replayed.isEmpty)
         #expect(ends.sorted() == replayed.sorted())
         #expect(kinds(live).first == "session_start" && kinds(live).last == "session_end")

@@ -91,7 +91,7 @@ private func readmeProfile() throws -> String {
     return String(readme[start.upperBound..<end.lowerBound])
 }
 
-@Test func theReadmeProfileFindsOnTheDemoNightEverythingBalancedFindsExceptWhatItChanges() throws {
+@Test func theReadmeProfileFindsOnTheDemoNightEverythingBalancedFindsExceptWhatItChanges() async throws {
     let dir = temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try readmeProfile().write(toFile: dir + "/night.json", atomically: true, encoding: .utf8)
@@ -105,8 +105,8 @@ private func readmeProfile() throws -> String {
     let changed = SoundClass.allCases.filter { detecting(night.rule(for: $0)) != detecting(Profile.balanced.rule(for: $0)) }
     #expect(changed == [.music])
     #expect(night.rule(for: .door).tier == .low)
-    let balancedEvents = try detections(Paths.demoNight, profile: .balanced)
-    let nightEvents = try detections(Paths.demoNight, profile: night)
+    let balancedEvents = try await detections(Paths.demoNight, profile: .balanced)
+    let nightEvents = try await detections(Paths.demoNight, profile: night)
     #expect(balancedEvents.filter { !changed.contains($0.soundClass) } == nightEvents)
     // The demo night's short sounds are all there: a profile written without `extends`
     // lost the cough, the bark and the door.

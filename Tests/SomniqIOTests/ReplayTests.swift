@@ -3,16 +3,16 @@ import Testing
 import SomniqCore
 @testable import SomniqIO
 
-@Test func demoNightFindsSnoringCoughSpeechAndSmokeAlarm() throws {
-    let found = Set(try detections(Paths.demoNight).map(\.soundClass))
+@Test func demoNightFindsSnoringCoughSpeechAndSmokeAlarm() async throws {
+    let found = Set(try await detections(Paths.demoNight).map(\.soundClass))
     for c in [SoundClass.snoring, .cough, .speech, .smokeAlarm] {
         #expect(found.contains(c), "\(c.rawValue) not found in the demo night")
     }
 }
 
-@Test func demoNightSmokeAlarmIsFoundWithinFourSeconds() throws {
+@Test func demoNightSmokeAlarmIsFoundWithinFourSeconds() async throws {
     // The label says 118.000; an alarm must never be missed, nor be late.
-    let alarms = try detections(Paths.demoNight).filter { $0.soundClass == .smokeAlarm }
+    let alarms = try await detections(Paths.demoNight).filter { $0.soundClass == .smokeAlarm }
     #expect(alarms.count == 1)
     #expect(alarms.allSatisfy { abs($0.onset - 118.0) <= 4 })
 }
@@ -66,14 +66,14 @@ import SomniqCore
     ("8000", "1", "wav"), ("16000", "1", "flac"), ("16000", "2", "wav"), ("44100", "1", "flac"),
     ("44100", "2", "wav"), ("48000", "2", "flac"), ("48000", "1", "wav"),
 ])
-func sameRecordingGivesSameEventsWhateverTheRateChannelsAndFormat(rate: String, channels: String, format: String) throws {
+func sameRecordingGivesSameEventsWhateverTheRateChannelsAndFormat(rate: String, channels: String, format: String) async throws {
     let dir = temporaryDirectory()
     let reference = dir + "/reference.wav"
     try sox(Paths.demoNight, reference, "trim", "95", "40")
     let variant = dir + "/variant.\(format)"
     try sox(reference, "-r", rate, "-c", channels, variant)
-    let expected = try detections(reference)
-    let got = try detections(variant)
+    let expected = try await detections(reference)
+    let got = try await detections(variant)
     #expect(expected.contains { $0.soundClass == .smokeAlarm })
     #expect(got.map(\.soundClass) == expected.map(\.soundClass), "\(rate) Hz × \(channels) \(format): \(got) vs \(expected)")
     for (g, e) in zip(got, expected) {
@@ -83,12 +83,12 @@ func sameRecordingGivesSameEventsWhateverTheRateChannelsAndFormat(rate: String, 
 
 /// Thresholds are relative to the tracked floor: a quieter microphone hears the same night.
 @Test(arguments: ["-6", "-20"])
-func gainDoesNotChangeTheEvents(gain: String) throws {
+func gainDoesNotChangeTheEvents(gain: String) async throws {
     let dir = temporaryDirectory()
     let quieter = dir + "/quieter.flac"
     try sox(Paths.demoNight, quieter, "gain", gain)
-    let expected = try detections(Paths.demoNight)
-    let got = try detections(quieter)
+    let expected = try await detections(Paths.demoNight)
+    let got = try await detections(quieter)
     #expect(got.map(\.soundClass) == expected.map(\.soundClass), "\(gain) dB: \(got) vs \(expected)")
     for (g, e) in zip(got, expected) {
         #expect(abs(g.onset - e.onset) <= StreamClock.frameSeconds, "\(gain) dB: \(g) vs \(e)")

@@ -31,9 +31,9 @@ private func sine(seconds: Double, amplitude: Float, hz: Double = 440) -> [Float
     (0..<Int(seconds * 16_000)).map { amplitude * Float(sin(2 * Double.pi * hz * Double($0) / 16_000)) }
 }
 
-@Test func everySinkIsHandedTheSameRecordsInOrderTheFirstSinkFirst() throws {
+@Test func everySinkIsHandedTheSameRecordsInOrderTheFirstSinkFirst() async throws {
     let shared = SharedLog()
-    let summary = try Replayer(profile: .balanced).replay(path: Paths.demoNight, to: [Recorder("log", shared), Recorder("hub", shared)])
+    let summary = try await Replayer(profile: .balanced).replay(path: Paths.demoNight, to: [Recorder("log", shared), Recorder("hub", shared)])
     let log = shared.entries.filter { $0.sink == "log" }, hub = shared.entries.filter { $0.sink == "hub" }
     #expect(log.map(\.record) == hub.map(\.record))
     #expect(log.map(\.json) == hub.map(\.json))

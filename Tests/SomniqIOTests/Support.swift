@@ -88,9 +88,9 @@ struct Detection: Equatable, CustomStringConvertible {
 }
 
 /// Replays a file in process and returns its events in onset order.
-func detections(_ path: String, profile: Profile = .balanced) throws -> [Detection] {
+func detections(_ path: String, profile: Profile = .balanced) async throws -> [Detection] {
     let found = EventCollector()
-    try Replayer(profile: profile).replay(path: path, to: [found])
+    try await Replayer(profile: profile).replay(path: path, to: [found])
     return found.ends.map { Detection(onset: $0.onset, offset: $0.offset, soundClass: $0.soundClass) }.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
 }
 

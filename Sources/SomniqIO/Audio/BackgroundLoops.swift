@@ -15,7 +15,7 @@ public enum BackgroundLoops {
             for f in files {
                 let source = try FileSource(path: root + "/" + kind + "/" + f)
                 var samples: [Float] = []
-                while try source.next({ samples.append(contentsOf: $0) }) {}
+                while let b = try source.nextBlock() { samples.append(contentsOf: b.samples) }
                 loops[kind, default: []].append(samples)
             }
         }

@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import SomniqCore
 
-/// Runs blocking ALSA reads on a dedicated thread and hands period blocks to the
-/// pipeline through a bounded queue. When the queue is full the reader waits, so a
-/// stalled consumer shows up as an ALSA overrun (counted and logged), never as
-/// memory growth. Blocks live in buffers allocated at init and used in turn: nothing
-/// is allocated per period.
+/// Runs blocking ALSA reads on a dedicated thread and hands period blocks to an async
+/// consumer (`CaptureSource`) through a bounded queue. When the queue is full the reader
+/// waits, so a stalled consumer shows up as an ALSA overrun (counted and logged), never
+/// as memory growth. Blocks live in buffers allocated at init and used in turn: nothing
+/// is allocated per period. The consumer waits suspended, never blocking a thread.
 public final class CaptureThread: @unchecked Sendable {
     public enum Item: Sendable {
         /// `count` samples in buffer `slot` (read them with `withSamples`), after an
@@ -26,6 +26,8 @@ public final class CaptureThread: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Float>
     private var nextSlot = 0                 // touched by the reader thread only
     private var stopped = false
+    /// The consumer, suspended in `next` until the reader queues an item or stops.
+    private var waiter: UnsafeContinuation<Item?, Never>?
     private var thread: Thread?
     private let exited = DispatchSemaphore(value: 0)
 
@@ -45,8 +47,8 @@ public final class CaptureThread: @unchecked Sendable {
     }
 
     /// The samples of an item returned by `next`, valid until the following `next`.
-    public func withSamples<R>(slot k: Int, count: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
-        body(UnsafeBufferPointer(rebasing: slot(k)[0..<count]))
+    public func samples(slot k: Int, count: Int) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(rebasing: slot(k)[0..<count])
     }
 
     public func start() {
@@ -56,28 +58,51 @@ public final class CaptureThread: @unchecked Sendable {
         t.start()
     }
 
-    /// Asks the reader to stop after its current read and waits up to `timeout` seconds
-    /// for it. True when the reader has exited and the device may be closed; false when
-    /// it is still blocked in a read (a stalled source), and closing under it would be
-    /// a use-after-free.
-    @discardableResult
-    public func stop(timeout: Double = 1.0) -> Bool {
+    /// Asks the reader to stop after its current read; a consumer waiting in `next` gets
+    /// nil at once. Does not wait (`waitForExit`).
+    public func requestStop() {
         condition.lock()
         stopped = true
         condition.broadcast()
+        let waiting = waiter
+        waiter = nil
         condition.unlock()
+        waiting?.resume(returning: nil)
+    }
+
+    /// Waits up to `timeout` seconds for the reader to exit after `requestStop`. True when
+    /// it has and the device may be closed; false when it is still blocked in a read (a
+    /// stalled source), and closing under it would be a use-after-free.
+    public func waitForExit(timeout: Double = 1.0) -> Bool {
         guard thread != nil else { return true }
         return exited.wait(timeout: .now() + timeout) == .success
     }
 
-    /// The next item, waiting up to `timeout` seconds; nil on timeout or after `stop`.
-    public func next(timeout: Double) -> Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while queue.isEmpty && !stopped {
-            if !condition.wait(until: deadline) { return nil }
+    /// The next item, suspending until the reader has one; nil once stopped (by
+    /// `requestStop` or the task's cancellation).
+    public func next() async -> Item? {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (c: UnsafeContinuation<Item?, Never>) in
+                condition.lock()
+                if stopped {
+                    condition.unlock()
+                    c.resume(returning: nil)
+                } else if let item = takeLocked() {
+                    condition.unlock()
+                    c.resume(returning: item)
+                } else {
+                    waiter = c
+                    condition.unlock()
+                }
+            }
+        } onCancel: {
+            requestStop()
         }
+    }
+
+    /// The oldest queued item, if any; the reader may fill its slot's successor. Called
+    /// with the lock held.
+    private func takeLocked() -> Item? {
         guard !queue.isEmpty else { return nil }
         let item = queue.removeFirst()
         condition.broadcast()
@@ -104,7 +129,11 @@ public final class CaptureThread: @unchecked Sendable {
             condition.lock()
             queue.append(item)
             condition.broadcast()
+            let waiting = waiter
+            waiter = nil
+            let handed = waiting == nil ? nil : takeLocked()
             condition.unlock()
+            waiting?.resume(returning: handed)
             if case .failed = item { return }
         }
     }

@@ -13,17 +13,17 @@ public enum Benchmark {
 
     /// Replays `path` through `Replayer` — the path `somniq replay` takes — to no sink
     /// (the session's summary counts the events), timing each stage.
-    public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin) throws -> Report {
+    public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin) async throws -> Report {
         let replayer = Replayer(profile: profile)
-        replayer.learned = learned
+        replayer.factory.learned = learned
         var time: [Stage: Double] = [:]
-        replayer.measure = { stage, body in
+        replayer.factory.measure = { stage, body in
             let t = now()
             body()
             time[stage, default: 0] += now() - t
         }
         let start = now()
-        let summary = try replayer.replay(path: path, to: [])
+        let summary = try await replayer.replay(path: path, to: [])
         let total = now() - start
         let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
                                         (.features, "features (FFTW and the per-bin loops)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]

@@ -96,11 +96,11 @@ public struct Evaluator {
     }
 
     /// `learned`: the learned rules and which classes they decide (`Classifier.init`).
-    public static func detect(_ path: String, profile: Profile, learned: LearnedRules? = LearnedRules.builtin) throws -> Detections {
+    public static func detect(_ path: String, profile: Profile, learned: LearnedRules? = LearnedRules.builtin) async throws -> Detections {
         let found = EventCollector()
         let replayer = Replayer(profile: profile)
-        replayer.learned = learned
-        let summary = try replayer.replay(path: path, to: [found])
+        replayer.factory.learned = learned
+        let summary = try await replayer.replay(path: path, to: [found])
         let events = found.ends.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: $0.soundClass.rawValue) }
         return Detections(events: events.sorted { ($0.onset, $0.label) < ($1.onset, $1.label) },
                           alerts: found.starts.filter(\.alert).map { ($0.soundClass.rawValue, $0.tier) },
@@ -109,7 +109,7 @@ public struct Evaluator {
 
     /// Scores `items` under `profile`; `estimates` receives each file's scored detections.
     public static func evaluate(_ items: [Item], profile: Profile, learned: LearnedRules? = LearnedRules.builtin,
-                                estimates: ((Item, [LabeledEvent]) throws -> Void)? = nil) throws -> Result {
+                                estimates: ((Item, [LabeledEvent]) throws -> Void)? = nil) async throws -> Result {
         var segment = try SegmentBasedMetrics(labels: labels)
         var event = try EventBasedMetrics(labels: labels)
         var latencies: [String: [Double]] = [:]
@@ -118,7 +118,7 @@ public struct Evaluator {
                             eventOverall: ClassCounts(), labelledFiles: 0, backgroundFiles: 0, backgroundHours: 0,
                             falseAlerts: 0, falseCriticalAlerts: 0)
         for item in items {
-            let found = try detect(item.audio, profile: profile, learned: learned)
+            let found = try await detect(item.audio, profile: profile, learned: learned)
             let scored = found.events.filter { labels.contains($0.label) }
             try estimates?(item, scored)
             try segment.add(reference: item.labels, estimated: scored)

@@ -5,32 +5,16 @@ import SomniqCore
 /// sinks, as fast as the machine allows: `FileSource` → `Session` (the `Pipeline`) →
 /// sinks.
 public final class Replayer {
-    public var profile: Profile
-    public var watch: InputWatch.Limits
-    /// Also report every decided window (for `somniq features`).
-    public var reportsWindows = false
-    /// The learned rules and which classes they decide (`Classifier.init`).
-    public var learned = LearnedRules.builtin
-    /// Also report every window's learned inputs (for `somniq features --inputs`).
-    public var reportsInputs = false
-    /// Times each stage (the benchmark does); nil runs them untimed.
-    public var measure: ((Stage, () -> Void) -> Void)?
-    public var version = "0.1.0"
+    /// What each file's session is made of: profile, rules, clips, … (`SessionFactory`).
+    public let factory: SessionFactory
     /// When the recording began (Unix time): records get wall-clock times, and event ids
     /// name the session, so they stay unique in a log of many sessions.
     public var start: Double?
-    /// Profiles to judge the same scores beside `profile` (`somniq compare`); their
-    /// tallies are in `comparison` after a replay.
-    public var compared: [Profile] = []
-    /// Keep clips of the alerted events in this directory, within the
-    /// policy's quota (`max_mb`, `max_age_days`), as the daemon does.
-    public var clips: (policy: ClipPolicy, directory: String)?
+    /// After a replay with `factory.compared` profiles: what each of them would have raised.
     public private(set) var comparison: ProfileComparison?
-    private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
-        self.profile = profile
-        self.watch = watch
+        factory = SessionFactory(profile: profile, watch: watch)
     }
 
     /// Called once a file's audio is all decided, before its `session_end`: the place for
@@ -44,29 +28,19 @@ public final class Replayer {
     /// minute of audio, and at the end).
     @discardableResult
     public func replay(path: String, to sinks: [RecordSink],
-                       progress: ((Double) -> Void)? = nil) throws -> Session.Summary {
+                       progress: ((Double) -> Void)? = nil) async throws -> Session.Summary {
         let file = try FileSource(path: path)
-        let pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
-                                    watch: watch, reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs)
-        if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
+        if let measure = factory.measure { file.measure = measure }
+        let session = factory.session(sinks: sinks, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
+                                      times: start.map(Session.WallTimes.recording(startingAt:)))
         // Whatever ends the replay, the other profiles' tallies are what it heard.
-        defer { comparison = pipeline.comparison }
-        if let measure {
-            file.measure = measure
-            pipeline.measure = measure
-        }
-        let session = Session(pipeline: pipeline, sinks: sinks, version: version)
-        if let start {
-            // A recording's "now" is the wall-clock time of the stream time reached.
-            session.times = .init(unix: { start + $0 }, now: { [unowned session] in session.times?.at(session.streamSeconds) ?? "" })
-        }
-        if let clips {
-            session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile)
-        }
+        defer { comparison = session.pipeline.comparison }
         try session.start(file.source)
         var reported: Int64 = 0
         do {
-            while try file.next({ try session.push($0) }) {
+            // A file yields only samples (`AudioEvent`'s other cases are a device's).
+            for try await case let .samples(block) in file {
+                try session.push(block.samples)
                 if let progress, file.framesRead - reported >= Int64(file.sampleRate) * 60 {
                     reported = file.framesRead
                     progress(file.fraction)

@@ -21,10 +21,17 @@ public final class Session {
     public struct WallTimes {
         /// The Unix time of a stream time.
         public var unix: (Double) -> Double
-        public var now: () -> String
-        public init(unix: @escaping (Double) -> Double, now: @escaping () -> String) {
+        /// Now, when the stream has reached the given time.
+        public var now: (Double) -> String
+        public init(unix: @escaping (Double) -> Double, now: @escaping (Double) -> String) {
             self.unix = unix
             self.now = now
+        }
+        /// A recording that began at Unix time `start`: its "now" is the wall-clock time of
+        /// the stream time reached.
+        public static func recording(startingAt start: Double) -> WallTimes {
+            let unix: (Double) -> Double = { start + $0 }
+            return WallTimes(unix: unix, now: { WallClock.iso8601(Date(timeIntervalSince1970: unix($0))) })
         }
         /// The ISO 8601 time of a stream time, as records carry it.
         public func at(_ streamSeconds: Double) -> String {
@@ -53,7 +60,7 @@ public final class Session {
     public func start(_ source: Records.Source) throws {
         try clips?.prepare()
         try send(.start(source, pipeline.profile),
-                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now(),
+                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now(streamSeconds),
                                       learned: pipeline.learned))
     }
 
@@ -72,7 +79,7 @@ public final class Session {
     /// A condition of the daemon; `alert`: critical (the daemon cannot hear).
     public func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
         try send(.status(name: name, alert: alert),
-                 Records.status(name, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now()))
+                 Records.status(name, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now(streamSeconds)))
     }
 
     /// After a session that ended uncleanly (`UncleanEnd`): says so, with the ids of the
@@ -113,7 +120,7 @@ public final class Session {
         summary.reason = reason
         try send(.end(summary), Records.sessionEnd(streamSeconds: summary.streamSeconds, events: summary.events,
                                                    alerts: summary.alerts, reason: reason, classes: summary.classes,
-                                                   endedAt: times?.now(), error: error))
+                                                   endedAt: times?.now(streamSeconds), error: error))
     }
 
     private func send(_ output: PipelineOutput) throws {
@@ -128,7 +135,7 @@ public final class Session {
             json = Records.eventEnd(e, time: times?.at, clip: clips?.ended(e))
         case let .input(c):
             json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
-                                  details: [("seconds", .number(c.seconds))], time: times?.now())
+                                  details: [("seconds", .number(c.seconds))], time: times?.now(streamSeconds))
         case let .level(m):
             json = Records.level(m, time: times?.at(m.startSeconds))
         case .window, .inputs:

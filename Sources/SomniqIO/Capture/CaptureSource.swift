@@ -1,0 +1,98 @@
+import SomniqCore
+
+/// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their
+/// own (`CaptureThread`) and reach the session through a bounded queue. A device that
+/// cannot be opened, or goes away, is said once (`lost`) and reopened with backoff — 1, 2,
+/// 4 … 30 s, a minute of retries in the first four — until it answers (`listening`). Only
+/// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
+/// iterating task ends the stream at once (a backoff wait too); `close` then lets the
+/// device go.
+public final class CaptureSource: AudioSource, AsyncIteratorProtocol {
+    public let device: String
+    private var capture: AlsaCapture?
+    private var reader: CaptureThread?
+    /// The wait before the next attempt to open, and the one after it.
+    private var delay: Double?
+    private var backoff = 1.0
+    /// A failure to open was said; later ones are not, until the device was heard.
+    private var lostSaid = false
+    /// A device just opened says `listening` before its first block.
+    private var saysListening = false
+    /// A block read, handed out after the `overrun` or `listening` that precedes it.
+    private var pending: AudioBlock?
+
+    public init(device: String) { self.device = device }
+
+    public var source: Records.Source { .device(name: device) }
+
+    public func makeAsyncIterator() -> CaptureSource { self }
+
+    public func next() async throws -> AudioEvent? {
+        if let event = takePending() { return event }
+        while !Task.isCancelled {
+            guard let reader else {
+                if let wait = delay {
+                    delay = nil
+                    do { try await Task.sleep(for: .seconds(wait)) } catch { return nil }
+                }
+                do throws(CaptureError) {
+                    try open()
+                } catch {
+                    if error.kind == .permission { throw error }
+                    let wait = backoff
+                    backoff = Swift.min(30, backoff * 2)
+                    delay = wait
+                    if !lostSaid {
+                        lostSaid = true
+                        return .lost(error, retrySeconds: wait, wasListening: false)
+                    }
+                }
+                continue
+            }
+            guard let item = await reader.next() else { return nil }
+            switch item {
+            case let .failed(error):
+                close()
+                lostSaid = true
+                delay = 1
+                backoff = 2
+                return .lost(error, retrySeconds: 1, wasListening: true)
+            case let .samples(slot, count, overrunFrames):
+                pending = AudioBlock(reader.samples(slot: slot, count: count))
+                if overrunFrames > 0 { return .overrun(frames: overrunFrames) }
+                return takePending()
+            }
+        }
+        return nil
+    }
+
+    /// A block read and not yet handed out, after `listening` when it is the device's first.
+    private func takePending() -> AudioEvent? {
+        guard let block = pending else { return nil }
+        if saysListening {
+            saysListening = false
+            return .listening
+        }
+        pending = nil
+        return .samples(block)
+    }
+
+    private func open() throws(CaptureError) {
+        let capture = try AlsaCapture(device: device)
+        let reader = CaptureThread(capture: capture)
+        reader.start()
+        self.capture = capture
+        self.reader = reader
+        saysListening = true
+    }
+
+    /// Stops the reader and closes the device. A reader still blocked in a read after 1 s
+    /// (a stalled device) keeps it: the process ends soon anyway.
+    public func close() {
+        guard let reader else { return }
+        reader.requestStop()
+        if reader.waitForExit(timeout: 1) { capture?.close() }
+        self.reader = nil
+        capture = nil
+    }
+}

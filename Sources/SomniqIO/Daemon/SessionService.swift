@@ -1,0 +1,324 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import SomniqCore
+
+/// `somniq run` as a service: the capture device's stream (`CaptureSource`) through a
+/// session made as every front end makes it (`SessionFactory`), to the event log first
+/// (the record of truth), then the notification sinks, the metrics and the journal.
+///
+/// Everything the session owns is touched on this actor only. Three things run on it,
+/// one at a time, between blocks of audio: the stream; the control messages (a reload,
+/// read off the actor so a slow disk never holds up the audio); and a one-second timer
+/// that rewrites the metrics when a sink delivered, failed or dropped. Graceful shutdown
+/// (SIGTERM, SIGINT) cancels the three; the session then closes its open events, lets the
+/// sinks deliver, writes `session_end` and closes the log.
+public actor SessionService: Service {
+    public struct Options: Sendable {
+        public var config: DaemonConfig
+        public var configPath: String?
+        /// Values given on the command line: they win over the file, on reload too.
+        public var overrides = DaemonConfig.Overrides()
+        public var profileDirectory = "/etc/somniq/profiles"
+        /// Stop after this much audio (for tests and fixtures); nil listens until signalled.
+        public var maxSeconds: Double?
+        public init(config: DaemonConfig, configPath: String?) {
+            self.config = config
+            self.configPath = configPath
+        }
+    }
+
+    /// What a running daemon is told from outside the stream.
+    public enum Control: Sendable {
+        /// Re-read the configuration and profile (SIGHUP); keep the running ones if the new
+        /// ones are invalid.
+        case reload
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case profile(ProfileError), log(LogWriteError), device(CaptureError)
+        public var description: String {
+            switch self {
+            case let .profile(e): "\(e)"
+            case let .log(e): "\(e)"
+            case let .device(e): "\(e)"
+            }
+        }
+    }
+
+    private var options: Options
+    private let controls: AsyncStream<Control>
+    private let logger: Logger
+    private let notifier = SystemdNotifier()
+    private let source: CaptureSource
+    private let log: DurableLog
+    private let session: Session
+    private var pipeline: Pipeline { session.pipeline }
+    private let clock = LiveClock()
+    private let hub: SinkHub
+    private let metrics: Metrics
+    private var lastWatchdog = Date.distantPast
+    private var lastMetrics = Date()
+    private var metricsFailing = false
+    /// Each sink's deliveries, failures and drops when `sinksChanged` last looked.
+    private var lastSinkTotals: [Int] = []
+    /// When the stream ended for a stop request: SIGTERM's 2 s count from then.
+    private var stopSeen: Date?
+    /// The events the log's previous session left open, if it ended uncleanly.
+    private let unclean: [UncleanEnd.OpenEvent]?
+
+    /// Loads the profile and opens the log; the device is opened when the service runs.
+    public init(options: Options, controls: AsyncStream<Control>, logger: Logger, version: String) throws(Failure) {
+        self.options = options
+        self.controls = controls
+        self.logger = logger
+        let profile: Profile
+        do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
+            throw .profile(error)
+        }
+        // Read before this session writes its first record.
+        unclean = UncleanEnd.scan(options.config.log)
+        do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
+        source = CaptureSource(device: options.config.device)
+        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger)
+        metrics = Metrics(room: options.config.room, profile: profile)
+        let factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
+        factory.version = version
+        if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
+        let clock = clock
+        session = factory.session(sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
+                                  idPrefix: "s\(Int(Date().timeIntervalSince1970))-e",
+                                  times: .init(unix: clock.unix, now: { _ in WallClock.iso8601(Date()) }))
+        log.streamSeconds = { [unowned session] in session.streamSeconds }
+    }
+
+    /// Listens until graceful shutdown or `maxSeconds` of audio. A device lost is
+    /// `device_lost` (a critical alert) and is reopened (`CaptureSource`); only a
+    /// permission error ends the session, thrown as `Failure.device`.
+    public func run() async throws {
+        if !hub.isEmpty {
+            logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
+        }
+        // A clips path that became a file since the configuration was checked costs the
+        // clips, never the session's start record or the listening.
+        if let clips = session.clips {
+            do { try clips.prepare() } catch {
+                logger.error("\(error); no clips are kept this session")
+                session.clips = nil
+            }
+        }
+        deliver { try session.start(source.source) }
+        if let unclean {
+            logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
+            deliver { try session.closeUnclean(unclean) }
+        }
+        let reason: String
+        do {
+            reason = try await cancelWhenGracefulShutdown { try await self.listen() }
+        } catch let error as CaptureError {
+            deviceDown()
+            status("device_lost", alert: true, details: [("error", .string(error.description))])
+            shutdown(reason: "device_unavailable")
+            throw Failure.device(error)
+        }
+        shutdown(reason: reason)
+    }
+
+    /// The stream, the control messages and the metrics timer, until the stream ends:
+    /// `end_of_input` after `maxSeconds`, `signal` when cancelled.
+    private func listen() async throws -> String {
+        try await withThrowingDiscardingTaskGroup(returning: String.self) { group in
+            group.addTask { await self.takeControls() }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.sinksChanged() }
+            }
+            defer { group.cancelAll() }
+            return try await hear()
+        }
+    }
+
+    private func hear() async throws -> String {
+        let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
+        for try await event in source {
+            switch event {
+            case let .samples(block):
+                let count = maxFrames.map { Swift.min(block.samples.count, Int(Swift.max(0, $0 - pipeline.streamFrames))) } ?? block.samples.count
+                deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
+                log.flush()
+                metrics.deviceUp = true
+                metrics.lastAudio = Date()
+                pingWatchdog()
+                everyMinute()
+                if let maxFrames, pipeline.streamFrames >= maxFrames { return "end_of_input" }
+            case .listening:
+                // Wall-clock times are stream time from here on, anchored at this moment.
+                clock.anchor(at: session.streamSeconds)
+                status("listening", details: [("device", .string(options.config.device))])
+                notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
+                logger.info("listening on \(options.config.device)")
+            case let .overrun(frames):
+                metrics.overrunFrames += frames
+                status("overrun", details: [("frames_lost", .number(Double(frames)))])
+                logger.warning("capture overrun: \(frames) frames lost")
+            case let .lost(error, retry, wasListening):
+                deviceDown()
+                status("device_lost", alert: true, details: [("error", .string(error.description)), ("retry_s", .number(retry))])
+                logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
+            }
+        }
+        stopSeen = Date()
+        return "signal"
+    }
+
+    /// Closes open events (truncated), gives the sinks up to 1.5 s to deliver what they
+    /// hold (then kills an exec program still running, with its process group), writes
+    /// `session_end`, and flushes the log.
+    ///
+    /// Stopped by a signal, the whole must take less than 2 s (the unit's promise): the
+    /// sinks get what is left of 1.2 s since the stop was seen, at least 0.3 s, since a
+    /// reader blocked on a stalled device may take up to 1 s of it to let go.
+    private func shutdown(reason: String) {
+        source.close()
+        notifier.notify("STOPPING=1")
+        // Clips still open are cut short and written, waiting up to 3 s for the disk.
+        deliver { try session.finish(clipSeconds: 3) }
+        hub.shutdown(within: stopSeen.map { Swift.max(0.3, 1.2 - Date().timeIntervalSince($0)) } ?? 1.5)
+        reportSinkDrops()
+        metrics.deviceUp = false
+        writeMetrics()
+        deliver { try session.end(reason: reason) }
+        log.close()
+    }
+
+    /// Runs a session step. The daemon's sinks do not throw (the log holds what the disk
+    /// refuses; the hub queues); should one ever, it is said, and listening goes on.
+    private func deliver(_ step: () throws -> Void) {
+        do { try step() } catch { logger.error("\(error)") }
+    }
+
+    private func deviceDown() {
+        guard metrics.deviceUp else { return }
+        metrics.deviceUp = false
+        writeMetrics()
+    }
+
+    /// Once a minute of wall time while audio arrives: the metrics file, and what sink
+    /// queues dropped.
+    private func everyMinute() {
+        guard Date().timeIntervalSince(lastMetrics) >= 60 else { return }
+        reportSinkDrops()
+        writeMetrics()
+    }
+
+    /// A sink delivered, failed or dropped since the metrics file was written: it is
+    /// written again (at most once a second), and drops go to the log, so that a sink
+    /// that has stopped delivering shows within seconds, not at the next minute.
+    private func sinksChanged() {
+        guard !hub.isEmpty, Date().timeIntervalSince(lastMetrics) >= 1 else { return }
+        let totals = hub.counts.flatMap { [$0.counts.delivered, $0.counts.failures, $0.counts.dropped] }
+        guard totals != lastSinkTotals else { return }
+        lastSinkTotals = totals
+        reportSinkDrops()
+        writeMetrics()
+    }
+
+    private func reportSinkDrops() {
+        for (name, dropped) in hub.newDrops() {
+            status("sink_dropped", details: SinkHub.droppedDetails(sink: name, dropped: dropped))
+            logger.warning("sink \(name): \(dropped) notifications dropped (queue full or endpoint down); the event log has them all")
+        }
+    }
+
+    private func writeMetrics() {
+        lastMetrics = Date()
+        guard let path = options.config.metricsPath else { return }
+        metrics.sinks = hub.counts
+        metrics.streamSeconds = session.streamSeconds
+        do {
+            try metrics.write(to: path)
+            if metricsFailing { logger.notice("metrics file writable again: \(LogText.escape(path))") }
+            metricsFailing = false
+        } catch {
+            if !metricsFailing { logger.error("\(error)") }
+            metricsFailing = true
+        }
+    }
+
+    /// The control messages, one at a time, until the stream ends.
+    private func takeControls() async {
+        for await control in controls {
+            switch control {
+            case .reload: apply(await Self.prepareReload(options))
+            }
+        }
+    }
+
+    /// What a reload read: the configuration and its profile, or why it was refused.
+    enum Prepared: Sendable {
+        case config(DaemonConfig, Profile)
+        case configRejected(String)
+        case profileRejected(String)
+    }
+
+    /// Reads and validates the configuration and the profile for a reload, off the actor.
+    nonisolated static func prepareReload(_ options: Options) async -> Prepared {
+        var config = options.config
+        if let path = options.configPath {
+            do { config = try DaemonConfig.read(path: path).overridden(by: options.overrides) } catch {
+                return .configRejected(error.description)
+            }
+        }
+        do { return .config(config, try ProfileLoader(directory: options.profileDirectory).load(config.profile)) } catch {
+            return .profileRejected(error.description)
+        }
+    }
+
+    /// Puts a prepared reload in force, between two blocks of audio.
+    private func apply(_ prepared: Prepared) {
+        switch prepared {
+        case let .configRejected(error):
+            status("profile_rejected", details: [("error", .string(error))])
+            logger.error("reload refused, keeping the running configuration: \(error)")
+        case let .profileRejected(error):
+            status("profile_rejected", details: [("error", .string(error))])
+            logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
+        case let .config(config, profile):
+            deliver { try session.reload(profile) }
+            pipeline.watchLimits = config.watchLimits
+            options.config.profile = config.profile
+            options.config.silenceSeconds = config.silenceSeconds
+            options.config.clippingSeconds = config.clippingSeconds
+            var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
+            if config.device != options.config.device || config.log != options.config.log {
+                details.append(("restart_needed", .string("device and log changes take effect after a restart")))
+                logger.warning("device and log changes take effect after a restart (systemctl restart somniq)")
+            }
+            status("profile_reloaded", details: details)
+            logger.info("reloaded profile \(profile.name)")
+        }
+    }
+
+    /// Tied to audio arriving: a stalled device stops the pings, and systemd restarts us.
+    private func pingWatchdog() {
+        guard let interval = notifier.watchdogInterval, Date().timeIntervalSince(lastWatchdog) >= interval else { return }
+        lastWatchdog = Date()
+        notifier.notify("WATCHDOG=1")
+    }
+
+    private func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) {
+        deliver { try session.status(name, alert: alert, details: details) }
+    }
+}
+
+/// SIGHUP, for as long as the group runs, as a `reload` control message.
+public struct ReloadSignalService: Service {
+    private let control: AsyncStream<SessionService.Control>.Continuation
+
+    public init(control: AsyncStream<SessionService.Control>.Continuation) { self.control = control }
+
+    public func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { control.yield(.reload) }
+        control.finish()
+    }
+}

@@ -1,0 +1,50 @@
+import SomniqCore
+
+/// Assembles a session for every front end — the daemon (`SessionService`), `replay`,
+/// `eval`, `bench`, `features` and `compare` (through `Replayer`): the FFT, planned once
+/// per factory; the pipeline; the session with its sinks, wall times and clips. A front
+/// end says what it wants here; the assembly is written once.
+public final class SessionFactory {
+    public var profile: Profile
+    /// The input watch's limits (silence, clipping).
+    public var watch: InputWatch.Limits
+    /// The learned rules and which classes they decide (`Classifier.init`).
+    public var learned = LearnedRules.builtin
+    /// Also report every decided window (`somniq features`).
+    public var reportsWindows = false
+    /// Also report every window's learned inputs (`somniq features --inputs`).
+    public var reportsInputs = false
+    /// Profiles to judge the same scores beside `profile` (`somniq compare`): the
+    /// session's `pipeline.comparison` tallies them.
+    public var compared: [Profile] = []
+    /// Times each stage (the benchmark does); nil runs them untimed.
+    public var measure: ((Stage, () -> Void) -> Void)?
+    public var version = "0.1.0"
+    /// Keep clips of the alerted events in this directory, within the policy's quota.
+    public var clips: (policy: ClipPolicy, directory: String)?
+    private let transform = FFTWTransform(size: 1024)
+
+    public init(profile: Profile, watch: InputWatch.Limits = .init()) {
+        self.profile = profile
+        self.watch = watch
+    }
+
+    /// A new session over a fresh pipeline. `idPrefix` names the session in its event
+    /// ids (`AlertProcessor.init`); `times` gives its records wall-clock times.
+    public func session(sinks: [RecordSink], idPrefix: String, times: Session.WallTimes?) -> Session {
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: idPrefix, watch: watch,
+                                    reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs)
+        } catch {
+            // The transform is made here, at the length the pipeline reads.
+            fatalError("the factory's FFT length is the pipeline's: \(error)")
+        }
+        if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
+        if let measure { pipeline.measure = measure }
+        let session = Session(pipeline: pipeline, sinks: sinks, version: version)
+        session.times = times
+        if let clips { session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile) }
+        return session
+    }
+}
