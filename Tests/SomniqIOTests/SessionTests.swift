@@ -27,10 +27,6 @@ private final class Recorder: RecordSink {
 
 private final class SharedLog { var entries: [(sink: String, record: String, json: String?)] = [] }
 
-private func sine(seconds: Double, amplitude: Float, hz: Double = 440) -> [Float] {
-    (0..<Int(seconds * 16_000)).map { amplitude * Float(sin(2 * Double.pi * hz * Double($0) / 16_000)) }
-}
-
 @Test func everySinkIsHandedTheSameRecordsInOrderTheFirstSinkFirst() async throws {
     let shared = SharedLog()
     let summary = try await Replayer(profile: .balanced).replay(path: Paths.demoNight, to: [Recorder("log", shared), Recorder("hub", shared)])
@@ -45,30 +41,6 @@ private func sine(seconds: Double, amplitude: Float, hz: Double = 440) -> [Float
     #expect(log.filter { $0.record.hasPrefix("level") }.map(\.record) == ["level 0.0", "level 60.0", "level 120.0"])
 }
 
-@Test func theInputWatchSeesSilenceInThePushThatCompletesItsWindowNotWhenTheClassifierDecidesIt() throws {
-    let pipeline = try Pipeline(transform: FFTWTransform(size: 1024), profile: .balanced)
-    let silence = [Float](repeating: 0, count: 16_000 * 70)
-    // 60.5 s: the 120th window (59.5 … 60.5 s) completes 60 s of digital silence.
-    let first = silence[0..<968_000].withUnsafeBufferPointer { pipeline.push($0) }
-    let conditions = first.compactMap { o -> InputWatch.Condition? in if case let .input(c) = o { c } else { nil } }
-    #expect(conditions == [.init(kind: .silent, seconds: 60, streamSeconds: 60.5)])
-    let rest = silence[968_000...].withUnsafeBufferPointer { pipeline.push($0) } + pipeline.finish()
-    #expect(!rest.contains { if case .input = $0 { true } else { false } })
-}
-
-@Test func minuteLevelsOfASteadyToneAreItsLevelAndTheLastMinuteIsPartial() throws {
-    let pipeline = try Pipeline(transform: FFTWTransform(size: 1024), profile: .balanced)
-    // A sine of amplitude 0.1: its RMS is 0.1/√2, −23.0 dBFS.
-    let tone = sine(seconds: 150, amplitude: 0.1)
-    let outputs = tone.withUnsafeBufferPointer { pipeline.push($0) } + pipeline.finish()
-    let minutes = outputs.compactMap { o -> MinuteLevels.Minute? in if case let .level(m) = o { m } else { nil } }
-    #expect(minutes.map(\.startSeconds) == [0, 60, 120])
-    #expect(minutes.map(\.seconds) == [60, 60, 30])    // the last ends with the stream
-    for m in minutes.prefix(2) {
-        #expect(abs(m.leqDbfs - (-23.01)) < 0.1 && abs(m.l10Dbfs - m.l90Dbfs) < 0.1)
-    }
-}
-
 @Test func aReplayedMinuteOfDigitalSilenceIsLoggedAsInputSilentAtItsStreamTime() throws {
     let dir = temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -81,4 +53,32 @@ private func sine(seconds: Double, amplitude: Float, hz: Double = 440) -> [Float
     #expect(silent.count == 1)
     #expect(silent.first?["stream_s"] == .number(60.5) && silent.first?["alert"] == .bool(true)
             && silent.first?["tier"] == .string("critical") && silent.first?["seconds"] == .number(60))
+}
+
+/// The product's FFT is what the core's tests stand in for: FFTW's power spectrum and
+/// autocorrelation equal the direct sums (the DFT; r[τ] = Σ x[n]·x[n+τ] of the frame
+/// zero-padded to N, which a frame of at most N/2 samples does not wrap).
+@Test func fftwGivesTheDirectSumsThatTheCoresStandInGives() {
+    let n = 1024
+    let fft = FFTWTransform(size: n)
+    var state: UInt32 = 99
+    let frame = (0..<512).map { _ -> Float in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Float(state >> 8) / Float(1 << 24) - 0.5
+    }
+    var power = [Float](repeating: 0, count: n / 2 + 1), acf = power
+    frame.withUnsafeBufferPointer { f in power.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: f, into: $0) } }
+    power.withUnsafeBufferPointer { p in acf.withUnsafeMutableBufferPointer { fft.autocorrelation(fromPower: p, into: $0) } }
+    for k in stride(from: 0, through: n / 2, by: 7) {
+        var re = 0.0, im = 0.0
+        for (i, x) in frame.enumerated() {
+            re += Double(x) * cos(2 * Double.pi * Double(k * i) / Double(n))
+            im -= Double(x) * sin(2 * Double.pi * Double(k * i) / Double(n))
+        }
+        #expect(abs(Double(power[k]) - (re * re + im * im)) <= 1e-3 * max(1, re * re + im * im), "bin \(k)")
+    }
+    for tau in stride(from: 0, through: n / 2, by: 5) {
+        let direct = (0..<(frame.count - min(tau, frame.count))).reduce(0.0) { $0 + Double(frame[$1]) * Double(frame[$1 + tau]) }
+        #expect(abs(Double(acf[tau]) - direct) <= 1e-3 * max(1, abs(direct)), "lag \(tau)")
+    }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 @testable import SomniqCore
-@testable import SomniqIO
 
 private let binHz: Float = 16_000 / 1024
 
-private func power(of frame: [Float], fft: FFTWTransform) -> [Float] {
+private func power(of frame: [Float], fft: ReferenceFFT) -> [Float] {
     let hann = (0..<frame.count).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(frame.count)) }
     let windowed = zip(frame, hann).map { $0 * $1 }
     var p = [Float](repeating: 0, count: fft.size / 2 + 1)
@@ -21,7 +20,7 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
 /// definition gives, summed on its own: the bands, centroid and roll-off (`SpectralShape`),
 /// the flux, the frame's energy and the window's level. On a tone, noise and silence.
 @Test func theBinPassIsTheSeparateDefinitionsBitForBit() {
-    let fft = FFTWTransform(size: 1024)
+    let fft = ReferenceFFT(size: 1024)
     var state: UInt32 = 12345
     let noise = (0..<512).map { _ -> Float in
         state = state &* 1_664_525 &+ 1_013_904_223
@@ -75,7 +74,7 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
 
 @Test(arguments: [440 as Float, 1000, 3100])
 func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
-    let fft = FFTWTransform(size: 1024)
+    let fft = ReferenceFFT(size: 1024)
     let p = power(of: tone(hz), fft: fft)
     var scratch = [Float](repeating: 0, count: 64)
     let peak = p.withUnsafeBufferPointer { pp in
@@ -88,7 +87,7 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
 }
 
 @Test func whiteNoiseIsFlatAndAToneIsNot() {
-    let fft = FFTWTransform(size: 1024)
+    let fft = ReferenceFFT(size: 1024)
     var generator = SplitMix(seed: 42)
     // A single periodogram of white noise has flatness e^−γ ≈ 0.56 (its bins are
     // exponentially distributed); averaged over many frames it approaches 1.
@@ -104,7 +103,7 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
 }
 
 @Test func pitchOfAHarmonicToneIsItsFundamental() throws {
-    let fft = FFTWTransform(size: 1024)
+    let fft = ReferenceFFT(size: 1024)
     let extractorWindow = (0..<512).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / 512) }
     var wp = [Float](repeating: 0, count: 513), wacf = [Float](repeating: 0, count: 513)
     extractorWindow.withUnsafeBufferPointer { w in wp.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: w, into: $0) } }
@@ -125,7 +124,7 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
 }
 
 @Test func silenceGivesFiniteFeatures() throws {
-    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
     let zeros = [Float](repeating: 0, count: 16_000)
     for index in 0..<3 {
         let f = zeros.withUnsafeBufferPointer { extractor.process(AudioWindow(index: index, startFrame: Int64(index) * 8000, samples: $0)) }
@@ -139,13 +138,13 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
 
 @Test func featureExtractorRejectsAShortTransform() {
     #expect(throws: FeatureExtractor.ParameterError.transformTooShort(size: 512, needed: 1024)) {
-        try FeatureExtractor(transform: FFTWTransform(size: 512))
+        try FeatureExtractor(transform: ReferenceFFT(size: 512))
     }
 }
 
 @Test func floorFollowsAQuietBackgroundNotTheEvents() throws {
     // 20 s of noise at −50 dBFS with a loud 0.3 s burst every 2 s: the floor stays near −50.
-    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
     var g = SplitMix(seed: 7)
     let amplitude: Float = pow(10, -50 / 20) * sqrt(3)
     var samples = (0..<320_000).map { _ in (g.uniform() * 2 - 1) * amplitude }
@@ -164,7 +163,7 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
     // levels must come out the same. An absolute bar anywhere (a pitch that needs −75 dBFS,
     // an epsilon in the log spectrum) would show here as lost voicing or a flatter spectrum.
     func features(gainDb: Float) throws -> [WindowFeatures] {
-        let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+        let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
         var g = SplitMix(seed: 3)
         let gain = pow(10, gainDb / 20)
         var samples = (0..<96_000).map { _ in (g.uniform() * 2 - 1) * 0.003 }
@@ -203,7 +202,7 @@ struct SplitMix {
 }
 
 @Test func noiseChoppedAtASnoresFlutterRateFluttersAndSteadyNoiseDoesNot() throws {
-    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
     var generator = SplitMix(seed: 7)
     // White noise high-passed (a first difference, as a microphone without bass hears it),
     // gated on and off at 50 Hz (a soft palate fluttering), against the same noise steady.
@@ -227,7 +226,7 @@ struct SplitMix {
     // After 10 s of a quiet room (noise at −60 dBFS, so the floor is known): an electronic
     // trill, 875 and 1075 Hz alternating every 40 ms (12.5 Hz) with continuous phase;
     // then a tone gliding from 400 to 700 Hz, as a cry's pitch does.
-    let extractor = try FeatureExtractor(transform: FFTWTransform(size: 1024))
+    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
     var g = SplitMix(seed: 11)
     let room: Float = pow(10, -60 / 20) * sqrt(3)
     func sound(_ frequency: (Int) -> Float) -> [Float] {
