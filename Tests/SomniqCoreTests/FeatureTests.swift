@@ -130,7 +130,7 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
         let f = zeros.withUnsafeBufferPointer { extractor.process(AudioWindow(index: index, startFrame: Int64(index) * 8000, samples: $0)) }
         let values: [Float] = [f.levelDbfs, f.peakDbfs, f.floorDbfs, f.centroidHz, f.rolloffHz, f.flatness, f.flux,
                                f.zcr, f.harmonicity, f.onsetDb, f.f0Hz, f.tonalHz, f.modulation, f.activeFraction]
-            + (0..<8).flatMap { [f.excessDb[$0], f.excessShare[$0], f.bandFloorDb[$0]] }
+            + (0..<8).flatMap { [f.excessDb[$0], f.excessShare[$0]] }
         #expect(values.allSatisfy { $0.isFinite })
         #expect(f.levelDbfs == Decibels.silence && f.activeFraction == 0)
     }

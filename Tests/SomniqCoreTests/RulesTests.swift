@@ -24,13 +24,14 @@ private func spread(_ parts: [(ClosedRange<Float>, Float)]) -> BandVector {
 
 private func score(_ rule: (WindowFeatures, Cues) -> Float, _ f: WindowFeatures) -> Float { rule(f, Cues(f)) }
 
-@Test func bandsAreNamedByTheirEdgesInHz() {
+@Test func bandsAreNamedByTheirEdges() {
     let f = window(snr: 30, (0...150, 0.1), (150...300, 0.2), (300...600, 0.3), (600...1200, 0.4))
-    #expect(f.share(150...1200) == f.excessShare[1] + f.excessShare[2] + f.excessShare[3])
-    #expect(f.share(0...8000) == f.share(0...1200))
+    #expect(Band.voice.hz == 150...1200)
+    #expect(f.share(.voice) == f.excessShare[1] + f.excessShare[2] + f.excessShare[3])
+    #expect(f.share(Band(.hz0, .hz8000)) == f.share(.belowHarmonics))
     var g = f
     g.excessDb = [3, 9, 4, 0, 0, 7, 2, 1]
-    #expect(g.rise(2400...4000) == 7 && g.highestRise(0...2400) == 9 && g.highestRise(0...300) == 9)
+    #expect(g.rise(.piezo) == 7 && g.highestRise(.belowPiezo) == 9 && g.highestRise(.low) == 9)
 }
 
 // MARK: Tones
@@ -469,4 +470,17 @@ private func chord() -> WindowFeatures {
     var f = chord()
     f.activeFraction = Music.beatActiveFraction.lowerBound - 0.25; f.onsetDb = Music.beatRiseDb.upperBound + 2
     #expect(score(Music.beat, f) < 0.2)
+}
+
+/// Every band a rule reads runs upwards from one band edge to a higher one, and the band
+/// of a frequency holds it.
+@Test func everyNamedBandRunsUpwardsAndABandHoldsItsFrequencies() {
+    for band in Band.named {
+        #expect(band.low < band.high, "\(band.hz)")
+        #expect(band.indices.count == band.high.rawValue - band.low.rawValue)
+    }
+    for hz: Float in [0, 100, 150, 520, 3100, 5999, 7900] {
+        let b = Bands.band(ofHz: hz)
+        #expect(b.hz.contains(hz) && b.indices.count == 1, "\(hz) Hz")
+    }
 }

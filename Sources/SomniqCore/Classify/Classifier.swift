@@ -241,7 +241,7 @@ public struct Classifier: Sendable {
         // the inhalation the train expects, and a thunderclap after a snore is thunder.
         let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= 0.9 }
         let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
-                                    lowExcessDb: f.highestRise(0...300), otherSound: f.peakSnrDb >= 18, peakDb: f.peakSnrDb)
+                                    lowExcessDb: f.highestRise(.low), otherSound: f.peakSnrDb >= 18, peakDb: f.peakSnrDb)
         s[.thunder] = rumble
         // Running speech, a crying baby and a ringer keep up attacks too; their voices and
         // steady lines tell them apart.

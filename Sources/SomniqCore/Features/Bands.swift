@@ -9,12 +9,35 @@ public enum Bands {
     public static let edgesHz: [Float] = [0, 150, 300, 600, 1200, 2400, 4000, 6000, 8000]
     public static let names = ["<150", "150-300", "300-600", "600-1k2", "1k2-2k4", "2k4-4k", "4k-6k", ">6k"]
 
-    /// The edges of the band that holds a frequency (the top band for anything above 6 kHz).
-    public static func range(ofHz hz: Float) -> ClosedRange<Float> {
+    /// The band that holds a frequency (the top band for anything above 6 kHz).
+    public static func band(ofHz hz: Float) -> Band {
         var b = 0
         while b < count - 1, hz >= edgesHz[b + 1] { b += 1 }
-        return edgesHz[b]...edgesHz[b + 1]
+        return Band(Band.Edge(rawValue: b)!, Band.Edge(rawValue: b + 1)!)
     }
+}
+
+/// A run of adjacent bands, from one band edge to a higher one. Edges are named, so a
+/// frequency that is not one of `Bands.edgesHz` cannot be written; every named band
+/// (`Band.named`) is checked to run upwards by a test.
+public struct Band: Sendable, Equatable {
+    /// `Bands.edgesHz`, by name.
+    public enum Edge: Int, Sendable, CaseIterable, Comparable {
+        case hz0, hz150, hz300, hz600, hz1200, hz2400, hz4000, hz6000, hz8000
+        public static func < (a: Edge, b: Edge) -> Bool { a.rawValue < b.rawValue }
+        public var hz: Float { Bands.edgesHz[rawValue] }
+    }
+
+    public let low: Edge, high: Edge
+
+    public init(_ low: Edge, _ high: Edge) {
+        self.low = low
+        self.high = high
+    }
+
+    /// The bands it spans, as indices of a `BandVector`.
+    public var indices: ClosedRange<Int> { low.rawValue...(high.rawValue - 1) }
+    public var hz: ClosedRange<Float> { low.hz...high.hz }
 }
 
 /// One value per band.

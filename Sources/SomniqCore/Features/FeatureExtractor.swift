@@ -34,7 +34,6 @@ public final class FeatureExtractor {
     /// below ~120 Hz or above ~7 kHz) do not read as a "peaky" spectrum.
     private let flatnessBins: Range<Int>
     private let bandLayout: BandLayout
-    private let cosTable: [Float], sinTable: [Float]
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
     private var frameBuffer: [Float]
@@ -53,12 +52,10 @@ public final class FeatureExtractor {
     private var pitchScratch: [Float]
     /// The height of each of its peaks.
     private var pitchPeaks: [Float]
+    /// Each short frame's level, dB: the window's level envelope (`modulation`).
     private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
-    /// The window's amplitude envelope at 1 kHz, its band-passed power spectrum and
-    /// autocorrelation (for `flutter`).
-    private var amplitude: [Float]
-    private var amplitudePower: [Float]
-    private var amplitudeACF: [Float]
+    private let modulation = EnvelopeModulation()
+    private var flutter: Flutter
     private var nextIndex = 0
     /// Added to every bin's power before its logarithm (flux, flatness): 30 dB below the
     /// floor spread evenly over the bins, so an empty bin cannot dominate a log spectrum
@@ -86,9 +83,7 @@ public final class FeatureExtractor {
         rises = [Float](repeating: 0, count: bins)
         pitchScratch = [Float](repeating: 0, count: bins)
         pitchPeaks = [Float](repeating: 0, count: bins)
-        amplitude = [Float](repeating: 0, count: min(transform.size, StreamClock.windowLength / Self.amplitudeStep))
-        amplitudePower = [Float](repeating: 0, count: bins)
-        amplitudeACF = [Float](repeating: 0, count: bins)
+        flutter = Flutter(transformSize: transform.size)
 
         // Autocorrelation of the window itself, to undo its taper (Boersma 1993).
         var windowACF = [Float](repeating: 0, count: bins)
@@ -108,18 +103,6 @@ public final class FeatureExtractor {
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
         bandLayout = BandLayout(bins: bins, binHz: binHz)
         toneLines = ToneLines(bins: bins, binHz: binHz)
-
-        // DFT basis for the level envelope (frames at 64 Hz), k = 1 … 30.
-        let m = SubFrame.perWindow
-        var c = [Float](), s = [Float]()
-        for k in 1...30 {
-            for j in 0..<m {
-                let phase = 2 * Float.pi * Float(k * j) / Float(m)
-                c.append(Float.cos(phase)); s.append(Float.sin(phase))
-            }
-        }
-        cosTable = c
-        sinTable = s
     }
 
     /// Analyses the next window. Windows must arrive in order (index 0, 1, 2, …);
@@ -263,7 +246,6 @@ public final class FeatureExtractor {
         f.levelDbfs = Decibels.power(level.squares / Float(window.samples.count))
         f.clippedSamples = level.clipped
         f.floorDbfs = floor.totalDb
-        f.bandFloorDb = floor.bandsDb
         let activeThreshold = f.floorDbfs + 6
         var floorPower = BandVector()
         for b in 0..<Bands.count { floorPower[b] = Decibels.toPower(floor.bandsDb[b]) }
@@ -364,63 +346,8 @@ public final class FeatureExtractor {
             f.toneRuns = runs
             f.longestToneSeconds = Float(longestTone) / SubFrame.rate
         }
-        f.modulation = envelopeModulation()
-        f.flutter = flutter(window.samples)
+        f.modulation = envelope.withUnsafeBufferPointer { modulation.measure($0) }
+        f.flutter = flutter.measure(window.samples, transform: transform)
         return f
-    }
-
-    /// Samples per point of the amplitude envelope (1 ms).
-    private static let amplitudeStep = 16
-
-    /// Periodicity of the amplitude envelope at 30–150 Hz: the normalised autocorrelation
-    /// peak at lags of 6.7–33 ms of the envelope band-passed to 20–300 Hz. A fluttering
-    /// soft palate chops the airflow into pulses at 30–150 Hz (Pevernagie et al. 2010);
-    /// the pulses show in the envelope of whatever noise they carry, so the cue survives
-    /// a microphone that does not pass the pulse rate itself. Steady airflow (a breath)
-    /// has an aperiodic envelope.
-    private func flutter(_ samples: UnsafeBufferPointer<Float>) -> Float {
-        let step = Self.amplitudeStep
-        for j in 0..<amplitude.count {
-            var a: Float = 0
-            for i in (j * step)..<((j + 1) * step) { a += abs(samples[i]) }
-            amplitude[j] = a / Float(step)
-        }
-        let rate = Float(StreamClock.sampleRate / step)          // 1 kHz
-        let hzPerBin = rate / Float(transform.size)
-        let low = Int((20 / hzPerBin).rounded(.up)), high = Int(300 / hzPerBin)
-        amplitude.withUnsafeBufferPointer { a in
-            amplitudePower.withUnsafeMutableBufferPointer { transform.powerSpectrum(of: a, into: $0) }
-        }
-        for k in amplitudePower.indices where k < low || k > high { amplitudePower[k] = 0 }
-        amplitudePower.withUnsafeBufferPointer { p in
-            amplitudeACF.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
-        }
-        let r0 = amplitudeACF[0]
-        guard r0 > .leastNormalMagnitude else { return 0 }        // digital silence; no level bar
-        var best: Float = 0
-        for lag in Int(rate / 150)...Int(rate / 30) { best = max(best, amplitudeACF[lag] / r0) }
-        return best
-    }
-
-    /// Share of the envelope's AC power at 2–8 Hz (DFT bins 2…8 of 62 frames at 64 Hz).
-    private func envelopeModulation() -> Float {
-        let m = SubFrame.perWindow
-        var mean: Float = 0
-        for i in 0..<m { mean += envelope[i] }
-        mean /= Float(m)
-        var total: Float = 0, band: Float = 0
-        for k in 1...30 {
-            var re: Float = 0, im: Float = 0
-            let base = (k - 1) * m
-            for j in 0..<m {
-                let x = envelope[j] - mean
-                re += x * cosTable[base + j]
-                im += x * sinTable[base + j]
-            }
-            let p = re * re + im * im
-            total += p
-            if (2...8).contains(k) { band += p }
-        }
-        return total > 1e-6 ? band / total : 0
     }
 }

@@ -9,8 +9,7 @@ public struct WindowFeatures: Sendable {
     public var peakDbfs: Float = Decibels.silence
     /// Background floor (all bands), as tracked before this window.
     public var floorDbfs: Float = Decibels.silence
-    /// Per band: floor, and how far the active frames stand above it (dB, ≥ 0).
-    public var bandFloorDb = BandVector()
+    /// Per band: how far the active frames stand above the floor (dB, ≥ 0).
     public var excessDb = BandVector()
     /// Share of the above-floor power in each band (sums to 1, or all 0 when nothing stands out).
     public var excessShare = BandVector()

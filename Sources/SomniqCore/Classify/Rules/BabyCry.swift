@@ -28,7 +28,7 @@ enum BabyCry {
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.audible * ramp(f.voicedFraction, up: voicedFraction) * ramp(f.harmonicity, up: harmonicity)
-            * band(f.f0Hz, f0, soft: f0SoftHz) * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.share(300...2400), up: cryShare)
+            * band(f.f0Hz, f0, soft: f0SoftHz) * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.share(.cry), up: cryShare)
             * ramp(f.tonalStability, down: lineStability)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
     }

@@ -40,8 +40,8 @@ enum Breathing {
     /// A calm breath.
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         ramp(f.peakSnrDb, up: levelDb) * ramp(f.harmonicity, down: harmonicity) * ramp(f.flatness, up: flatness)
-            * ramp(f.share(600...6000), up: shareOf600To6k) * band(f.longestRunSeconds, runSeconds, soft: runSoftSeconds)
-            * ramp(f.onsetDb, down: riseDb) * ramp(f.share(0...300), down: shareBelow300)
+            * ramp(f.share(.breath), up: shareOf600To6k) * band(f.longestRunSeconds, runSeconds, soft: runSoftSeconds)
+            * ramp(f.onsetDb, down: riseDb) * ramp(f.share(.low), down: shareBelow300)
             * ramp(f.flutter, down: Snoring.flutter)
     }
 

@@ -29,7 +29,7 @@ enum Cough {
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * cue.attack * cue.loud * band(f.longestRunSeconds, burstSeconds, soft: burstSoftSeconds)
-            * ramp(f.share(150...4000), up: tractShare) * ramp(f.f0Hz, down: f0Hz) * ramp(f.tonalStability, down: lineStability)
+            * ramp(f.share(.tract), up: tractShare) * ramp(f.f0Hz, down: f0Hz) * ramp(f.tonalStability, down: lineStability)
             * ramp(f.harmonicity, down: harmonicity) * ramp(f.loudRunSeconds, down: loudRunSeconds)
     }
 }

@@ -59,7 +59,7 @@ struct Cues: Sendable {
         loud = ramp(f.peakSnrDb, up: Self.loudDb)
         sharpOnset = ramp(f.onsetDb, up: Self.sharpRiseDb)
         deep = ramp(f.centroidHz, down: Self.deepCentroidHz)
-        allLow = ramp(f.share(0...300), up: Self.allLowShare)
+        allLow = ramp(f.share(.low), up: Self.allLowShare)
         toneLine = ramp(f.tonalFraction, up: Self.lineFraction) * ramp(f.tonalStability, up: Self.lineStability)
         attack = max(sharpOnset, ramp(f.onsetDb / max(f.peakSnrDb, 1), up: Self.riseOfLevel) * ramp(f.onsetDb, up: Self.smallRiseDb))
         novel = ramp(f.noveltyDb, up: Self.noveltyDb)
@@ -68,35 +68,26 @@ struct Cues: Sendable {
 }
 
 extension WindowFeatures {
-    /// The share of the above-floor power between two band edges (`Bands.edgesHz`),
-    /// e.g. `share(150...1200)`: voice fundamentals and first formants.
-    func share(_ hz: ClosedRange<Float>) -> Float {
-        let b = Self.bands(hz)
+    /// The share of the above-floor power in a run of bands, e.g. `share(.voice)`.
+    func share(_ band: Band) -> Float {
+        let b = band.indices
         var sum = excessShare[b.lowerBound]
         for i in b.dropFirst() { sum += excessShare[i] }          // lowest band first
         return sum
     }
 
-    /// How far the active frames stand above the floor in one band, dB, e.g. `rise(4000...6000)`.
-    func rise(_ hz: ClosedRange<Float>) -> Float {
-        let b = Self.bands(hz)
-        precondition(b.count == 1, "\(hz) Hz spans more than one band: \(Bands.edgesHz)")
+    /// How far the active frames stand above the floor in one band, dB, e.g. `rise(.piezo)`.
+    func rise(_ band: Band) -> Float {
+        let b = band.indices
+        precondition(b.count == 1, "\(band.hz) Hz spans more than one band: \(Bands.edgesHz)")
         return excessDb[b.lowerBound]
     }
 
-    /// The highest `rise` of the bands between two edges.
-    func highestRise(_ hz: ClosedRange<Float>) -> Float {
-        let b = Self.bands(hz)
+    /// The highest `rise` of a run of bands.
+    func highestRise(_ band: Band) -> Float {
+        let b = band.indices
         var most = excessDb[b.lowerBound]
         for i in b.dropFirst() where excessDb[i] >= most { most = excessDb[i] }  // as `max` compares
         return most
-    }
-
-    /// The bands between two of `Bands.edgesHz`.
-    private static func bands(_ hz: ClosedRange<Float>) -> ClosedRange<Int> {
-        guard let low = Bands.edgesHz.firstIndex(of: hz.lowerBound), let high = Bands.edgesHz.firstIndex(of: hz.upperBound),
-              low < high
-        else { preconditionFailure("\(hz) Hz does not run from one band edge to another: \(Bands.edgesHz)") }
-        return low...(high - 1)
     }
 }

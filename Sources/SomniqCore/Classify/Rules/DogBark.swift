@@ -29,7 +29,7 @@ enum DogBark {
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * max(cue.attack, ramp(f.onsetDb, up: smearedRiseDb)) * cue.loud * band(f.longestRunSeconds, burstSeconds, soft: burstSoftSeconds)
             * ramp(f.voicedFraction, up: voicedFraction) * band(f.f0Hz, f0, soft: f0SoftHz)
-            * ramp(f.share(300...1200), up: shareOf300To1k2)
+            * ramp(f.share(.formants), up: shareOf300To1k2)
             * ramp(Float(f.loudBursts), down: loudBursts)
     }
 }

@@ -32,7 +32,7 @@ enum Door {
     static let hitLoudRunSeconds: ClosedRange<Float> = 0.1...0.15
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        let knock = ramp(Float(f.bursts), up: knockBursts) * ramp(f.share(1200...4000), up: knockShare)
+        let knock = ramp(Float(f.bursts), up: knockBursts) * ramp(f.share(.knock), up: knockShare)
             * ramp(f.longestRunSeconds, down: knockSeconds)
         return cue.novel * cue.impulsive * max(slam(f), knock)
     }
@@ -46,6 +46,6 @@ enum Door {
     /// An impact with no pitch, not a high-pitched crash.
     private static func slam(_ f: WindowFeatures) -> Float {
         ramp(f.harmonicity, down: slamHarmonicity) * ramp(f.voicedFraction, down: slamVoicedFraction)
-            * ramp(f.loudRunSeconds, down: slamLoudRunSeconds) * (1 - ramp(f.share(2400...8000), up: slamShareAbove2k4))
+            * ramp(f.loudRunSeconds, down: slamLoudRunSeconds) * (1 - ramp(f.share(.bright), up: slamShareAbove2k4))
     }
 }

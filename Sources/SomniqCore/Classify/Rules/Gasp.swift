@@ -36,7 +36,7 @@ enum Gasp {
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * ramp(f.peakSnrDb, up: levelDb) * ramp(f.onsetDb, up: riseDb) * ramp(f.flatness, up: flatness)
             * band(f.harmonicity, harmonicity, soft: harmonicitySoft) * ramp(f.longestRunSeconds, up: longestRunSeconds)
-            * band(f.centroidHz, centroidHz, soft: centroidSoftHz) * ramp(f.share(4000...8000), down: shareAbove4k)
+            * band(f.centroidHz, centroidHz, soft: centroidSoftHz) * ramp(f.share(.hiss), down: shareAbove4k)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
     }
 }

@@ -38,11 +38,11 @@ enum GlassBreak {
 
     /// `snore`: the window's snore rule, already judged.
     static func instant(_ f: WindowFeatures, _ cue: Cues, snore: Float) -> Float {
-        let topRise = min(f.rise(2400...4000), f.rise(4000...6000)) - f.highestRise(0...2400)
+        let topRise = min(f.rise(.piezo), f.rise(.lowerHiss)) - f.highestRise(.belowPiezo)
         let whiteCrash = ramp(f.onsetDb, up: crashRiseDb) * cue.loud * ramp(f.flatness, up: crashFlatness) * ramp(topRise, up: topRiseDb)
             * ramp(f.longestRunSeconds, up: crashSeconds)
-        let shatter = ramp(f.onsetDb, up: shatterRiseDb) * cue.loud * ramp(f.share(2400...8000), up: shareAbove2k4)
-            * ramp(f.zcr, up: zeroCrossingRate) * ramp(f.share(4000...8000), up: shareAbove4k)
+        let shatter = ramp(f.onsetDb, up: shatterRiseDb) * cue.loud * ramp(f.share(.bright), up: shareAbove2k4)
+            * ramp(f.zcr, up: zeroCrossingRate) * ramp(f.share(.hiss), up: shareAbove4k)
             * ramp(f.flatness, up: shatterFlatness) * ramp(f.longestRunSeconds, up: shatterSeconds)
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
         // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.

@@ -21,6 +21,6 @@ enum Laughter {
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * cue.audible * ramp(Float(max(f.bursts, f.loudBursts)), up: bursts) * ramp(f.voicedFraction, up: voicedFraction)
-            * band(f.f0Hz, f0, soft: f0SoftHz) * ramp(f.share(600...2400), up: shareOf600To2k4)
+            * band(f.f0Hz, f0, soft: f0SoftHz) * ramp(f.share(.voiceHarmonics), up: shareOf600To2k4)
     }
 }

@@ -48,13 +48,13 @@ enum Scream {
     private static func shout(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * cue.loud * ramp(f.f0Hz, up: shoutF0Hz) * ramp(f.voicedFraction, up: shoutVoicedFraction)
             * ramp(f.loudRunSeconds, up: shoutLoudRunSeconds) * ramp(f.modulation, down: shoutModulation)
-            * ramp(f.harmonicity, up: harmonicity) * ramp(f.share(4000...8000), down: shareAbove4k) * (1 - cue.deep)
+            * ramp(f.harmonicity, up: harmonicity) * ramp(f.share(.hiss), down: shareAbove4k) * (1 - cue.deep)
     }
 
     private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        cue.novel * cue.loud * ramp(f.share(600...4000), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
+        cue.novel * cue.loud * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
-            * ramp(f.share(4000...8000), down: shareAbove4k)
+            * ramp(f.share(.hiss), down: shareAbove4k)
     }
 }

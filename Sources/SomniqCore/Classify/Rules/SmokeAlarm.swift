@@ -41,10 +41,10 @@ enum SmokeAlarm {
     }
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        let alarmShare = max(f.share(2400...4000), f.share(300...600))
+        let alarmShare = max(f.share(.piezo), f.share(.lowSounder))
         let t3Tone = ramp(f.longestToneSeconds, up: t3ToneSeconds) * ramp(f.longestToneSeconds, down: steadyToneSeconds)
         let t4Cluster = ramp(Float(f.toneRuns), up: t4Runs) * band(f.longestToneSeconds, t4BeepSeconds, soft: t4BeepSoftSeconds)
-        return ramp(f.rise(Bands.range(ofHz: f.tonalHz)), up: lineRiseDb) * cue.toneLine * toneBand(f) * ramp(alarmShare, up: bandShare)
+        return ramp(f.rise(Bands.band(ofHz: f.tonalHz)), up: lineRiseDb) * cue.toneLine * toneBand(f) * ramp(alarmShare, up: bandShare)
             * max(t3Tone, t4Cluster)
     }
 }

@@ -23,8 +23,8 @@ enum Snoring {
     static let lineFraction: ClosedRange<Float> = 0.15...0.35
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        ramp(f.highestRise(0...300), up: lowRiseDb) * max(ramp(f.harmonicity, down: harmonicity), cue.allLow)
-            * max(ramp(f.share(0...300), up: shareBelow300), ramp(f.flutter, up: flutter)) * ramp(f.activeFraction, up: activeFraction)
+        ramp(f.highestRise(.low), up: lowRiseDb) * max(ramp(f.harmonicity, down: harmonicity), cue.allLow)
+            * max(ramp(f.share(.low), up: shareBelow300), ramp(f.flutter, up: flutter)) * ramp(f.activeFraction, up: activeFraction)
             * ramp(f.tonalFraction, down: lineFraction)
     }
 }

@@ -34,9 +34,9 @@ enum Speech {
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         // A window without pauses (a single long vowel) scores 0.6; pauses or a syllable rhythm 1.
         cue.audible * ramp(f.voicedFraction, up: voicedFraction) * band(f.f0Hz, f0, soft: f0SoftHz)
-            * ramp(f.share(0...150) + f.share(150...1200), up: shareBelow1k2)
+            * ramp(f.share(.hum) + f.share(.voice), up: shareBelow1k2)
             * (0.6 + 0.4 * max(ramp(Float(f.bursts), up: bursts), ramp(f.modulation, up: modulation)))
             * ramp(f.harmonicity, up: harmonicity) * (1 - cue.deep)
-            * ramp(f.share(600...1200), down: shareOf600To1k2)
+            * ramp(f.share(.openVowels), down: shareOf600To1k2)
     }
 }

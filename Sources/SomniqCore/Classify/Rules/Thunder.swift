@@ -25,8 +25,8 @@ enum Thunder {
     static let lineFraction: ClosedRange<Float> = 0.1...0.3
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        let rumbling = max(ramp(f.share(0...300), up: shareBelow300),
-                           ramp(f.share(0...1200), up: clapShareBelow1k2) * ramp(f.share(300...1200), up: clapShareOf300To1k2)
+        let rumbling = max(ramp(f.share(.low), up: shareBelow300),
+                           ramp(f.share(.belowHarmonics), up: clapShareBelow1k2) * ramp(f.share(.formants), up: clapShareOf300To1k2)
                                * ramp(f.centroidHz, down: clapCentroidHz))
         return cue.loud * rumbling
             * max(ramp(f.harmonicity, down: harmonicity), cue.deep, cue.allLow) * ramp(f.tonalFraction, down: lineFraction)
