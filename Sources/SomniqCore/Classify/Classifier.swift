@@ -115,14 +115,14 @@ public struct Classifier: Sendable {
             // A train that starts here started with its first snore or breath, which the
             // backlog still holds.
             // (Unless the train is a familiar sound, which opens nothing.)
-            if let first = snores.startedAt, s[.snoring] >= 0.5 { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
+            if let first = snores.startedAt, s[.snoring] >= Arbitration.heard { backlog.raise(.snoring, to: SnoreTrain.held, from: first) }
             // One that ends here ended with its last snore or breath: what was held for the
             // next one, which did not come, was silence.
-            if let end = snores.endedAt { backlog.lower(.snoring, to: 0.3, from: end + 1) }
+            if let end = snores.endedAt { backlog.lower(.snoring, to: Arbitration.released, from: end + 1) }
             let breathEnd = max(breaths.endedAt ?? .min, inhales.endedAt ?? .min)
-            if breathEnd > .min, !breaths.active, !inhales.active { backlog.lower(.breathing, to: 0.3, from: breathEnd + 1) }
+            if breathEnd > .min, !breaths.active, !inhales.active { backlog.lower(.breathing, to: Arbitration.released, from: breathEnd + 1) }
             let firstBreath = min(breaths.startedAt ?? .max, inhales.startedAt ?? .max)
-            if firstBreath < .max, breathing >= 0.5 { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
+            if firstBreath < .max, breathing >= Arbitration.heard { backlog.raise(.breathing, to: BreathTrain.held, from: firstBreath) }
             return (.prompt, now.features)
         }
         if backlog.isFull || (ending && !ready && backlog.count > 0) {
@@ -144,8 +144,8 @@ public struct Classifier: Sendable {
     /// it shuts. Returns the slam's score, or 0.
     private func slamAhead() -> Float {
         for k in 1...Self.lookahead {
-            guard let e = pending[k], pending[k - 1]!.features.activeFraction >= 0.3 else { return 0 }
-            if e.rules.door >= 0.5 { return e.rules.door }
+            guard let e = pending[k], pending[k - 1]!.features.activeFraction >= Arbitration.goingOnFraction else { return 0 }
+            if e.rules.door >= Arbitration.heard { return e.rules.door }
         }
         return 0
     }
@@ -162,11 +162,11 @@ public struct Classifier: Sendable {
     /// held back as much as it was.
     private mutating func unlessFamiliar(_ c: SoundClass, _ x: Float, _ familiar: Float, rhythm: Bool = false) -> Float {
         let i = c.index
-        let going = (before[c] >= 0.5 && underWay[i] < Familiarity.own) || (rhythm && trainOpen[i])
+        let going = (before[c] >= Arbitration.heard && underWay[i] < Familiarity.own) || (rhythm && trainOpen[i])
         let y = going ? x : x * (1 - max(familiar, quelled[i]))
-        quelled[i] = x < 0.5 ? 0 : (y < 0.5 ? max(familiar, quelled[i]) : 0)
-        underWay[i] = y >= 0.5 ? underWay[i] + 1 : 0
-        trainOpen[i] = rhythm && (trainOpen[i] || y >= 0.5)
+        quelled[i] = x < Arbitration.heard ? 0 : (y < Arbitration.heard ? max(familiar, quelled[i]) : 0)
+        underWay[i] = y >= Arbitration.heard ? underWay[i] + 1 : 0
+        trainOpen[i] = rhythm && (trainOpen[i] || y >= Arbitration.heard)
         before[c] = y
         return y
     }
@@ -223,9 +223,9 @@ public struct Classifier: Sendable {
         // in the next one, which starts 0.5 s later (and sees the attack too): that window
         // reports it, so its event starts within half a second of the sound rather than
         // up to a second early.
-        let early: Float = f.onsetSeconds >= 0.5 && f.onsetDb >= 8 && pending[1] != nil ? 0 : 1
+        let early: Float = f.onsetSeconds >= Arbitration.lateOnsetSeconds && f.onsetDb >= Arbitration.attackDb && pending[1] != nil ? 0 : 1
         // What follows a crash, a gasp or a scream without a new attack is the rest of it.
-        let goingOn = f.activeFraction >= 0.3 && f.onsetDb < 8
+        let goingOn = f.activeFraction >= Arbitration.goingOnFraction && f.onsetDb < Arbitration.attackDb
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
         s[.smokeAlarm] = alarmSounds(in: f)
@@ -239,9 +239,9 @@ public struct Classifier: Sendable {
         // A burst in a snore train is a snore, however rumbling, unless it fills the whole
         // lookahead too: 2.5 s of unbroken sound from this window's start is longer than
         // the inhalation the train expects, and a thunderclap after a snore is thunder.
-        let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= 0.9 }
-        let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= 0.7,
-                                    lowExcessDb: f.highestRise(.low), otherSound: f.peakSnrDb >= 18, peakDb: f.peakSnrDb)
+        let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= Arbitration.unbrokenFraction }
+        let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= Arbitration.rollingFraction,
+                                    lowExcessDb: f.highestRise(.low), otherSound: f.peakSnrDb >= Arbitration.overRumbleDb, peakDb: f.peakSnrDb)
         s[.thunder] = rumble
         // Running speech, a crying baby and a ringer keep up attacks too; their voices and
         // steady lines tell them apart.
@@ -249,24 +249,24 @@ public struct Classifier: Sendable {
         s[.music] = sustained * (1 - s[.smokeAlarm])
         // A held note over a bass (a pitch of 60–300 Hz under the line) is music going on;
         // a bell or a ringer sounds alone.
-        s[.phoneRing] *= 1 - sustained * band(f.f0Hz, 60, 300, soft: 30)
+        s[.phoneRing] *= 1 - sustained * band(f.f0Hz, Arbitration.bassF0Hz, soft: Arbitration.bassF0SoftHz)
         // Heavy breaths that recur at a breathing rhythm are laboured breathing; heavy
         // inhales mark a rhythm of their own, which long exhales can hide.
         let breath: (Rules) -> Float = { max($0.breathing, $0.heavyBreath) }
         let breathed = max(breaths.update(instant: breath(r), frame: f.index,
-                                           nextInView: soon(breath) >= 0.5, horizon: Self.lookahead),
+                                           nextInView: soon(breath) >= Arbitration.heard, horizon: Self.lookahead),
                             inhales.update(instant: r.heavyBreath, frame: f.index,
-                                           nextInView: soon(\.heavyBreath) >= 0.5, horizon: Self.lookahead))
+                                           nextInView: soon(\.heavyBreath) >= Arbitration.heard, horizon: Self.lookahead))
         let rhythm = breaths.active || inhales.active
         let breathing = unlessFamiliar(.breathing, breathed, familiar, rhythm: rhythm)
         // A long continuous rumble is thunder (or traffic), not a snore; a slam or a knock
         // is not a snore; music's bass is not a snore; a gasp, or the rest of one, is not a snore.
-        let impact = r.impulsive * ramp(f.longestRunSeconds, 0.35, 0.2)
+        let impact = r.impulsive * ramp(f.longestRunSeconds, down: Arbitration.impactSeconds)
         let storm: Float = thunder.storming ? rumble : 0
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained) * (1 - max(r.gasp, gaspBefore)),
-                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= 0.9,
+                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= Arbitration.unbrokenFraction,
                                   centroidHz: f.centroidHz, frame: f.index,
-                                  nextInView: soon(\.snore) >= 0.5, horizon: Self.lookahead)
+                                  nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead)
         s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
@@ -278,12 +278,12 @@ public struct Classifier: Sendable {
         // Voices.
         // A word needs a second window of voice: a single voiced burst is a cough or a bark.
         let said = words.update(r.speech)
-        s[.speech] = sentences.update(said) * (1 - 0.7 * sustained)
+        s[.speech] = sentences.update(said) * (1 - Arbitration.singing * sustained)
         // Voiced onsets inside running speech are syllables, not coughs or barks.
         let speaking = talking.update(said)
         // A cry is sustained phonation; a short, abrupt voiced burst is a bark.
-        let bark = r.impulsive * ramp(f.longestRunSeconds, 0.5, 0.3)
-        s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark), resumes: soon(\.babyCry) >= 0.5)
+        let bark = r.impulsive * ramp(f.longestRunSeconds, down: Arbitration.barkSeconds)
+        s[.babyCry] = cries.update(r.babyCry * (1 - s[.smokeAlarm]) * (1 - bark), resumes: soon(\.babyCry) >= Arbitration.heard)
         // A cry is sustained, strongly voiced and repeated; a scream is neither of those.
         // Alarm tones and ringers look voiced too, but are steady. A cry already under
         // way explains a shriek within it, and so does one that goes on: a cry bout is
@@ -295,29 +295,29 @@ public struct Classifier: Sendable {
         let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
         s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing), resumes: goingOn)
         cryBefore = s[.babyCry]
-        s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= 0.5) * (1 - 0.7 * sustained)
+        s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone), resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.
-        let swing = early > 0 || wasActive ? 0.8 * slamAhead() * (1 - train) : 0
+        let swing = early > 0 || wasActive ? Arbitration.swing * slamAhead() * (1 - train) : 0
         // A loud slam stands alone: no new attack 1–1.5 s after it, where drums go on.
-        let alone = (2...Self.lookahead).allSatisfy { (pending[$0]?.features.onsetDb ?? 0) < 8 }
+        let alone = (2...Self.lookahead).allSatisfy { (pending[$0]?.features.onsetDb ?? 0) < Arbitration.attackDb }
         let door = max(r.door, alone ? r.slamHit : 0)
         s[.door] = slams.update(max(early * door * (1 - background), swing) * (1 - r.glassBreak), resumes: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
-        s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? 0.3 : 1) * (1 - s[.glassBreak]) * (1 - sustained),
+        s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? Arbitration.gaspInRhythm : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   resumes: goingOn)
-        s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background) * (1 - s[.door]), resumes: soon(\.cough) >= 0.5)
+        s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background) * (1 - s[.door]), resumes: soon(\.cough) >= Arbitration.heard)
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
-                                   resumes: soon(\.dogBark) >= 0.5)
-        wasActive = f.activeFraction >= 0.3
+                                   resumes: soon(\.dogBark) >= Arbitration.heard)
+        wasActive = f.activeFraction >= Arbitration.goingOnFraction
         gaspBefore = s[.gasp]
         // The sleeper's own sounds, its snores and breaths and a cough, gasp or scream, are
         // not the room's background: a third bout of coughing is as new as the first.
-        let voiced = max(s[.cough], s[.gasp], s[.scream]) >= 0.5
+        let voiced = max(s[.cough], s[.gasp], s[.scream]) >= Arbitration.heard
         // Last, so that a learned score changes its own class alone.
         if !inputs.isEmpty {
             fillInputs(f, r, s, familiar: familiar, rhythm: rhythm)
@@ -358,7 +358,7 @@ public struct Classifier: Sendable {
         inputs.withUnsafeBufferPointer { x in
             for c in learnedClasses {
                 var y = heard ? learned.rules[c.index]!.score(x) * audible * (1 - s[.smokeAlarm]) : 0
-                if Self.short.contains(c), learnedBefore[c.index] < 0.5 { y *= novel }
+                if Self.short.contains(c), learnedBefore[c.index] < Arbitration.heard { y *= novel }
                 learnedBefore[c.index] = y
                 s[c] = y
             }

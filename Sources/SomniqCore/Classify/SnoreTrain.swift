@@ -17,7 +17,7 @@
 /// loudest. This is a pattern worth a look, not a diagnosis.
 struct SnoreTrain: Sendable {
     private var inBurst = false
-    private var bursts: [Int] = { var b = [Int](); b.reserveCapacity(9); return b }()   // starts of recent bursts (≤ 8)
+    private var bursts: [Int] = { var b = [Int](); b.reserveCapacity(keptBursts + 1); return b }()   // starts of recent bursts
     /// Loudest burst of the train so far, dB above the floor.
     private var trainLevel: Float = -.infinity
     private var burstLevel: Float = -.infinity
@@ -41,8 +41,40 @@ struct SnoreTrain: Sendable {
     /// crackle of passing traffic or a gust every 7 s, are no snoring yet.
     static let pairSeconds = 6
 
-    /// The score a train holds between its snores (a regular one a little more).
+    /// The score a train holds between its snores; a regular one a little more. Both over
+    /// the balanced profile's `on` (0.7): a train is snoring.
     static let held: Float = 0.8
+    static let regularHeld: Float = 0.85
+    /// A lone burst scores at most 0.65, just under the balanced profile's `on` (0.7).
+    static let lone: Float = 0.65
+    /// A burst starts at a snore score of `Arbitration.heard` and ends below
+    /// `Arbitration.released`; a gasp that may end a pause scores 0.6 or more.
+    static let gaspScore: Float = 0.6
+    /// A pause: no snore for 10 s or more, as an apnea is scored (airflow stops for 10 s or
+    /// more; AASM Manual for the Scoring of Sleep), in a train whose last snore began at
+    /// most 60 s before.
+    static let pauseSeconds = 10, pauseWithinSeconds = 60
+    /// A pause ends with a gasp, or a snore scoring 0.8 and 3 dB louder than the train's
+    /// loudest: the recovery breath through a reopened airway.
+    static let resumeScore: Float = 0.8, resumeLouderDb: Float = 3
+    /// After 20 s without a snore (three breaths missed at the slowest sleeping rate), the
+    /// bursts before are forgotten.
+    static let forgetSeconds = 20
+    /// The bursts a train keeps in view (its period is their median interval).
+    static let keptBursts = 8
+    /// Within 8 s of the last snore, a burst whose centroid lies more than a factor of 3
+    /// (1.6 octaves) from that snore's is something else.
+    static let timbreSeconds = 8, timbreRatio: Float = 3
+    /// Snores come every 2–8 s (7.5–30 breaths a minute, the range of sleep); the snore
+    /// after the pair may come up to 8 s on.
+    static let periodSeconds = 2...8
+    /// A regular train's intervals lie within 35 % of their median; the next snore is due
+    /// one period after the last began, plus a quarter for its jitter.
+    static let regularity = 0.35, jitter = 0.25
+    /// Before the train is regular, the next snore is due 5 s after the last one ended; in
+    /// any train, at most 9 s after (a snore lasts one breath, at most 5 s, and the next
+    /// breath's follows within 4).
+    static let unevenDueSeconds = 5, latestDueSeconds = 9
 
     /// Two or more snores a breath apart: a burst now belongs to the train.
     private(set) var inTrain = false
@@ -67,32 +99,32 @@ struct SnoreTrain: Sendable {
         startedAt = nil
         let wasInTrain = inTrain
         defer { endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil }
-        let starting = instant >= 0.5 && !inBurst
-        if starting || (gasp >= 0.6 && !inBurst) {
+        let starting = instant >= Arbitration.heard && !inBurst
+        if starting || (gasp >= Self.gaspScore && !inBurst) {
             // A new burst (or a gasp): was it the end of a pause in a regular train?
             if let last = bursts.last, bursts.count >= 3, regular,
-               frame - lastBurstEnd >= 10 * Self.rate,
-               frame - last <= 60 * Self.rate,
-               gasp >= 0.6 || (instant >= 0.8 && levelDb > trainLevel + 3) {
+               frame - lastBurstEnd >= Self.pauseSeconds * Self.rate,
+               frame - last <= Self.pauseWithinSeconds * Self.rate,
+               gasp >= Self.gaspScore || (instant >= Self.resumeScore && levelDb > trainLevel + Self.resumeLouderDb) {
                 pause = 1
             }
         }
         if starting {
             inBurst = true
-            if let last = bursts.last, frame - last > 20 * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
+            if let last = bursts.last, frame - last > Self.forgetSeconds * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             burstLevel = levelDb
             fullWindows = full ? 1 : 0
             // One sleeper snores through one airway into one microphone: the snores of a
             // train sound alike. A burst whose centroid lies more than a factor of 3 (1.6
             // octaves) from the last snore's is something else (a door, a voice) in a pause.
-            if let last = bursts.last, frame - last <= 8 * Self.rate, timbreHz > 0, centroidHz > 0,
-               abs(Float.log2(centroidHz / timbreHz)) > Float.log2(3) {
+            if let last = bursts.last, frame - last <= Self.timbreSeconds * Self.rate, timbreHz > 0, centroidHz > 0,
+               abs(Float.log2(centroidHz / timbreHz)) > Float.log2(Self.timbreRatio) {
                 foreign = true
                 return (0, pause)
             } else {
                 foreign = false
                 bursts.append(frame)
-                if bursts.count > 8 { bursts.removeFirst() }
+                if bursts.count > Self.keptBursts { bursts.removeFirst() }
                 timbreHz = centroidHz
             }
         } else if inBurst {
@@ -104,10 +136,10 @@ struct SnoreTrain: Sendable {
                 bursts.removeLast()
             }
             if foreign {
-                if instant < 0.3 { inBurst = false }
+                if instant < Arbitration.released { inBurst = false }
                 return (0, pause)
             }
-            if instant < 0.3 {
+            if instant < Arbitration.released {
                 inBurst = false
                 lastBurstEnd = frame
                 trainLevel = max(trainLevel, burstLevel)
@@ -120,19 +152,19 @@ struct SnoreTrain: Sendable {
         // two of the recent bursts within `pairSeconds`; then the next may come up to 8 s on.
         var confirmed = false
         for k in bursts.indices.dropFirst() where bursts[k] - bursts[k - 1] <= Self.pairSeconds * Self.rate { confirmed = true }
-        let paired = confirmed && bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= 8 * Self.rate
+        let paired = confirmed && bursts.count >= 2 && bursts[bursts.count - 1] - bursts[bursts.count - 2] <= Self.periodSeconds.upperBound * Self.rate
         inTrain = false
-        if !paired { return (min(instant, 0.65), pause) }
+        if !paired { return (min(instant, Self.lone), pause) }
         // The next snore is due one period after the last one began (± 25 % jitter);
         // before the train is regular, 5 s after the last snore ended.
-        let due = regular ? last + period + Int((0.25 * Double(period)).rounded(.up))
-                          : (inBurst ? frame : lastBurstEnd) + 5 * Self.rate
-        let end = min(due, lastBurstEnd + 9 * Self.rate)
+        let due = regular ? last + period + Int((Self.jitter * Double(period)).rounded(.up))
+                          : (inBurst ? frame : lastBurstEnd) + Self.unevenDueSeconds * Self.rate
+        let end = min(due, lastBurstEnd + Self.latestDueSeconds * Self.rate)
         guard inBurst || (frame <= end && (nextInView || frame + horizon < end)) else { return (instant, pause) }
         if frame > lastInTrain + 1 { startedAt = max(bursts[bursts.count - 2], lastInTrain + 1) }
         inTrain = true
         lastInTrain = frame
-        return (max(instant, regular ? 0.85 : Self.held), pause)
+        return (max(instant, regular ? Self.regularHeld : Self.held), pause)
     }
 
     /// Median interval between recent bursts, in windows.
@@ -142,8 +174,8 @@ struct SnoreTrain: Sendable {
     private var regular: Bool {
         guard bursts.count >= 3 else { return false }
         let p = period
-        guard p >= 2 * Self.rate, p <= 8 * Self.rate else { return false }
-        for k in 1..<bursts.count where abs(Double(bursts[k] - bursts[k - 1] - p)) > 0.35 * Double(p) { return false }
+        guard p >= Self.periodSeconds.lowerBound * Self.rate, p <= Self.periodSeconds.upperBound * Self.rate else { return false }
+        for k in 1..<bursts.count where abs(Double(bursts[k] - bursts[k - 1] - p)) > Self.regularity * Double(p) { return false }
         return true
     }
 }
