@@ -8,13 +8,22 @@
 /// its last breath (`endedAt`). The classifier applies both to the windows it holds back.
 struct BreathTrain: Sendable {
     private var inBurst = false
-    private var starts: [Int] = { var s = [Int](); s.reserveCapacity(7); return s }()
+    private var starts: [Int] = { var s = [Int](); s.reserveCapacity(keptBreaths + 1); return s }()
 
     private static let rate = 2                 // windows per second
+    /// Breaths come every 2.5–7 s (9–24 a minute, calm breathing awake and asleep), in
+    /// windows.
     private static let intervals = 5...(7 * rate)
+    /// The breaths a sequence keeps in view (its interval is their median).
+    private static let keptBreaths = 6
+    /// The next breath is due the median interval plus 35 % after the last began: breath
+    /// to breath, calm breathing varies by about a third.
+    private static let jitter = 0.35
 
-    /// The score a sequence holds between its breaths.
+    /// The score a sequence holds between its breaths, over the balanced profile's `on`.
     static let held: Float = 0.8
+    /// A lone burst scores at most 0.65, just under the balanced profile's `on` (0.7).
+    static let lone: Float = 0.65
 
     /// True while bursts keep coming at a breathing rhythm.
     private(set) var active = false
@@ -29,12 +38,12 @@ struct BreathTrain: Sendable {
 
     /// `nextInView`: a burst comes within the next `horizon` windows (the lookahead).
     mutating func update(instant: Float, frame: Int, nextInView: Bool = true, horizon: Int = 0) -> Float {
-        if instant >= 0.5, !inBurst {
+        if instant >= Arbitration.heard, !inBurst {
             inBurst = true
             if let last = starts.last, frame - last > Self.intervals.upperBound { starts.removeAll(keepingCapacity: true) }
             starts.append(frame)
-            if starts.count > 6 { starts.removeFirst() }
-        } else if inBurst, instant < 0.5 {
+            if starts.count > Self.keptBreaths { starts.removeFirst() }
+        } else if inBurst, instant < Arbitration.heard {
             inBurst = false
             lastEnd = frame
         }
@@ -45,10 +54,10 @@ struct BreathTrain: Sendable {
         guard rhythmic, let last = starts.last else {
             active = false
             startedAt = nil
-            return min(instant, 0.65)
+            return min(instant, Self.lone)
         }
         let interval = medianInterval(starts)
-        let due = last + interval + Int((0.35 * Double(interval)).rounded(.up))
+        let due = last + interval + Int((Self.jitter * Double(interval)).rounded(.up))
         active = inBurst || (frame <= due && (nextInView || frame + horizon < due))
         startedAt = nil
         if active {

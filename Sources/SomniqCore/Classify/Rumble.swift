@@ -18,8 +18,24 @@ struct Rumble: Sendable {
     private var rises = SIMD8<Float>(repeating: 0)
     private var lastPeakDb: Float = 0
 
+    /// Longer than a snore lasts: 2.5 s, four full windows in a row.
     static let confirmWindows = 4
+    /// A storm's rumble is held at most 20 s: a thunderclap's roll lasts seconds, rarely
+    /// 20 or more, so one clap is one event and a long storm several.
     static let maxWindows = 40
+    /// Before it is confirmed, a window counts toward it when its thunder rule, weighed by
+    /// its arrival, scores over 0.4; its score rises over the first two such windows, so
+    /// the event starts near the crack.
+    static let countsFrom: Float = 0.4
+    static let riseWindows: Float = 2
+    /// The rumble has sunk into the floor when the band below 300 Hz stands less than
+    /// 8 dB above its floor (`Cues.audibleDb`'s lower edge), or given way when another
+    /// sound is loud and the thunder rule scores under 0.2, for two windows (1 s) in a row.
+    static let sunkDb = Cues.audibleDb.lowerBound
+    static let givenWay: Float = 0.2
+    static let quietWindows = 2
+    /// A confirmed storm scores at least 0.9, over every built-in profile's `on`.
+    static let storm: Float = 0.9
     /// Its arrival: a rise of 5–7 dB within one hop, in the last 4 s (a rumble may take
     /// seconds to fill the windows after its crack). Thunder rose 7–37 dB in a hop in the corpus's folds 0–2; gusts
     /// of rain and wind 4–5 dB.
@@ -34,7 +50,7 @@ struct Rumble: Sendable {
         rises = SIMD8(peakDb - lastPeakDb, rises[0], rises[1], rises[2], rises[3], rises[4], rises[5], rises[6])
         lastPeakDb = peakDb
         let arrived = instant * ramp(rises.max(), up: Self.arrivalRiseDb)
-        run = arrived > 0.4 && full ? run + 1 : 0
+        run = arrived > Self.countsFrom && full ? run + 1 : 0
         if !storming, run >= Self.confirmWindows {
             storming = true
             held = 0
@@ -42,11 +58,11 @@ struct Rumble: Sendable {
         }
         guard storming else {
             // Before confirmation: a rising score, so the event starts near the crack.
-            return arrived * ramp(Float(run), 0, 2)
+            return arrived * ramp(Float(run), 0, Self.riseWindows)
         }
         held += 1
-        quiet = lowExcessDb < 8 || (instant < 0.2 && otherSound) ? quiet + 1 : 0
-        if quiet >= 2 || held > Self.maxWindows { storming = false; run = 0; return 0 }
-        return max(instant, 0.9)
+        quiet = lowExcessDb < Self.sunkDb || (instant < Self.givenWay && otherSound) ? quiet + 1 : 0
+        if quiet >= Self.quietWindows || held > Self.maxWindows { storming = false; run = 0; return 0 }
+        return max(instant, Self.storm)
     }
 }
