@@ -27,7 +27,10 @@ public final class CaptureSource: AudioSource, AsyncIteratorProtocol {
 
     public func makeAsyncIterator() -> CaptureSource { self }
 
-    public func next() async throws -> AudioEvent? {
+    public func next() async throws -> AudioEvent? { try await next(isolation: nil) }
+
+    /// Runs on the iterating actor (the session's): the source is touched by it alone.
+    public func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> AudioEvent? {
         if let event = takePending() { return event }
         while !Task.isCancelled {
             guard let reader else {
