@@ -1,7 +1,7 @@
 /// A profile that cannot be used: which file, which key, and what is wrong with it.
 ///
 ///     night.json: classes.snoring.off: 0.8 is above on (0.7)
-public struct ProfileError: Error, Equatable, CustomStringConvertible {
+public struct ProfileError: FieldError, Equatable, CustomStringConvertible {
     public var file: String
     public var keyPath: String
     public var problem: String

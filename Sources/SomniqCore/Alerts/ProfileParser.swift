@@ -93,58 +93,47 @@ struct ProfileDocument {
     var classes: [SoundClass: RuleFields] = [:]
 
     init(json text: String, file: String) throws(ProfileError) {
-        let root: JSONValue
-        do { root = try JSONValue(parsing: text) } catch {
-            throw ProfileError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
-        }
-        let p = ProfileReader(file: file)
-        guard case let .object(members) = root else {
-            throw p.fail("", "the profile must be a JSON object, not \(root.typeName)")
-        }
-        try p.allowOnly(["name", "description", "extends", "base", "tiers", "classes"], in: members, at: "")
+        let root = try JSONField<ProfileError>(parsing: text, file: file).object("the profile must be a JSON object")
+        try root.allowOnly(["name", "description", "extends", "base", "tiers", "classes"])
 
-        guard let nameValue = root["name"] else { throw p.fail("name", "is missing") }
-        name = try p.string(nameValue, at: "name")
+        name = try root.required("name", missing: "is missing").string()
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-            throw p.fail("name", "\"\(name)\" must be letters, digits, '_' or '-'")
+            throw root.error("name", "\"\(name)\" must be letters, digits, '_' or '-'")
         }
-        description = try root["description"].map { v throws(ProfileError) in try p.string(v, at: "description") }
-        extends = try root["extends"].map { v throws(ProfileError) in try p.string(v, at: "extends") }
+        description = try root["description"]?.string()
+        extends = try root["extends"]?.string()
         if let extends, extends.isEmpty || extends.contains(where: \.isNewline) || extends.utf8.contains(0) {
-            throw p.fail("extends", "must name a profile (a built-in or /etc/somniq/profiles name, or a path to a .json file)")
+            throw root.error("extends", "must name a profile (a built-in or /etc/somniq/profiles name, or a path to a .json file)")
         }
 
-        if let baseValue = root["base"] {
-            base = try p.fields(baseValue, at: "base", allowTier: false)
+        if let baseField = root["base"] {
+            base = try RuleFields(baseField, allowTier: false)
         } else if extends != nil {
             base = RuleFields()
         } else {
-            throw p.fail("base", "is missing (or start from another profile with \"extends\": \"balanced\")")
+            throw root.error("base", "is missing (or start from another profile with \"extends\": \"balanced\")")
         }
         if extends == nil {
-            for key in ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
-            where !base.setFields.contains(key) {
-                throw p.fail("base.\(key)", "is missing (the base must set every field, unless the profile extends another)")
+            for key in RuleFields.keys where !base.setFields.contains(key) {
+                throw root.error("base.\(key)", "is missing (the base must set every field, unless the profile extends another)")
             }
         }
 
         if let t = root["tiers"] {
-            guard case let .object(entries) = t else { throw p.fail("tiers", "must be an object, not \(t.typeName)") }
-            for (key, value) in entries {
+            for (key, value) in try t.object().entries {
                 guard let tier = Tier(rawValue: key) else {
-                    throw p.fail("tiers.\(key)", "unknown tier (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw value.error("unknown tier (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
-                tiers[tier] = try p.fields(value, at: "tiers.\(key)", allowTier: false)
+                tiers[tier] = try RuleFields(value, allowTier: false)
             }
         }
 
         if let c = root["classes"] {
-            guard case let .object(entries) = c else { throw p.fail("classes", "must be an object, not \(c.typeName)") }
-            for (key, value) in entries {
+            for (key, value) in try c.object().entries {
                 guard let sc = SoundClass(rawValue: key) else {
-                    throw p.fail("classes.\(key)", "unknown class (see `somniq profiles show balanced` for the list)")
+                    throw value.error("unknown class (see `somniq profiles show balanced` for the list)")
                 }
-                classes[sc] = try p.fields(value, at: "classes.\(key)", allowTier: true)
+                classes[sc] = try RuleFields(value, allowTier: true)
             }
         }
     }
@@ -152,100 +141,66 @@ struct ProfileDocument {
 
 private func fmt(_ x: Double) -> String { JSONValue.format(x) }
 
-private struct ProfileReader {
-    let file: String
-
-    func fail(_ keyPath: String, _ problem: String) -> ProfileError {
-        ProfileError(file: file, keyPath: keyPath, problem: problem)
-    }
-
-    func allowOnly(_ keys: [String], in members: [(String, JSONValue)], at path: String) throws(ProfileError) {
-        for (key, _) in members where !keys.contains(key) {
-            throw fail(path.isEmpty ? key : "\(path).\(key)",
-                       "unknown key (expected one of: \(keys.joined(separator: ", ")))")
-        }
-    }
-
-    func string(_ v: JSONValue, at path: String) throws(ProfileError) -> String {
-        guard case let .string(s) = v else { throw fail(path, "must be a string, not \(v.typeName)") }
-        return s
-    }
-
-    func number(_ v: JSONValue, at path: String) throws(ProfileError) -> Double {
-        guard case let .number(n) = v else { throw fail(path, "must be a number, not \(v.typeName)") }
-        return n
-    }
-
-    /// `on`, `off`, `min_confidence`, `threshold`: scores and confidences, from 0 to 1.
-    func unit(_ v: JSONValue, at path: String) throws(ProfileError) -> Double {
-        let n = try number(v, at: path)
-        guard (0...1).contains(n) else { throw fail(path, "\(fmt(n)) is outside [0, 1]") }
-        return n
-    }
+extension RuleFields {
+    /// The keys of a base or tier section; a class's may also set its `tier`.
+    static let keys = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
 
     /// `debounce_s`, `cooldown_s`: from 0 to an hour. A class that must sound for longer
     /// than an hour before it alerts, or stays quiet an hour after, alerts once a night.
     static let holdRange = 0.0...3600
-    /// `tau_s`, `window_s`: from 0.05 s, a tenth of a decision frame (0.5 s), below which
-    /// smoothing does nothing, to an hour, past which a class could not rise in a night.
-    static let smoothingRange = 0.05...3600
 
-    func seconds(_ v: JSONValue, at path: String, in range: ClosedRange<Double>) throws(ProfileError) -> Double {
-        let n = try number(v, at: path)
-        guard range.contains(n) else { throw fail(path, "\(fmt(n)) must be from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)) seconds") }
-        return n
-    }
-
-    func fields(_ v: JSONValue, at path: String, allowTier: Bool) throws(ProfileError) -> RuleFields {
-        guard case let .object(members) = v else { throw fail(path, "must be an object, not \(v.typeName)") }
-        var keys = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
-        if allowTier { keys.insert("tier", at: 0) }
-        try allowOnly(keys, in: members, at: path)
-        var f = RuleFields()
-        for (key, value) in members {
-            let at = "\(path).\(key)"
+    /// One section of a profile file (`base`, `tiers.high`, `classes.snoring`).
+    init(_ field: JSONField<ProfileError>, allowTier: Bool) throws(ProfileError) {
+        let section = try field.object()
+        try section.allowOnly(allowTier ? ["tier"] + Self.keys : Self.keys)
+        self.init()
+        for (key, value) in section.entries {
             switch key {
             case "tier":
-                let name = try string(value, at: at)
+                let name = try value.string()
                 guard let t = Tier(rawValue: name) else {
-                    throw fail(at, "unknown tier \"\(name)\" (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw value.error("unknown tier \"\(name)\" (expected one of: \(Tier.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
-                f.tier = t
-            case "on": f.on = try unit(value, at: at)
-            case "off": f.off = try unit(value, at: at)
-            case "min_confidence": f.minConfidence = try unit(value, at: at)
-            case "debounce_s": f.debounce = try seconds(value, at: at, in: Self.holdRange)
-            case "cooldown_s": f.cooldown = try seconds(value, at: at, in: Self.holdRange)
-            case "enabled":
-                guard case let .bool(b) = value else { throw fail(at, "must be true or false, not \(value.typeName)") }
-                f.enabled = b
-            case "smoothing": f.smoothing = try smoothing(value, at: at)
+                tier = t
+            case "on": on = try value.unitInterval()
+            case "off": off = try value.unitInterval()
+            case "min_confidence": minConfidence = try value.unitInterval()
+            case "debounce_s": debounce = try value.number(in: Self.holdRange, unit: "seconds", typeProblem: "must be a number")
+            case "cooldown_s": cooldown = try value.number(in: Self.holdRange, unit: "seconds", typeProblem: "must be a number")
+            case "enabled": enabled = try value.bool()
+            case "smoothing": smoothing = try Smoothing(value)
             default: break
             }
         }
-        return f
     }
+}
 
-    func smoothing(_ v: JSONValue, at path: String) throws(ProfileError) -> Smoothing {
-        guard case let .object(members) = v else { throw fail(path, "must be an object, not \(v.typeName)") }
-        guard let m = v["method"] else { throw fail("\(path).method", "is missing (\"ema\", \"window_mean\" or \"none\")") }
-        let method = try string(m, at: "\(path).method")
+extension Smoothing {
+    /// `tau_s`, `window_s`: from 0.05 s, a tenth of a decision frame (0.5 s), below which
+    /// smoothing does nothing, to an hour, past which a class could not rise in a night.
+    static let secondsRange = 0.05...3600
+
+    /// A section's `smoothing`: `{"method": "ema", "tau_s": 2}` and the like.
+    init(_ field: JSONField<ProfileError>) throws(ProfileError) {
+        let s = try field.object()
+        let method = try s.required("method", missing: "is missing (\"ema\", \"window_mean\" or \"none\")").string()
+        func seconds(_ f: JSONField<ProfileError>) throws(ProfileError) -> Double {
+            try f.number(in: Self.secondsRange, unit: "seconds", typeProblem: "must be a number")
+        }
         switch method {
         case "none":
-            try allowOnly(["method"], in: members, at: path)
-            return .none
+            try s.allowOnly(["method"])
+            self = .none
         case "ema":
-            try allowOnly(["method", "tau_s"], in: members, at: path)
-            guard let tau = v["tau_s"] else { throw fail("\(path).tau_s", "is missing") }
-            return .ema(tau: try seconds(tau, at: "\(path).tau_s", in: Self.smoothingRange))
+            try s.allowOnly(["method", "tau_s"])
+            self = .ema(tau: try seconds(s.required("tau_s", missing: "is missing")))
         case "window_mean":
-            try allowOnly(["method", "window_s", "threshold"], in: members, at: path)
-            guard let w = v["window_s"] else { throw fail("\(path).window_s", "is missing") }
-            guard let t = v["threshold"] else { throw fail("\(path).threshold", "is missing") }
-            return .windowMean(window: try seconds(w, at: "\(path).window_s", in: Self.smoothingRange),
-                               threshold: try unit(t, at: "\(path).threshold"))
+            try s.allowOnly(["method", "window_s", "threshold"])
+            let w = try s.required("window_s", missing: "is missing")
+            let t = try s.required("threshold", missing: "is missing")
+            self = .windowMean(window: try seconds(w), threshold: try t.unitInterval())
         default:
-            throw fail("\(path).method", "unknown method \"\(method)\" (expected \"ema\", \"window_mean\" or \"none\")")
+            throw s.error("method", "unknown method \"\(method)\" (expected \"ema\", \"window_mean\" or \"none\")")
         }
     }
 }
