@@ -28,7 +28,7 @@ struct JSONFieldsTests {
         // A key at the top is its own path; below it, paths join with a dot.
         let c = try doc.required("a").object().required("b").object()["c"]
         #expect(c?.keyPath == "a.b.c")
-        #expect(try doc["list"]?.array().count == 2)
+        #expect(try doc["list"]?.array().map(\.keyPath) == ["list[0]", "list[1]"])
         #expect(problem { _ = try doc.required("a").array("must be an array of things") }
                 == "f.json: a: must be an array of things, not an object")
     }

@@ -46,10 +46,11 @@ public struct JSONField<Failure: FieldError> {
         return JSONFields(members: members, path: keyPath, file: file)
     }
 
-    /// The items of an array; anything else is "`problem`, not a string".
-    public func array(_ problem: String = "must be an array") throws(Failure) -> [JSONValue] {
+    /// The items of an array, each at its index (`sinks[1]`); anything else is "`problem`,
+    /// not a string".
+    public func array(_ problem: String = "must be an array") throws(Failure) -> [JSONField<Failure>] {
         guard case let .array(items) = value else { throw error("\(problem), not \(value.typeName)") }
-        return items
+        return items.enumerated().map { JSONField($0.element, at: "\(keyPath)[\($0.offset)]", in: file) }
     }
 
     /// A string, any string (an empty one too).

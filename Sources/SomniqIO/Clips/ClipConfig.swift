@@ -27,31 +27,24 @@ public struct ClipConfig: Sendable, Equatable {
         directory ?? ((log as NSString).deletingLastPathComponent + "/clips")
     }
 
-    static func parse(_ value: JSONValue, file: String) throws(ConfigError) -> ClipConfig {
-        guard case let .object(members) = value else {
-            throw ConfigError(file: file, keyPath: "clips", problem: "must be an object, not \(value.typeName)")
-        }
-        let fields = Fields(members: members, path: "clips", file: file)
-        for (key, _) in members where !keys.contains(key) {
-            throw fields.error(key, "unknown key (expected one of: \(keys.joined(separator: ", ")))")
-        }
+    /// Parses `"clips"`; errors name the key path (`clips.max_mb`).
+    static func parse(_ field: JSONField<ConfigError>) throws(ConfigError) -> ClipConfig {
+        let fields = try field.object()
+        try fields.allowOnly(keys)
         var c = ClipConfig()
-        c.enabled = try fields.bool("enabled") ?? false
-        c.policy.minTier = try fields.tier("min_tier") ?? c.policy.minTier
+        c.enabled = try fields["enabled"]?.bool() ?? false
+        c.policy.minTier = try fields["min_tier"]?.tier() ?? c.policy.minTier
         // Up to 30 s either side: the ring holding what precedes an onset is kept in memory.
-        c.policy.preSeconds = try fields.number("pre_s", in: 0...30, unit: "seconds") ?? c.policy.preSeconds
-        c.policy.postSeconds = try fields.number("post_s", in: 0...30, unit: "seconds") ?? c.policy.postSeconds
+        c.policy.preSeconds = try fields["pre_s"]?.number(in: 0...30, unit: "seconds") ?? c.policy.preSeconds
+        c.policy.postSeconds = try fields["post_s"]?.number(in: 0...30, unit: "seconds") ?? c.policy.postSeconds
         // 5 s holds a bark; 5 minutes of 16 kHz audio is what a clip's buffer may take.
-        c.policy.maxSeconds = try fields.number("max_s", in: 5...300, unit: "seconds") ?? c.policy.maxSeconds
+        c.policy.maxSeconds = try fields["max_s"]?.number(in: 5...300, unit: "seconds") ?? c.policy.maxSeconds
         // 1 MB holds a few clips; 1 TB is more than a small machine's disk.
-        c.maxMB = try fields.number("max_mb", in: 1...1_000_000, unit: "MB") ?? c.maxMB
+        c.maxMB = try fields["max_mb"]?.number(in: 1...1_000_000, unit: "MB") ?? c.maxMB
         // From a quarter of an hour to ten years.
-        c.maxAgeDays = try fields.number("max_age_days", in: 0.01...3650, unit: "days") ?? c.maxAgeDays
-        c.policy.classes = try fields.classes("classes")
-        if let dir = try fields.string("dir") {
-            guard dir.hasPrefix("/") else { throw fields.error("dir", "\"\(dir)\" must be an absolute path") }
-            c.directory = dir
-        }
+        c.maxAgeDays = try fields["max_age_days"]?.number(in: 0.01...3650, unit: "days") ?? c.maxAgeDays
+        c.policy.classes = try fields["classes"]?.classes()
+        c.directory = try fields["dir"]?.absolutePath()
         return c
     }
 }

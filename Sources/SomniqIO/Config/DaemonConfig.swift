@@ -2,8 +2,13 @@ import Foundation
 import SomniqCore
 
 /// A configuration file that cannot be used: which file, which key, what is wrong.
-public struct ConfigError: Error, CustomStringConvertible {
+public struct ConfigError: FieldError, CustomStringConvertible {
     public var file: String, keyPath: String, problem: String
+    public init(file: String, keyPath: String, problem: String) {
+        self.file = file
+        self.keyPath = keyPath
+        self.problem = problem
+    }
     public var description: String { keyPath.isEmpty ? "\(file): \(problem)" : "\(file): \(keyPath): \(problem)" }
 }
 
@@ -99,57 +104,28 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
-        let root: JSONValue
-        do { root = try JSONValue(parsing: text) } catch {
-            throw ConfigError(file: file, keyPath: "", problem: "not valid JSON (\(error))")
-        }
-        guard case let .object(members) = root else {
-            throw ConfigError(file: file, keyPath: "", problem: "must be a JSON object, not \(root.typeName)")
-        }
+        let root = try JSONField<ConfigError>(parsing: text, file: file).object("must be a JSON object")
         var c = DaemonConfig()
-        for (key, value) in members {
-            func fail(_ problem: String) -> ConfigError { ConfigError(file: file, keyPath: key, problem: problem) }
-            func string() throws(ConfigError) -> String {
-                guard case let .string(s) = value else { throw fail("must be a string, not \(value.typeName)") }
-                guard !s.isEmpty else { throw fail("must not be empty") }
-                if let problem = ConfigText.problem(s) { throw fail(problem) }
-                return s
-            }
-            func seconds(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
-                guard case let .number(n) = value else { throw fail("must be a number of seconds, not \(value.typeName)") }
-                guard range.contains(n) else {
-                    throw fail("\(JSONValue.format(n)) must be from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) seconds")
-                }
-                return n
-            }
+        for (key, field) in root.entries {
             switch key {
-            case "device": c.device = try string()
-            case "profile": c.profile = try string()
-            case "log":
-                c.log = try string()
-                guard c.log.hasPrefix("/") else { throw fail("\"\(c.log)\" must be an absolute path") }
+            case "device": c.device = try field.text()
+            case "profile": c.profile = try field.text()
+            case "log": c.log = try field.absolutePath()
             // Under a second, the gap between two ALSA periods would be "silent"; over an
             // hour, a dead microphone would go unsaid for a sleep cycle or more.
-            case "silence_s": c.silenceSeconds = try seconds(in: Self.silenceRange)
+            case "silence_s": c.silenceSeconds = try field.number(in: Self.silenceRange, unit: "seconds")
             // Under half a second, any slam near the microphone would be "clipping"; over an
             // hour, the same as silence_s.
-            case "clipping_s": c.clippingSeconds = try seconds(in: Self.clippingRange)
-            case "room":
-                c.room = try string()
-                guard SafeName.isValid(c.room) else {
-                    throw fail("\"\(c.room)\" may hold only letters, digits, - and _ (at most 64): it names MQTT topics")
-                }
+            case "clipping_s": c.clippingSeconds = try field.number(in: Self.clippingRange, unit: "seconds")
+            case "room": c.room = try field.safeName(because: "it names MQTT topics")
             case "metrics":
-                if case .null = value { c.metrics = .some(nil); continue }
-                let path = try string()
-                guard path.hasPrefix("/") else { throw fail("\"\(path)\" must be an absolute path, or null for none") }
-                c.metrics = path
+                if case .null = field.value { c.metrics = .some(nil); continue }
+                c.metrics = try field.absolutePath(or: "null for none")
             case "sinks":
-                guard case let .array(items) = value else { throw fail("must be an array of sinks, not \(value.typeName)") }
-                for (i, item) in items.enumerated() { c.sinks.append(try SinkConfig.parse(item, index: i, file: file)) }
+                c.sinks = try field.array("must be an array of sinks").map { item throws(ConfigError) in try SinkConfig.parse(item) }
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
-            case "clips": c.clips = try ClipConfig.parse(value, file: file)
-            default: throw fail("unknown key (expected one of: \(keys.joined(separator: ", ")))")
+            case "clips": c.clips = try ClipConfig.parse(field)
+            default: throw root.unknownKey(key, expected: keys)
             }
         }
         return c

@@ -77,73 +77,68 @@ enum SafeName {
 extension SinkConfig {
     static let commonKeys = ["type", "name", "min_tier", "classes", "max_per_minute", "queue"]
 
-    /// Parses `sinks[index]`; errors name the key path (`sinks[1].url`).
-    static func parse(_ value: JSONValue, index: Int, file: String) throws(ConfigError) -> SinkConfig {
-        let at = "sinks[\(index)]"
-        guard case let .object(members) = value else {
-            throw ConfigError(file: file, keyPath: at, problem: "must be an object with a \"type\", not \(value.typeName)")
-        }
-        let fields = Fields(members: members, path: at, file: file)
-        let type = try fields.string("type", required: true)!
+    /// Parses one of `"sinks"`; errors name the key path (`sinks[1].url`).
+    static func parse(_ field: JSONField<ConfigError>) throws(ConfigError) -> SinkConfig {
+        let fields = try field.object("must be an object with a \"type\"")
+        let type = try fields.required("type").text()
         let kind: Kind
         let keys: [String]
         switch type {
         case "exec":
             keys = ["command", "timeout_s"]
-            let command = try fields.strings("command")
+            let command = try fields.required("command").strings()
             guard command[0].hasPrefix("/") else {
                 throw fields.error("command", "must start with the program's absolute path (it is run without a shell)")
             }
             kind = .exec(Exec(command: command, timeoutSeconds: try fields.timeout() ?? 10))
         case "webhook":
             keys = ["url", "format", "headers", "timeout_s"]
-            let url = try fields.string("url", required: true)!
+            let url = try fields.required("url").text()
             guard url.hasPrefix("http://") || url.hasPrefix("https://"), !url.contains(where: { $0.isWhitespace }) else {
                 throw fields.error("url", "\"\(url)\" must be an http:// or https:// URL")
             }
             var w = Webhook(url: url)
-            if let f = try fields.string("format") {
+            if let f = try fields["format"]?.text() {
                 guard let format = Webhook.Format(rawValue: f) else { throw fields.error("format", "\"\(f)\" must be json or ntfy") }
                 w.format = format
             }
-            w.headers = try fields.headers("headers")
+            w.headers = try fields["headers"]?.headers() ?? [:]
             w.timeoutSeconds = try fields.timeout() ?? 10
             kind = .webhook(w)
         case "mqtt":
             keys = ["host", "port", "username", "password", "ca_file", "cert_file", "key_file", "topic_prefix",
                     "discovery", "discovery_prefix", "keepalive_s"]
             var m = MQTT()
-            m.host = try fields.string("host") ?? m.host
-            m.caFile = try fields.string("ca_file")
-            m.port = try fields.integer("port", in: 1...65535) ?? (m.caFile == nil ? 1883 : 8883)
-            m.username = try fields.string("username")
-            m.password = try fields.string("password")
-            m.certFile = try fields.string("cert_file")
-            m.keyFile = try fields.string("key_file")
+            m.host = try fields["host"]?.text() ?? m.host
+            m.caFile = try fields["ca_file"]?.text()
+            m.port = try fields["port"]?.integer(in: 1...65535) ?? (m.caFile == nil ? 1883 : 8883)
+            m.username = try fields["username"]?.text()
+            m.password = try fields["password"]?.text()
+            m.certFile = try fields["cert_file"]?.text()
+            m.keyFile = try fields["key_file"]?.text()
             if (m.certFile == nil) != (m.keyFile == nil) { throw fields.error("cert_file", "cert_file and key_file go together") }
             if m.certFile != nil, m.caFile == nil { throw fields.error("ca_file", "a client certificate needs TLS: set ca_file") }
-            m.topicPrefix = try fields.safeName("topic_prefix") ?? m.topicPrefix
-            m.discovery = try fields.bool("discovery") ?? true
-            m.discoveryPrefix = try fields.safeName("discovery_prefix") ?? m.discoveryPrefix
+            m.topicPrefix = try fields["topic_prefix"]?.safeName() ?? m.topicPrefix
+            m.discovery = try fields["discovery"]?.bool() ?? true
+            m.discoveryPrefix = try fields["discovery_prefix"]?.safeName() ?? m.discoveryPrefix
             // Under 5 s the broker hears of little but pings; over an hour a lost broker
             // goes unnoticed all that time.
-            m.keepaliveSeconds = try fields.integer("keepalive_s", in: 5...3600) ?? 60
+            m.keepaliveSeconds = try fields["keepalive_s"]?.integer(in: 5...3600) ?? 60
             kind = .mqtt(m)
         default:
             throw fields.error("type", "\"\(type)\" is not a sink type (expected exec, webhook or mqtt)")
         }
-        for key in members.map(\.0) where !commonKeys.contains(key) && !keys.contains(key) {
-            throw fields.error(key, "unknown key for a \(type) sink (expected: \((commonKeys + keys).joined(separator: ", ")))")
-        }
+        try fields.allowOnly(commonKeys + keys,
+                             problem: "unknown key for a \(type) sink (expected: \((commonKeys + keys).joined(separator: ", ")))")
         var sink = SinkConfig(name: type, kind: kind)
-        if let name = try fields.safeName("name") { sink.name = name }
-        sink.minTier = try fields.tier("min_tier") ?? sink.minTier
-        sink.classes = try fields.classes("classes")
+        if let name = try fields["name"]?.safeName() { sink.name = name }
+        sink.minTier = try fields["min_tier"]?.tier() ?? sink.minTier
+        sink.classes = try fields["classes"]?.classes()
         // One a minute at least, or nothing but critical alerts would pass; 600 is ten a
         // second, more than any phone shows.
-        sink.maxPerMinute = try fields.integer("max_per_minute", in: 1...600) ?? sink.maxPerMinute
+        sink.maxPerMinute = try fields["max_per_minute"]?.integer(in: 1...600) ?? sink.maxPerMinute
         // 100,000 waiting notifications is days of a busy night: more is memory, not delivery.
-        sink.queueSize = try fields.integer("queue", in: 1...100_000) ?? sink.queueSize
+        sink.queueSize = try fields["queue"]?.integer(in: 1...100_000) ?? sink.queueSize
         return sink
     }
 
@@ -166,109 +161,28 @@ extension SinkConfig {
     }
 }
 
-/// Typed access to one object's members, with errors that name the key path.
-struct Fields {
-    var members: [(String, JSONValue)]
-    var path: String
-    var file: String
-
-    func has(_ key: String) -> Bool { members.contains { $0.0 == key } }
-    func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
-    func error(_ key: String, _ problem: String) -> ConfigError {
-        ConfigError(file: file, keyPath: "\(path).\(key)", problem: problem)
+private extension JSONFields where Failure == ConfigError {
+    /// `timeout_s`: a delivery gets from 0.1 s (less cannot start a process or open a
+    /// connection) to 300 s (longer, and notifications back up behind a dead peer).
+    func timeout() throws(ConfigError) -> Double? {
+        try self["timeout_s"]?.number(in: 0.1...300, unit: "seconds")
     }
+}
 
-    func string(_ key: String, required: Bool = false) throws(ConfigError) -> String? {
-        guard let v = value(key) else {
-            if required { throw ConfigError(file: file, keyPath: path, problem: "needs \"\(key)\"") }
-            return nil
-        }
-        guard case let .string(s) = v else { throw error(key, "must be a string, not \(v.typeName)") }
-        guard !s.isEmpty else { throw error(key, "must not be empty") }
-        if let problem = ConfigText.problem(s) { throw error(key, problem) }
-        return s
-    }
-
-    func safeName(_ key: String) throws(ConfigError) -> String? {
-        guard let s = try string(key) else { return nil }
-        guard SafeName.isValid(s) else { throw error(key, "\"\(s)\" may hold only letters, digits, - and _ (at most 64)") }
-        return s
-    }
-
-    func strings(_ key: String) throws(ConfigError) -> [String] {
-        guard let v = value(key) else { throw ConfigError(file: file, keyPath: path, problem: "needs \"\(key)\"") }
-        guard case let .array(items) = v, !items.isEmpty else { throw error(key, "must be a non-empty array of strings") }
-        var out: [String] = []
-        for item in items {
-            guard case let .string(s) = item, !s.isEmpty, !s.utf8.contains(0) else {
-                throw error(key, "must be a non-empty array of non-empty strings")
-            }
-            out.append(s)
-        }
-        return out
-    }
-
-    func headers(_ key: String) throws(ConfigError) -> [String: String] {
-        guard let v = value(key) else { return [:] }
-        guard case let .object(pairs) = v else { throw error(key, "must be an object of header names to values") }
+private extension JSONField where Failure == ConfigError {
+    /// A webhook's `headers`: an object of header names (tokens) to values without control
+    /// characters; errors name the header (`sinks[0].headers.X-Title`).
+    func headers() throws(ConfigError) -> [String: String] {
+        guard case let .object(members) = value else { throw error("must be an object of header names to values") }
         var out: [String: String] = [:]
-        for (name, value) in pairs {
-            guard case let .string(s) = value else { throw error("\(key).\(name)", "must be a string") }
+        for (name, header) in JSONFields<ConfigError>(members: members, path: keyPath, file: file).entries {
+            guard case let .string(s) = header.value else { throw header.error("must be a string") }
             let token = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
             guard token, !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw error("\(key).\(name)", "a header name is a token and a value has no control characters")
+                throw header.error("a header name is a token and a value has no control characters")
             }
             out[name] = s
         }
         return out
-    }
-
-    func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
-        guard let v = value(key) else { return nil }
-        let wanted = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        guard case let .number(n) = v else { throw error(key, "must be \(wanted), not \(v.typeName)") }
-        // Beyond Int (12345678901234567890123) is out of range too.
-        guard n == n.rounded(), let i = Int(exactly: n) else { throw error(key, "\(JSONValue.format(n)) must be \(wanted)") }
-        guard range.contains(i) else { throw error(key, "\(i) must be from \(range.lowerBound) to \(range.upperBound)") }
-        return i
-    }
-
-
-    /// `timeout_s`: a delivery gets from 0.1 s (less cannot start a process or open a
-    /// connection) to 300 s (longer, and notifications back up behind a dead peer).
-    func timeout() throws(ConfigError) -> Double? { try number("timeout_s", in: 0.1...300, unit: "seconds") }
-
-    func number(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigError) -> Double? {
-        guard let v = value(key) else { return nil }
-        guard case let .number(n) = v else { throw error(key, "must be a number of \(unit), not \(v.typeName)") }
-        guard range.contains(n) else {
-            throw error(key, "\(JSONValue.format(n)) must be from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) \(unit)")
-        }
-        return n
-    }
-
-    func tier(_ key: String) throws(ConfigError) -> Tier? {
-        guard let t = try string(key) else { return nil }
-        guard let tier = Tier(rawValue: t) else { throw error(key, "\"\(t)\" must be critical, high, medium or low") }
-        return tier
-    }
-
-    /// A non-empty array of class names; nil when the key is absent.
-    func classes(_ key: String) throws(ConfigError) -> Set<SoundClass>? {
-        guard has(key) else { return nil }
-        var set = Set<SoundClass>()
-        for name in try strings(key) {
-            guard let c = SoundClass(rawValue: name) else {
-                throw error(key, "\"\(name)\" is not a class (see `somniq profiles show balanced`)")
-            }
-            set.insert(c)
-        }
-        return set
-    }
-
-    func bool(_ key: String) throws(ConfigError) -> Bool? {
-        guard let v = value(key) else { return nil }
-        guard case let .bool(b) = v else { throw error(key, "must be true or false, not \(v.typeName)") }
-        return b
     }
 }
