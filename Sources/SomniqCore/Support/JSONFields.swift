@@ -40,14 +40,14 @@ public struct JSONField<Failure: FieldError> {
         Failure(file: file, keyPath: keyPath, problem: problem)
     }
 
-    /// The members of an object; anything else is "`problem`, not an array".
+    /// The members of an object; anything else is "`problem`, not" its type ("…, not an array").
     public func object(_ problem: String = "must be an object") throws(Failure) -> JSONFields<Failure> {
         guard case let .object(members) = value else { throw error("\(problem), not \(value.typeName)") }
         return JSONFields(members: members, path: keyPath, file: file)
     }
 
     /// The items of an array, each at its index (`sinks[1]`); anything else is "`problem`,
-    /// not a string".
+    /// not" its type ("…, not a string").
     public func array(_ problem: String = "must be an array") throws(Failure) -> [JSONField<Failure>] {
         guard case let .array(items) = value else { throw error("\(problem), not \(value.typeName)") }
         return items.enumerated().map { JSONField($0.element, at: "\(keyPath)[\($0.offset)]", in: file) }
