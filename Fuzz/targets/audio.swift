@@ -101,10 +101,9 @@ public func fuzzAudio(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var pushed = 0
     do {
         // Float files may hold NaN or infinite samples: they go through as a replay's would.
-        while try source.next({ samples in
-            pushed += samples.count
-            _ = pipeline.push(samples)
-        }) {
+        while let block = try source.nextBlock() {
+            pushed += block.samples.count
+            _ = pipeline.push(block.samples)
             if pushed >= maxSamples { return 0 }
         }
     } catch {
