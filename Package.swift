@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
                        providers: [.apt(["libmosquitto-dev"])]),
+        // Header-only wrappers of C library calls Swift cannot make (variadic ones).
+        .systemLibrary(name: "CSupport"),
 
         // Pure, deterministic signal processing, classification and alert logic.
         .target(name: "SomniqCore", dependencies: [
@@ -35,7 +37,7 @@ let package = Package(
 
         // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CCurl", "CMosquitto",
+            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CCurl", "CMosquitto", "CSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

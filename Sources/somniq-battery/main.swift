@@ -1,6 +1,7 @@
 import AlarmBattery
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -66,7 +67,7 @@ struct SomniqBattery: ParsableCommand {
             summary.add(run)
         }
         print(summary.text)
-        StandardError.write(String(format: "battery: %d cases in %.1f s\n", work.count, Date().timeIntervalSince(started)))
+        StandardError.write(String(cFormat: "battery: %d cases in %.1f s\n", work.count, Date().timeIntervalSince(started)))
         print("battery: \(summary.failures.count) failures")
     }
 
@@ -90,9 +91,9 @@ enum CaseFiles {
     }
 
     static func write(_ item: BatteryCase, to directory: String) throws {
-        let base = directory + "/" + String(format: "%@%04d", item.isAlarm ? "alarm" : "lookalike", item.index)
+        let base = directory + "/" + String(cFormat: "%@%04d", item.isAlarm ? "alarm" : "lookalike", item.index)
         try wav(item.samples).write(to: URL(fileURLWithPath: base + ".wav"))
-        let tsv = item.labels.map { String(format: "%.3f\t%.3f\tsmoke_alarm\n", $0.onset, $0.offset) }.joined()
+        let tsv = item.labels.map { String(cFormat: "%.3f\t%.3f\tsmoke_alarm\n", $0.onset, $0.offset) }.joined()
         try tsv.write(toFile: base + ".tsv", atomically: true, encoding: .utf8)
         let p = Parameters(name: item.name, index: item.index, seed: item.seed, isAlarm: item.isAlarm, family: item.family,
                            background: item.background, inBandSnrDb: item.inBandSnrDb, peakDbfs: item.peakDbfs,

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -19,7 +20,7 @@ struct Bench: AsyncParsableCommand {
     var hours = 8.0
 
     @Option(help: "Directory for the synthetic recordings (deleted afterwards).")
-    var directory = NSTemporaryDirectory()
+    var directory = temporaryDirectoryPath()
 
     @OptionGroup var learned: RulesOptions
 
@@ -27,7 +28,7 @@ struct Bench: AsyncParsableCommand {
         guard hours > 0, hours <= 24 else { throw ValidationError("--hours must be in (0, 24]") }
         // A new directory only this process can enter (mkdtemp): nothing planted in a
         // shared /tmp can be followed or overwritten.
-        var template = Array(((directory as NSString).appendingPathComponent("somniq-bench-XXXXXX")).utf8CString)
+        var template = Array((PathText.appending(directory, "somniq-bench-XXXXXX")).utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw fail("\(directory): cannot create a directory for the recording: \(String(cString: strerror(errno)))", Exit.ioError)
         }
@@ -41,28 +42,28 @@ struct Bench: AsyncParsableCommand {
         ]
         var speeds: [(String, Double)] = []
         for input in inputs {
-            let path = (scratch as NSString).appendingPathComponent(input.file)
+            let path = PathText.appending(scratch, input.file)
             defer { unlink(path) }
-            print(String(format: "synthesising %.1f h of %@ …", hours, input.name))
+            print(String(cFormat: "synthesising %.1f h of %@ …", hours, input.name))
             let t0 = Date()
             do { try SyntheticNight.write(to: path, seconds: seconds, sampleRate: input.rate, format: input.format) } catch {
                 throw fail("\(error)", Exit.ioError)
             }
-            print(String(format: "  written in %.1f s", Date().timeIntervalSince(t0)))
+            print(String(cFormat: "  written in %.1f s", Date().timeIntervalSince(t0)))
             let report = try await Benchmark.replay(path: path, learned: try learned.load())
             let rt = seconds / report.total
             speeds.append((input.name, rt))
-            print(String(format: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))
+            print(String(cFormat: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))
             for (name, t) in report.stages {
-                print("  " + name.padding(toLength: 40, withPad: " ", startingAt: 0)
-                      + String(format: "%7.2f s  %5.1f %%", t, 100 * t / report.total))
+                print("  " + name.padded(toLength: 40)
+                      + String(cFormat: "%7.2f s  %5.1f %%", t, 100 * t / report.total))
             }
-            print(String(format: "  events: %d (%d alerts)", report.events, report.alerts))
+            print(String(cFormat: "  events: %d (%d alerts)", report.events, report.alerts))
         }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         print()
-        for (name, rt) in speeds { print(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%6.0f× real time", rt)) }
-        print(String(format: "peak RSS: %.1f MB", Double(usage.ru_maxrss) / 1024))
+        for (name, rt) in speeds { print(name.padded(toLength: 14) + String(cFormat: "%6.0f× real time", rt)) }
+        print(String(cFormat: "peak RSS: %.1f MB", Double(usage.ru_maxrss) / 1024))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -50,10 +51,10 @@ struct Clips: ParsableCommand {
             }
             for c in clips {
                 let n = ClipStore.night(ofName: c.name) ?? "-"
-                print(LogText.escape(String(format: "%@  %7.1f KB  %@", n, Double(c.bytes) / 1000, store.path(c.name))))
+                print(LogText.escape(String(cFormat: "%@  %7.1f KB  %@", n, Double(c.bytes) / 1000, store.path(c.name))))
             }
             let total = clips.reduce(Int64(0)) { $0 + $1.bytes }
-            print(String(format: "%d clip%@, %.1f MB", clips.count, clips.count == 1 ? "" : "s", Double(total) / 1_000_000))
+            print(String(cFormat: "%d clip%@, %.1f MB", clips.count, clips.count == 1 ? "" : "s", Double(total) / 1_000_000))
         }
 
         func validate() throws {

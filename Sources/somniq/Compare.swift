@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -70,7 +71,7 @@ enum CompareReport {
             rows.append(["\(tier.rawValue) alerts"] + c.alertsByTier.map { "\($0[tier] ?? 0)" })
         }
         let widths = rows[0].indices.map { col in rows.map { $0[col].count }.max()! }
-        let minutes = String(format: "%d:%02d", Int(seconds) / 60, Int(seconds) % 60)
+        let minutes = String(cFormat: "%d:%02d", Int(seconds) / 60, Int(seconds) % 60)
         var lines = ["\(LogText.escape(file)): \(minutes) of audio, decoded and classified once, judged by \(c.profiles.count) profile\(c.profiles.count == 1 ? "" : "s")", ""]
         if heard.isEmpty { lines.append("no profile found an event in it"); return lines.joined(separator: "\n") + "\n" }
         for row in rows {
@@ -79,7 +80,7 @@ enum CompareReport {
                 let (text, width) = cell
                 let pad = String(repeating: " ", count: width - text.count)
                 return col == 0 ? text + pad + "  " : pad + text + "  "
-            }.joined().trimmingCharacters(in: .whitespaces))
+            }.joined().trimmingWhitespace())
         }
         return lines.joined(separator: "\n") + "\n"
     }

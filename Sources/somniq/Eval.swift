@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -58,7 +59,7 @@ struct Eval: AsyncParsableCommand {
         if let estimates { try checkEstimates(estimates, collected.flatMap(\.items)) }
         if let estimates {
             do { try FileManager.default.createDirectory(atPath: estimates, withIntermediateDirectories: true) } catch {
-                throw fail("\(estimates): cannot create the estimates directory: \((error as NSError).localizedDescription)", Exit.ioError)
+                throw fail("\(estimates): cannot create the estimates directory: \(errorText(error))", Exit.ioError)
             }
         }
         if byRule {
@@ -77,7 +78,7 @@ struct Eval: AsyncParsableCommand {
                 }
             }
             let shipped = try learned.load(.shipped)
-            print(EvalReport.byRule(byUse, names: groups.map { ($0[0] as NSString).lastPathComponent }) { shipped?.decides($0) == true })
+            print(EvalReport.byRule(byUse, names: groups.map { PathText.lastComponent($0[0]) }) { shipped?.decides($0) == true })
             return
         }
         let rules = try learned.load()
@@ -91,11 +92,11 @@ struct Eval: AsyncParsableCommand {
                         guard profiles.count == 1 else { return }
                         alarms.add(file: item.audio, reference: item.labels, estimated: found)
                         guard let estimates else { return }
-                        let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension + ".tsv"
-                        let text = found.map { String(format: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
-                        let path = (estimates as NSString).appendingPathComponent(name)
+                        let name = PathText.deletingExtension(PathText.lastComponent(item.audio)) + ".tsv"
+                        let text = found.map { String(cFormat: "%.3f\t%.3f\t%@", $0.onset, $0.offset, $0.label) }.joined(separator: "\n")
+                        let path = PathText.appending(estimates, name)
                         do { try (text.isEmpty ? "" : text + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                            throw fail("\(path): cannot write the estimates: \((error as NSError).localizedDescription)", Exit.ioError)
+                            throw fail("\(path): cannot write the estimates: \(errorText(error))", Exit.ioError)
                         }
                     })
                 } catch let error as AudioFileError {
@@ -104,7 +105,7 @@ struct Eval: AsyncParsableCommand {
             }
             results.append(row)
         }
-        let folders = groups.map { ($0[0] as NSString).lastPathComponent }
+        let folders = groups.map { PathText.lastComponent($0[0]) }
         if json {
             print(JSONValue.array(results.map { EvalReport.json($0[0]) }).prettyText)
         } else if results.count == 1 && groups.count == 1 {
@@ -122,15 +123,16 @@ struct Eval: AsyncParsableCommand {
     /// would overwrite the other's estimates).
     private func checkEstimates(_ directory: String, _ items: [Evaluator.Item]) throws {
         func real(_ path: String) -> String {
-            guard let r = realpath(path, nil) else { return (path as NSString).standardizingPath }
+            // (A path realpath cannot resolve does not exist, so it is not the labels' directory.)
+            guard let r = realpath(path, nil) else { return path }
             defer { free(r) }
             return String(cString: r)
         }
         let target = real(directory)
         var byName: [String: String] = [:]
         for item in items {
-            let name = ((item.audio as NSString).lastPathComponent as NSString).deletingPathExtension
-            if real((item.audio as NSString).deletingLastPathComponent) == target {
+            let name = PathText.deletingExtension(PathText.lastComponent(item.audio))
+            if real(PathText.deletingLastComponent(item.audio)) == target {
                 throw fail("--estimates \(LogText.escape(directory)) holds the reference labels of \(LogText.escape(item.audio)); the estimates would overwrite them: choose another directory", Exit.usage)
             }
             if let other = byName[name] {
@@ -172,18 +174,18 @@ enum EvalReport {
         ])
     }
 
-    static func f(_ x: Double) -> String { x.isNaN ? "  - " : String(format: "%.2f", x) }
+    static func f(_ x: Double) -> String { x.isNaN ? "  - " : String(cFormat: "%.2f", x) }
     static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s : s + String(repeating: " ", count: w - s.count) }
     /// A table row without the padding after its last column.
     static func trimmed(_ s: String) -> String { String(s.reversed().drop { $0 == " " }.reversed()) }
 
     static func table(_ r: Evaluator.Result, items: [Evaluator.Item]) -> String {
         let labels = items.reduce(0) { $0 + $1.labels.count }
-        var lines = ["profile \(r.profile): \(r.labelledFiles) labelled files (\(labels) labels), \(r.backgroundFiles) background files (\(String(format: "%.2f", r.backgroundHours)) h)",
+        var lines = ["profile \(r.profile): \(r.labelledFiles) labelled files (\(labels) labels), \(r.backgroundFiles) background files (\(String(cFormat: "%.2f", r.backgroundHours)) h)",
                      "",
                      pad("class", 13) + "segment P   R     F1   | event P   R     F1   | latency"]
         for c in r.classes {
-            let latency = c.medianLatency.map { String(format: "%+.2f s", $0) } ?? "   -"
+            let latency = c.medianLatency.map { String(cFormat: "%+.2f s", $0) } ?? "   -"
             lines.append(pad(c.label, 13) + "  " + [c.segment.precision, c.segment.recall, c.segment.f1].map(f).joined(separator: "  ")
                          + "  |   " + [c.event.precision, c.event.recall, c.event.f1].map(f).joined(separator: "  ") + "  | " + latency)
         }
@@ -191,7 +193,7 @@ enum EvalReport {
                      + "  |   " + [r.eventAverage.precision, r.eventAverage.recall, r.eventAverage.f1].map(f).joined(separator: "  ") + "  |")
         lines.append("")
         if r.backgroundFiles > 0 {
-            lines.append(String(format: "background: %d false alerts in %.2f h = %.1f per hour (%d critical)",
+            lines.append(String(cFormat: "background: %d false alerts in %.2f h = %.1f per hour (%d critical)",
                                 r.falseAlerts, r.backgroundHours, r.falseAlertsPerHour, r.falseCriticalAlerts))
         } else {
             lines.append("background: no background-only recordings given")
@@ -208,7 +210,7 @@ enum EvalReport {
         } ?? byProfile.map { ("", $0[0]) }
         for (folder, r) in rows {
             lines.append((folders == nil ? "" : pad(folder, 10)) + pad(r.profile, 19) + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
-                         + pad(f(r.segmentOverall.recall), 12) + pad(r.backgroundFiles > 0 ? String(format: "%.1f", r.falseAlertsPerHour) : "-", 16)
+                         + pad(f(r.segmentOverall.recall), 12) + pad(r.backgroundFiles > 0 ? String(cFormat: "%.1f", r.falseAlertsPerHour) : "-", 16)
                          + "\(r.falseCriticalAlerts)")
         }
         return lines.joined(separator: "\n")
@@ -228,7 +230,7 @@ enum EvalReport {
             let labelled = r.classes.reduce(0) { $0 + $1.event.nref }
             lines.append(pad(name, w) + pad("\(r.labelledFiles + r.backgroundFiles)", 7) + pad("\(labelled)", 8)
                          + pad(f(r.segmentAverage.f1), 8) + pad(f(r.eventAverage.f1), 10)
-                         + pad(r.backgroundFiles > 0 ? String(format: "%.1f in %.2f h", r.falseAlertsPerHour, r.backgroundHours) : "-", 16)
+                         + pad(r.backgroundFiles > 0 ? String(cFormat: "%.1f in %.2f h", r.falseAlertsPerHour, r.backgroundHours) : "-", 16)
                          + (r.backgroundFiles > 0 ? "\(r.falseCriticalAlerts)" : "-"))
         }
         return lines.joined(separator: "\n")
@@ -251,7 +253,7 @@ enum EvalReport {
         }
         lines.append(pad("macro", 13) + names.indices.map { g in byUse.map { pad(f($0[g].segmentAverage.f1), w) }.joined() + "  " }.joined())
         lines.append(pad("false/h", 13) + names.indices.map { g in
-            byUse.map { pad($0[g].backgroundFiles > 0 ? String(format: "%.1f", $0[g].falseAlertsPerHour) : "-", w) }.joined() + "  "
+            byUse.map { pad($0[g].backgroundFiles > 0 ? String(cFormat: "%.1f", $0[g].falseAlertsPerHour) : "-", w) }.joined() + "  "
         }.joined())
         lines += ["", "* shipped with its learned rule (`somniq rules list`)"]
         return lines.map(trimmed).joined(separator: "\n")
@@ -262,10 +264,10 @@ enum EvalReport {
         var lines = ["", "smoke alarms: \(a.alarms.count - a.missed) of \(a.alarms.count) found within \(Int(AlarmCheck.tolerance)) s, "
                      + "\(a.split) split into several events, \(a.falseAlarms) raised where none sounded"]
         for alarm in a.alarms {
-            let folder = ((alarm.file as NSString).deletingLastPathComponent as NSString).lastPathComponent
-            let name = folder + "/" + ((alarm.file as NSString).lastPathComponent as NSString).deletingPathExtension
-            let what = alarm.latency.map { String(format: "found %+.2f s, %d event%@", $0, alarm.events, alarm.events == 1 ? "" : "s") } ?? "MISSED"
-            lines.append("  " + pad(name, 24) + String(format: "%7.2f s  ", alarm.onset) + what)
+            let folder = PathText.lastComponent(PathText.deletingLastComponent(alarm.file))
+            let name = folder + "/" + PathText.deletingExtension(PathText.lastComponent(alarm.file))
+            let what = alarm.latency.map { String(cFormat: "found %+.2f s, %d event%@", $0, alarm.events, alarm.events == 1 ? "" : "s") } ?? "MISSED"
+            lines.append("  " + pad(name, 24) + String(cFormat: "%7.2f s  ", alarm.onset) + what)
         }
         return lines.joined(separator: "\n")
     }

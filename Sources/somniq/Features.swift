@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -36,18 +37,18 @@ struct Features: AsyncParsableCommand {
             replayer.factory.learned = try learned.load()
             replayer.factory.reportsWindows = true
             try await replayer.replay(path: file, to: [WindowPrinter { f, s in
-                var row: [String] = [String(format: "%.1f", f.startSeconds)]
+                var row: [String] = [String(cFormat: "%.1f", f.startSeconds)]
                 let values: [Float] = [f.levelDbfs, f.floorDbfs, f.snrDb, f.peakSnrDb, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
                                        Float(f.bursts), Float(f.loudBursts), f.onsetDb, f.onsetSeconds, f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr,
                                        f.harmonicity, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.tonalFraction, f.tonalHz,
                                        f.tonalStability, f.twoToneStability, f.modulation, f.flutter, f.noveltyDb, Float(f.toneRuns), f.longestToneSeconds]
-                row += values.map { String(format: "%.2f", $0) }
-                row += (0..<Bands.count).map { String(format: "%.1f", f.excessDb[$0]) }
-                row += (0..<Bands.count).map { String(format: "%.2f", f.excessShare[$0]) }
-                row += classes.map { String(format: "%.2f", s[$0]) }
+                row += values.map { String(cFormat: "%.2f", $0) }
+                row += (0..<Bands.count).map { String(cFormat: "%.1f", f.excessDb[$0]) }
+                row += (0..<Bands.count).map { String(cFormat: "%.2f", f.excessShare[$0]) }
+                row += classes.map { String(cFormat: "%.2f", s[$0]) }
                 if rules {
                     let r = ClassScores(rulesOf: f)
-                    row += classes.map { String(format: "%.2f", r[$0]) }
+                    row += classes.map { String(cFormat: "%.2f", r[$0]) }
                 }
                 print(row.joined(separator: "\t"))
             }])
@@ -71,9 +72,9 @@ extension Features {
             replayer.factory.reportsInputs = true
             try await replayer.replay(path: file, to: [WindowPrinter(inputs: { waiting[$0] = $1 }) { f, s in
                 guard let x = waiting.removeValue(forKey: f.index) else { return }
-                var row = String(format: "%.1f", f.startSeconds)
-                for c in classes { row += String(format: "\t%.9g", s[c]) }
-                for v in x { row += String(format: "\t%.9g", v) }
+                var row = String(cFormat: "%.1f", f.startSeconds)
+                for c in classes { row += String(cFormat: "\t%.9g", s[c]) }
+                for v in x { row += String(cFormat: "\t%.9g", v) }
                 print(row)
             }])
         } catch let error as AudioFileError {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 import SomniqIO
 
@@ -18,7 +19,7 @@ struct Profiles: ParsableCommand {
             let loader = ProfileLoader(directory: profileDir)
             for (name, origin) in loader.available() {
                 let description = (try? loader.load(origin == "built-in" ? name : origin).description) ?? "(invalid: run `somniq profiles validate \(origin)`)"
-                print(LogText.escape(name).padding(toLength: 20, withPad: " ", startingAt: 0) + LogText.escape(origin).padding(toLength: 12, withPad: " ", startingAt: 0) + LogText.escape(description))
+                print(LogText.escape(name).padded(toLength: 20) + LogText.escape(origin).padded(toLength: 12) + LogText.escape(description))
             }
         }
     }
@@ -86,8 +87,8 @@ struct Profiles: ParsableCommand {
             }
             let widths = (0..<header.count).map { col in rows.map { $0[col].count }.max()! }
             for row in rows {
-                print(zip(row, widths).map { $0.padding(toLength: $1 + 2, withPad: " ", startingAt: 0) }.joined()
-                        .trimmingCharacters(in: .whitespaces))
+                print(zip(row, widths).map { $0.padded(toLength: $1 + 2) }.joined()
+                        .trimmingWhitespace())
             }
         }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SomniqCore
 import SomniqIO
@@ -186,7 +187,7 @@ struct Replay: AsyncParsableCommand {
 /// A one-line progress indicator on standard error, for long replays on a terminal.
 enum Progress {
     static func show(file: String, fraction: Double) {
-        let name = (file as NSString).lastPathComponent
+        let name = PathText.lastComponent(file)
         let text = "\rreplaying \(name): \(Int((fraction * 100).rounded(.down)))%"
         StandardError.write(text)
     }

@@ -1,5 +1,6 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Why an audio file could not be read. Exit code 65 (bad input data).
@@ -161,7 +162,7 @@ public final class AudioFileReader {
     }
 
     private func timeText(_ f: Int64) -> String {
-        String(format: "%.3f s", Double(f) / Double(sampleRate))
+        String(cFormat: "%.3f s", Double(f) / Double(sampleRate))
     }
 
     private static func explain(openError reason: String) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The corpus's background loops (`backgrounds/<kind>/*.wav`), decoded and resampled to
 /// 16 kHz mono as replay reads any file: the beds of the alarm battery.

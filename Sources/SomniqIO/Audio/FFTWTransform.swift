@@ -1,6 +1,7 @@
 import CFFTW
 import SomniqCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The FFT backend: FFTW single precision (`fftw3f`), real-to-complex and back.
 ///
@@ -15,7 +16,7 @@ public final class FFTWTransform: SpectrumTransform {
     private let forward: fftwf_plan
     private let inverse: fftwf_plan
 
-    private static let planner = NSLock()
+    private static let planner = PosixLock()
 
     /// `size`: transform length, a power of two ≥ 2.
     public init(size: Int) {

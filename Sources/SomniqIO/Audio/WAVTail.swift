@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Audio a RIFF WAVE file holds past the end its data chunk declares. A recorder that
 /// stops without finishing its file (a crash, a pulled plug, a full card) leaves the

@@ -1,5 +1,6 @@
 import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Why capture failed, with what to do about it.

@@ -1,5 +1,6 @@
 import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A capture device on a sound card, as ALSA's control interface reports it.
 public struct CaptureHardware: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Runs blocking ALSA reads on a dedicated thread and hands period blocks to an async
@@ -17,7 +18,7 @@ public final class CaptureThread: @unchecked Sendable {
 
     private let capture: AlsaCapture
     private let capacity: Int
-    private let condition = NSCondition()
+    private let condition = PosixCondition()
     private var queue: [Item] = []
     // capacity queued + one being consumed + one being filled: a slot is never reused
     // while the consumer can still read it. Raw storage, so that the reader writing one
@@ -28,7 +29,7 @@ public final class CaptureThread: @unchecked Sendable {
     private var stopped = false
     /// The consumer, suspended in `next` until the reader queues an item or stops.
     private var waiter: UnsafeContinuation<Item?, Never>?
-    private var thread: Thread?
+    private var started = false
     private let exited = DispatchSemaphore(value: 0)
 
     public init(capture: AlsaCapture, capacity: Int = 50) {
@@ -52,10 +53,8 @@ public final class CaptureThread: @unchecked Sendable {
     }
 
     public func start() {
-        let t = Thread { [self] in loop() }
-        t.name = "somniq-capture"
-        thread = t
-        t.start()
+        started = true
+        PosixThread.start(name: "somniq-capture") { [self] in loop() }
     }
 
     /// Asks the reader to stop after its current read; a consumer waiting in `next` gets
@@ -74,7 +73,7 @@ public final class CaptureThread: @unchecked Sendable {
     /// it has and the device may be closed; false when it is still blocked in a read (a
     /// stalled source), and closing under it would be a use-after-free.
     public func waitForExit(timeout: Double = 1.0) -> Bool {
-        guard thread != nil else { return true }
+        guard started else { return true }
         return exited.wait(timeout: .now() + timeout) == .success
     }
 

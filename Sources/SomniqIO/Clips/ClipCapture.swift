@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Clips as the session takes them (`Session.clips`): the recorder cuts them from the
@@ -58,7 +59,7 @@ public final class ClipWriter: @unchecked Sendable {
     public static let queueLimit = 4
     private let store: ClipStore
     private let maxBytes: Int64, maxAgeDays: Double
-    private let condition = NSCondition()
+    private let condition = PosixCondition()
     private var queue: [ClipRecorder.Clip] = []
     private var busy = false
     private var skipped: [Skipped] = []
@@ -68,9 +69,7 @@ public final class ClipWriter: @unchecked Sendable {
         self.store = store
         self.maxBytes = maxBytes
         self.maxAgeDays = maxAgeDays
-        let t = Thread { [self] in run() }
-        t.name = "somniq-clips"
-        t.start()
+        PosixThread.start(name: "somniq-clips") { [self] in run() }
     }
 
     func submit(_ clips: [ClipRecorder.Clip]) {

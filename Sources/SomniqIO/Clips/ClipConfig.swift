@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// `"clips"` in config.json: whether alerted events keep their sound, which, how much,
@@ -24,7 +25,7 @@ public struct ClipConfig: Sendable, Equatable {
 
     /// The directory in force for a log at `log`.
     public func directory(besideLog log: String) -> String {
-        directory ?? ((log as NSString).deletingLastPathComponent + "/clips")
+        directory ?? (PathText.deletingLastComponent(log) + "/clips")
     }
 
     /// Parses `"clips"`; errors name the key path (`clips.max_mb`).

@@ -1,5 +1,6 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// The clips directory: FLAC files named by time and class, written private (0640), kept
@@ -22,13 +23,13 @@ public struct ClipStore: Sendable {
     /// two events of one second apart.
     public static func fileName(unix: Double?, onset: Double, soundClass: SoundClass, id: String) -> String {
         let safeID = String(String.UnicodeScalarView(id.unicodeScalars.filter {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-")
+            $0.isASCII && (("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-")
         }))
         if let unix {
-            let t = WallClock.localDate(unix) + "_" + WallClock.localTime(unix, seconds: true).replacingOccurrences(of: ":", with: "-")
+            let t = WallClock.localDate(unix) + "_" + WallClock.localTime(unix, seconds: true).replacingAll(":", with: "-")
             return "\(t)_\(soundClass.rawValue)_\(safeID).flac"
         }
-        return String(format: "%08.1fs_%@_%@.flac", onset, soundClass.rawValue, safeID)
+        return String(cFormat: "%08.1fs_%@_%@.flac", onset, soundClass.rawValue, safeID)
     }
 
     public func path(_ name: String) -> String { directory + "/" + name }
@@ -58,7 +59,7 @@ public struct ClipStore: Sendable {
         if let reason = Self.notADirectory(directory) { throw Failure(path: directory, problem: reason) }
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o750]) } catch {
-            throw Failure(path: directory, problem: "cannot create the clips directory: \(error.localizedDescription)")
+            throw Failure(path: directory, problem: "cannot create the clips directory: \(errorText(error))")
         }
     }
 

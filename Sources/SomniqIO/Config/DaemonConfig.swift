@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// A configuration file that cannot be used: which file, which key, what is wrong.
@@ -39,7 +40,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The metrics file in force: the configured one, or `somniq.prom` beside the log.
     public var metricsPath: String? {
         if let metrics { return metrics }
-        return (log as NSString).deletingLastPathComponent + "/somniq.prom"
+        return PathText.deletingLastComponent(log) + "/somniq.prom"
     }
 
     public init() {}

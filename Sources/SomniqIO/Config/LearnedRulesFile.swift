@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Reads a file of learned rules (`rules/learned.txt`'s format, `LearnedRules.init(text:)`),
@@ -13,16 +14,15 @@ public enum LearnedRulesFile {
 
     public static func read(path: String, use: LearnedRules.Use) throws(Error) -> LearnedRules {
         let name = LogText.escape(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = ReadingFile(path: path) else {
             throw Error(description: "\(name): cannot open the learned rules: \(String(cString: strerror(errno)))")
         }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch {
-            throw Error(description: "\(name): cannot read the learned rules: \((error as NSError).localizedDescription)")
+        let data: [UInt8]
+        do { data = try file.read(upToCount: maxBytes + 1) } catch {
+            throw Error(description: "\(name): cannot read the learned rules: \(errnoText(error))")
         }
         guard data.count <= maxBytes else { throw Error(description: "\(name): larger than \(maxBytes >> 20) MiB: not a file of learned rules") }
-        guard let text = String(data: data, encoding: .utf8) else { throw Error(description: "\(name): not UTF-8 text: not a file of learned rules") }
+        guard let text = String(data: Data(data), encoding: .utf8) else { throw Error(description: "\(name): not UTF-8 text: not a file of learned rules") }
         do { return try LearnedRules(text: text, use: use) } catch {
             throw Error(description: "\(name): \(LogText.escape(error.description))")
         }

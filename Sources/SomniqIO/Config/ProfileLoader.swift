@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Finds profiles by name or path: a path (anything with a `/` or ending in `.json`)
@@ -51,9 +52,9 @@ public struct ProfileLoader: Sendable {
     private func find(_ reference: String, from child: String?) -> Found? {
         if Self.isPath(reference) {
             guard let child, !reference.hasPrefix("/") else { return .file(reference) }
-            return .file(((child as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
+            return .file(PathText.appending(PathText.deletingLastComponent(child), reference))
         }
-        let candidate = (directory as NSString).appendingPathComponent("\(reference).json")
+        let candidate = PathText.appending(directory, "\(reference).json")
         let isChildItself = child.map { Self.identity($0) == Self.identity(candidate) } ?? false
         if !isChildItself, FileManager.default.fileExists(atPath: candidate) { return .file(candidate) }
         return Profile.builtin(reference).map { .builtin($0) }
@@ -128,7 +129,7 @@ public struct ProfileLoader: Sendable {
         for file in files.sorted() where file.hasSuffix(".json") {
             let name = String(file.dropLast(5))
             out.removeAll { $0.name == name }
-            out.append((name: name, origin: (directory as NSString).appendingPathComponent(file)))
+            out.append((name: name, origin: PathText.appending(directory, file)))
         }
         return out
     }

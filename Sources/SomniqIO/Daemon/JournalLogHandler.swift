@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// The daemon's own messages on standard error. When stderr is the journal (systemd
@@ -10,14 +11,14 @@ public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     private let journal: Bool
-    private let lock: NSLock
+    private let lock: PosixLock
 
     public init(journal: Bool = JournalLogHandler.stderrIsJournal()) {
         self.journal = journal
         lock = Self.sharedLock
     }
 
-    private static let sharedLock = NSLock()
+    private static let sharedLock = PosixLock()
 
     /// True when standard error is the stream `$JOURNAL_STREAM` names.
     public static func stderrIsJournal(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {

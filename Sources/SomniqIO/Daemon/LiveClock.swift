@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Maps a live stream's time to wall-clock time, anchored when audio (re)starts
 /// arriving; before the first audio, now.

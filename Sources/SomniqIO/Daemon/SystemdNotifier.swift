@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `sd_notify(3)` without libsystemd: datagrams to `$NOTIFY_SOCKET` (a path, or an
 /// abstract socket when it starts with `@`). Does nothing when not run by systemd.

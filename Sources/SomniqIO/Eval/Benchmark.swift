@@ -1,5 +1,6 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Times the replay pipeline stage by stage on one thread.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// `somniq eval`: replays labelled recordings and scores the detections the way
@@ -49,15 +50,16 @@ public struct Evaluator {
         let audioExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "opus", "aif", "aiff", "au", "caf", "w64"]
         var audio: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw Failure(description: "\(path): no such file or directory")
             }
-            if isDirectory.boolValue {
-                let walker = FileManager.default.enumerator(atPath: path)
-                while let relative = walker?.nextObject() as? String {
-                    if audioExtensions.contains((relative as NSString).pathExtension.lowercased()) {
-                        audio.append((path as NSString).appendingPathComponent(relative))
+            if isDirectory {
+                // Everything under it, not following links to directories (as FileManager's
+                // enumerator); an unreadable folder in it is searched no further.
+                for relative in subpaths(path) {
+                    if audioExtensions.contains(PathText.pathExtension(relative).lowercased()) {
+                        audio.append(PathText.appending(path, relative))
                     }
                 }
             } else {
@@ -66,7 +68,7 @@ public struct Evaluator {
         }
         var items: [Item] = [], skipped: [String] = []
         for file in audio.sorted() {
-            let labelPath = (file as NSString).deletingPathExtension + ".tsv"
+            let labelPath = PathText.deletingExtension(file) + ".tsv"
             var st = stat()
             guard lstat(labelPath, &st) == 0 else { skipped.append(file); continue }
             let text: [UInt8]
@@ -86,6 +88,24 @@ public struct Evaluator {
             items.append(Item(audio: file, labels: events))
         }
         return (items, skipped)
+    }
+
+    /// The paths under `directory`, relative to it, depth first; links are listed but not
+    /// followed, and a folder that cannot be read is left out with what it holds.
+    private static func subpaths(_ directory: String) -> [String] {
+        var out: [String] = []
+        func walk(_ relative: String) {
+            let here = relative.isEmpty ? directory : PathText.appending(directory, relative)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+            for name in names.sorted() {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                out.append(path)
+                var st = stat()
+                if lstat(PathText.appending(directory, path), &st) == 0, st.st_mode & S_IFMT == S_IFDIR { walk(path) }
+            }
+        }
+        walk("")
+        return out
     }
 
     /// What a replay of one file detected.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Why a log line could not be written.
@@ -86,10 +87,7 @@ public final class EventLogWriter {
     }
 
     private static func endsWithoutNewline(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let end = try? handle.seekToEnd(), end > 0 else { return false }
-        try? handle.seek(toOffset: end - 1)
-        return handle.readData(ofLength: 1) != Data([0x0A])
+        guard let file = ReadingFile(path: path), let end = file.size(), end > 0 else { return false }
+        return file.byte(at: end - 1) != 0x0A
     }
 }

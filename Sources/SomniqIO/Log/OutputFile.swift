@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An output file that replaces an earlier one only when it is complete: it is written
 /// to a new temporary file beside the target and renamed over it by `commit()`. Until

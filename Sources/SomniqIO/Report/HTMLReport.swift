@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// A night as one self-contained HTML page: inline SVG and CSS, no script, no external
@@ -36,8 +37,8 @@ public enum HTMLReport {
         h += fig(TextReport.duration(night.heard), "heard")
         h += fig("\(night.events.count)", "sounds")
         h += fig("\(s.alerts.count)", "alerts")
-        h += fig(TextReport.duration(s.snoringSeconds), String(format: "snoring (%.0f %%)", 100 * s.snoringShare))
-        if let m = s.loudestMinute { h += fig(String(format: "%.1f dBFS", m.leq), "loudest minute, at \(night.clock(m.start))") }
+        h += fig(TextReport.duration(s.snoringSeconds), String(cFormat: "snoring (%.0f %%)", 100 * s.snoringShare))
+        if let m = s.loudestMinute { h += fig(String(cFormat: "%.1f dBFS", m.leq), "loudest minute, at \(night.clock(m.start))") }
         h += "</div>\n"
         h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
         h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
@@ -103,7 +104,7 @@ public enum HTMLReport {
         }
         for (i, c) in lanes.enumerated() {
             let ly = chartTop + chartHeight + 26 + Double(i) * laneHeight
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacingOccurrences(of: "_", with: " "))</text>"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacingAll("_", with: " "))</text>"
             svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(ly + laneHeight - 2))\" y2=\"\(f(ly + laneHeight - 2))\" stroke=\"#f3f3f3\"/>\n"
             for e in night.events where e.soundClass == c {
                 let x0 = x(e.onset, span), w = max(2, x(e.offset, span) - x0)
@@ -155,12 +156,12 @@ public enum HTMLReport {
         svg += "</svg>\n"
         let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
         return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class: "
-            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacingOccurrences(of: "_", with: " "))" }.joined(separator: " &nbsp; ")
+            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacingAll("_", with: " "))" }.joined(separator: " &nbsp; ")
             + "</div>\n"
     }
 
     private static func snoring(_ night: Night, _ s: NightSummary) -> String {
-        var h = "<p>\(esc(TextReport.duration(s.snoringSeconds))) of snoring, \(String(format: "%.0f", 100 * s.snoringShare)) % of the \(esc(TextReport.duration(night.heard))) heard.</p>\n"
+        var h = "<p>\(esc(TextReport.duration(s.snoringSeconds))) of snoring, \(String(cFormat: "%.0f", 100 * s.snoringShare)) % of the \(esc(TextReport.duration(night.heard))) heard.</p>\n"
         let span = Double(s.bins.count) * s.binSeconds
         var svg = "<svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
         svg += "<text x=\"\(f(left - 6))\" y=\"14\" text-anchor=\"end\">100</text><text x=\"\(f(left - 6))\" y=\"74\" text-anchor=\"end\">0</text>\n"
@@ -173,7 +174,7 @@ public enum HTMLReport {
         h += svg + "</svg>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
         if !s.loudestSnoring.isEmpty {
             h += "<p>Loudest stretches: " + s.loudestSnoring.map {
-                "\(night.clock($0.onset)) (\(String(format: "%.0f s, peak %.1f dBFS", $0.seconds, $0.peakDbfs)))"
+                "\(night.clock($0.onset)) (\(String(cFormat: "%.0f s, peak %.1f dBFS", $0.seconds, $0.peakDbfs)))"
             }.joined(separator: "; ") + ".</p>\n"
         }
         if !s.breathingPauses.isEmpty {
@@ -188,8 +189,8 @@ public enum HTMLReport {
         guard !s.classes.isEmpty else { return "<p>No sounds.</p>\n" }
         var h = "<table><tr><th>sound</th><th>tier</th><th>events</th><th>alerts</th><th>minutes</th><th>first</th><th>last</th></tr>\n"
         for l in s.classes {
-            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td><td>\(l.tier.rawValue)</td>"
-                + "<td class=\"n\">\(l.events)</td><td class=\"n\">\(l.alerts)</td><td class=\"n\">\(String(format: "%.1f", l.seconds / 60))</td>"
+            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacingAll("_", with: " "))</td><td>\(l.tier.rawValue)</td>"
+                + "<td class=\"n\">\(l.events)</td><td class=\"n\">\(l.alerts)</td><td class=\"n\">\(String(cFormat: "%.1f", l.seconds / 60))</td>"
                 + "<td>\(night.clock(l.first))</td><td>\(night.clock(l.last))</td></tr>\n"
         }
         return h + "</table>\n"
@@ -202,11 +203,11 @@ public enum HTMLReport {
         for e in s.alerts {
             let t = e.trace
             let rule = t?["rule"]
-            let why = String(format: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
+            let why = String(cFormat: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
                              t?["peak_raw"]?.numberValue ?? 0, t?["peak_smoothed"]?.numberValue ?? 0, rule?["on"]?.numberValue ?? 0,
                              rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
-            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
-                + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(format: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
+            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingAll("_", with: " "))</td>"
+                + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(cFormat: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
                 + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e))</td>" : "")</tr>\n"
         }
         return h + "</table>\n"
@@ -233,7 +234,7 @@ public enum HTMLReport {
     // MARK: helpers
 
     private static func points(_ p: [(Double, Double)]) -> String { p.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ") }
-    private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+    private static func f(_ v: Double) -> String { String(cFormat: "%.1f", v) }
 
     /// Text for HTML: markup characters as entities, control characters as escapes.
     static func esc(_ s: String) -> String {

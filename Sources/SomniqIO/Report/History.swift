@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// One night's line in the history: what was heard, how much snoring, how many
@@ -197,7 +198,7 @@ public struct History: Sendable {
             let thursday = day - weekday + 3
             let t = civil(thursday)
             let firstOfYear = Int(timegm2(t.year, 1, 1) / 86400)
-            return String(format: "%04d-W%02d", t.year, (thursday - firstOfYear) / 7 + 1)
+            return String(cFormat: "%04d-W%02d", t.year, (thursday - firstOfYear) / 7 + 1)
         }
     }
 
@@ -211,7 +212,7 @@ public struct History: Sendable {
     /// `2026-11-22` of a day number.
     static func date(_ day: Int) -> String {
         let t = civil(day)
-        return String(format: "%04d-%02d-%02d", t.year, t.month, t.day)
+        return String(cFormat: "%04d-%02d-%02d", t.year, t.month, t.day)
     }
 
     private static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 extension History {
@@ -18,8 +19,8 @@ extension History {
             if p.nights > 1 {
                 out.append(Self.line(p.total, total: true))
                 out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
-                           + padded(Self.minutes(p.meanSnoring), 17) + padded(String(format: "%.1f", p.meanDisturbances), 14)
-                           + String(format: "%.1f", p.meanAlerts))
+                           + padded(Self.minutes(p.meanSnoring), 17) + padded(String(cFormat: "%.1f", p.meanDisturbances), 14)
+                           + String(cFormat: "%.1f", p.meanAlerts))
                 out.append("snoring by night  " + TextReport.sparkline(p.rows.map(\.snoringMinutes), width: 62))
             }
             if let t = p.trend {
@@ -46,20 +47,20 @@ extension History {
 
     /// A night's line, or a total's (whose loudest minute names its night).
     static func line(_ r: NightRow, total: Bool = false) -> String {
-        let loudest = r.loudest.map { (total ? $0.when : $0.clock) + String(format: "  %.1f dBFS", $0.leq) } ?? "–"
+        let loudest = r.loudest.map { (total ? $0.when : $0.clock) + String(cFormat: "  %.1f dBFS", $0.leq) } ?? "–"
         // A recording without a start time is named by its file; its path is in --csv and --json.
-        let name = r.day == nil && !total ? (r.night as NSString).lastPathComponent : r.night
+        let name = r.day == nil && !total ? PathText.lastComponent(r.night) : r.night
         return padded(LogText.escape(name), 17) + padded(minutes(r.heardMinutes), 10) + padded(minutes(r.snoringMinutes), 10)
-            + padded(String(format: "%.0f %%", 100 * r.snoringShare), 7) + padded("\(r.disturbances)", 14)
+            + padded(String(cFormat: "%.0f %%", 100 * r.snoringShare), 7) + padded("\(r.disturbances)", 14)
             + padded(Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/"), 20) + loudest
     }
 
     /// `7.9 h` from an hour, else `12.5 min`.
-    static func minutes(_ m: Double) -> String { m >= 60 ? String(format: "%.1f h", m / 60) : String(format: "%.1f min", m) }
+    static func minutes(_ m: Double) -> String { m >= 60 ? String(cFormat: "%.1f h", m / 60) : String(cFormat: "%.1f min", m) }
 
     static func signed(_ x: Double) -> String {
         let r = tenth(x)
-        return r == 0 ? "±0.0" : String(format: "%+.1f", r)
+        return r == 0 ? "±0.0" : String(cFormat: "%+.1f", r)
     }
 
     /// Comma-separated values (RFC 4180), one row per night, with its week or month.
@@ -87,7 +88,7 @@ extension History {
     /// from file names are escaped first, so the file is safe to print.
     static func csvField(_ s: String) -> String {
         let e = LogText.escape(s)
-        return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : e
+        return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacingAll("\"", with: "\"\"") + "\"" : e
     }
 
     /// A text cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, a tab

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Reads an event log (JSON Lines) line by line, in bounded memory and in time linear in
@@ -12,7 +13,7 @@ public final class LogReader {
     static let chunk = 1 << 16
 
     public let path: String
-    private let handle: FileHandle
+    private let file: ReadingFile
     private var buffer: [UInt8] = []
     /// Where the line under way starts in `buffer`, and how far it has been scanned for a newline.
     private var lineStart = 0, scanned = 0
@@ -32,12 +33,12 @@ public final class LogReader {
 
     public init(path: String) throws(ReportError) {
         self.path = path
-        guard let h = FileHandle(forReadingAtPath: path) else {
+        guard let f = ReadingFile(path: path) else {
             throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
         }
-        handle = h
+        file = f
         var st = stat()
-        if fstat(h.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+        if fstat(f.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
             throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
         }
     }
@@ -47,8 +48,6 @@ public final class LogReader {
     public func finish() throws(ReportError) {
         if let readError { throw ReportError(description: "\(LogText.escape(path)): cannot read the log: \(readError)") }
     }
-
-    deinit { try? handle.close() }
 
     /// Lines skipped: unreadable or overlong.
     public var skippedLines: Int { unreadable + overlong }
@@ -95,9 +94,9 @@ public final class LogReader {
                 scanned -= lineStart
                 lineStart = 0
             }
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: Self.chunk) } catch {
-                readError = (error as NSError).localizedDescription
+            let chunk: [UInt8]?
+            do { chunk = try file.read(upToCount: Self.chunk) } catch {
+                readError = errnoText(error)
                 chunk = nil
             }
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }

@@ -59,7 +59,7 @@ public struct Night: Sendable {
     public func clock(_ t: Double, seconds: Bool = false) -> String {
         if let start { return WallClock.localTime(start + t, seconds: seconds) }
         let s = Int(t.rounded(.down))
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600 ? String(cFormat: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(cFormat: "%d:%02d", s / 60, s % 60)
     }
 }
 
@@ -147,7 +147,7 @@ public struct NightBuilder {
         case "status":
             guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
             let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
-                r[k].map { "\(k.replacingOccurrences(of: "_", with: " ")) \($0.stringValue ?? $0.compactText)" }
+                r[k].map { "\(k.replacingAll("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
         case "session_end":

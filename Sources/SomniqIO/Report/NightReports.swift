@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Reading nights out of a log, and writing a report file.

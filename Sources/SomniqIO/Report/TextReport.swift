@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// A night's summary for a terminal: the figures, a sparkline of the level, the alerts.
@@ -13,7 +14,7 @@ public enum TextReport {
             let leq = night.minutes.map(\.leq)
             out.append("level  \(sparkline(leq, width: 64))  \(f1(leq.min()!))…\(f1(leq.max()!)) dBFS Leq per minute")
         }
-        out.append(String(format: "snoring %@ (%.0f %% of the night)", duration(s.snoringSeconds), 100 * s.snoringShare))
+        out.append(String(cFormat: "snoring %@ (%.0f %% of the night)", duration(s.snoringSeconds), 100 * s.snoringShare))
         if let m = s.loudestMinute {
             out.append("loudest minute \(night.clock(m.start)): Leq \(f1(m.leq)) dBFS, Lmax \(f1(m.lmax)) dBFS")
         }
@@ -22,7 +23,7 @@ public enum TextReport {
             out.append(padded("class", 16) + padded("events", 8) + padded("alerts", 8) + padded("minutes", 9) + padded("first", 10) + "last")
             for l in s.classes {
                 out.append(padded(l.soundClass.rawValue, 16) + padded("\(l.events)", 8) + padded("\(l.alerts)", 8)
-                           + padded(String(format: "%.1f", l.seconds / 60), 9) + padded(night.clock(l.first), 10) + night.clock(l.last))
+                           + padded(String(cFormat: "%.1f", l.seconds / 60), 9) + padded(night.clock(l.first), 10) + night.clock(l.last))
             }
         }
         if !s.alerts.isEmpty {
@@ -30,7 +31,7 @@ public enum TextReport {
             out.append("alerts")
             for e in s.alerts {
                 out.append("  \(night.clock(e.onset, seconds: true))  \(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
-                           + String(format: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
+                           + String(cFormat: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
                            + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? ""))
             }
         }
@@ -55,8 +56,8 @@ public enum TextReport {
     /// `not kept: no space left` for a clip the disk had no room for, else `not kept: ` and
     /// the first line of why (at most 80 characters).
     public static func notKept(_ error: String) -> String {
-        if error.contains("ENOSPC") || error.localizedCaseInsensitiveContains("no space left") { return "not kept: no space left" }
-        let line = error.prefix { $0 != "\n" && $0 != "\r" }.trimmingCharacters(in: .whitespaces)
+        if error.contains("ENOSPC") || error.lowercased().contains("no space left") { return "not kept: no space left" }
+        let line = String(error.prefix { $0 != "\n" && $0 != "\r" }).trimmingWhitespace()
         guard !line.isEmpty else { return "not kept" }
         return "not kept: " + (line.count > 80 ? line.prefix(79) + "…" : line)
     }
@@ -76,8 +77,8 @@ public enum TextReport {
     /// `7 h 12 min`, `12.5 min`, `40 s`.
     static func duration(_ s: Double) -> String {
         let m = Int((s / 60).rounded())
-        return m >= 60 ? "\(m / 60) h \(m % 60) min" : s >= 60 ? String(format: "%.1f min", s / 60) : String(format: "%.0f s", s)
+        return m >= 60 ? "\(m / 60) h \(m % 60) min" : s >= 60 ? String(cFormat: "%.1f min", s / 60) : String(cFormat: "%.0f s", s)
     }
 
-    static func f1(_ x: Double) -> String { String(format: "%.1f", x) }
+    static func f1(_ x: Double) -> String { String(cFormat: "%.1f", x) }
 }

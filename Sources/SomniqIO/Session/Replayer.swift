@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Replays audio files through the pipeline live capture uses, to the same kind of
@@ -62,7 +63,7 @@ public final class Replayer {
         }
         if file.nonFinite > 0, let first = file.firstNonFinite {
             try session.status("bad_samples", details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
-            warning?(String(format: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",
+            warning?(String(cFormat: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",
                             file.nonFinite, first))
         }
         try session.finish()

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// One stream through the pipeline to its sinks: an audio source (a file, a capture

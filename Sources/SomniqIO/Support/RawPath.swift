@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// File names as the kernel has them. Swift decodes the command line as UTF-8 and
 /// replaces bytes that are not (with U+FFFD), so a file whose name is in another

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// ISO 8601 UTC timestamps with milliseconds (`2026-11-22T23:30:25.787Z`), formatted
 /// with `gmtime_r`: no locale or ICU data is loaded into a daemon that runs all night.
@@ -10,7 +11,7 @@ public enum WallClock {
         if millis == 1000 { seconds += 1; millis = 0 }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+        return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
     }
 }
@@ -46,14 +47,14 @@ extension WallClock {
     /// Local time of day, `23:10`, or with seconds `23:10:05`.
     public static func localTime(_ unix: Double, seconds: Bool = false) -> String {
         let t = local(unix)
-        return seconds ? String(format: "%02d:%02d:%02d", Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
-            : String(format: "%02d:%02d", Int(t.tm_hour), Int(t.tm_min))
+        return seconds ? String(cFormat: "%02d:%02d:%02d", Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec))
+            : String(cFormat: "%02d:%02d", Int(t.tm_hour), Int(t.tm_min))
     }
 
     /// Local date, `2026-11-22`.
     public static func localDate(_ unix: Double) -> String {
         let t = local(unix)
-        return String(format: "%04d-%02d-%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday))
+        return String(cFormat: "%04d-%02d-%02d", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday))
     }
 
     /// The night a time belongs to: the local date of the evening it began (a night runs

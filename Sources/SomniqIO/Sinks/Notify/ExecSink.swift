@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Runs a program for each notification, without a shell: the record as one line of
@@ -20,7 +21,7 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.Exec
     /// Between SIGTERM and SIGKILL to a program's group at its timeout.
     static let killGrace = 0.5
-    private let lock = NSLock()
+    private let lock = PosixLock()
     /// The program running now (its pid is its process group's), until it is reaped.
     private var running: pid_t?
     private var aborted = false

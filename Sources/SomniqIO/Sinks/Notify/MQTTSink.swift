@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SomniqCore
 
@@ -25,7 +26,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private let version: String
     private let logger: Logger
     private var client: OpaquePointer?
-    private let lock = NSLock()
+    private let lock = PosixLock()
     private var connected = false
     private var everConnected = false
     private var open = Set<SoundClass>()
@@ -180,7 +181,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
                 let done = acknowledged >= published || !connected
                 lock.unlock()
                 if done { break }
-                Thread.sleep(forTimeInterval: 0.005)
+                usleep(5000)
             }
         }
         // Disconnecting marks the client as leaving, connected or not, and stopping the
@@ -210,7 +211,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         ]
         var out: [(String, JSONValue)] = []
         for c in classes {
-            let label = c.rawValue.replacingOccurrences(of: "_", with: " ")
+            let label = c.rawValue.replacingAll("_", with: " ")
             out.append(("\(config.discoveryPrefix)/binary_sensor/\(id)/\(c.rawValue)/config", .object([
                 ("name", .string(label.prefix(1).uppercased() + label.dropFirst())),
                 ("unique_id", .string("\(id)_\(c.rawValue)")),

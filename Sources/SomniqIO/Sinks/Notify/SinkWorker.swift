@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// Why a sink could not deliver, in words for the log (already free of control characters).
@@ -57,7 +58,7 @@ final class SinkWorker: @unchecked Sendable {
     private let endpoint: SinkEndpoint
     private let capacity: Int
     private let logger: Logger
-    private let condition = NSCondition()
+    private let condition = PosixCondition()
     private var queue: [Queued] = []
     private var head = 0
     private var serial = 0
@@ -67,7 +68,6 @@ final class SinkWorker: @unchecked Sendable {
     private var stopping = false
     private var woken = false
     private var finished = false
-    private var thread: Thread?
     /// The serial of the message being delivered, if one is.
     private var inFlight: Int?
     /// The message being delivered was given up on (a full queue, a drain or a stop); and
@@ -84,10 +84,7 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     func start() {
-        let t = Thread { [self] in run() }
-        t.name = "somniq-sink-\(name)"
-        thread = t
-        t.start()
+        PosixThread.start(name: "somniq-sink-\(name)") { [self] in run() }
     }
 
     func takes(_ kind: SinkMessage.Kind) -> Bool { endpoint.takes(kind) }

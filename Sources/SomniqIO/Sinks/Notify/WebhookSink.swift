@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// POSTs each notification over HTTP(S) with libcurl: the record as JSON, or (format

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Writes each session's events as `onset<TAB>offset<TAB>class` lines in onset order,
@@ -23,7 +24,7 @@ public final class TSVWriter: RecordSink {
             // A name with a tab or a newline in it must not make a column or a line of its own.
             let prefix = namesFile ? "\(LogText.escape(file))\t" : ""
             for (_, e) in events.sorted() {
-                try log.appendLine(prefix + String(format: "%.3f\t%.3f\t", e.onset, e.offset) + e.soundClass.rawValue)
+                try log.appendLine(prefix + String(cFormat: "%.3f\t%.3f\t", e.onset, e.offset) + e.soundClass.rawValue)
             }
             events = FinishedEvents()
         default: break

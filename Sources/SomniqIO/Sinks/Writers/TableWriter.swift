@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SomniqCore
 
 /// Writes each session as a table for people: a heading with the file, its length,
@@ -32,7 +33,7 @@ public final class TableWriter: RecordSink {
         try log.appendLine("  " + padded("onset", 10) + padded("offset", 10) + padded("class", 16) + padded("tier", 10) + padded("alert", 10) + "confidence")
         for (start, end) in events.sorted() {
             let alert = start.alert ? "yes" : (start.suppressed ?? "no")
-            let confidence = String(format: "%.2f", end.confidence) + (end.truncated ? "  (cut off at end)" : "")
+            let confidence = String(cFormat: "%.2f", end.confidence) + (end.truncated ? "  (cut off at end)" : "")
             try log.appendLine("  " + padded(clock(end.onset), 10) + padded(clock(end.offset), 10) + padded(end.soundClass.rawValue, 16)
                                + padded(start.tier.rawValue, 10) + padded(alert, 10) + confidence)
         }
@@ -43,7 +44,7 @@ public final class TableWriter: RecordSink {
     private func clock(_ s: Double) -> String {
         let total = Int(s.rounded(.down))
         let tenths = Int(((s - Double(total)) * 10).rounded(.down))
-        return total >= 3600 ? String(format: "%d:%02d:%02d.%d", total / 3600, total / 60 % 60, total % 60, tenths)
-            : String(format: "%d:%02d.%d", total / 60, total % 60, tenths)
+        return total >= 3600 ? String(cFormat: "%d:%02d:%02d.%d", total / 3600, total / 60 % 60, total % 60, tenths)
+            : String(cFormat: "%d:%02d.%d", total / 60, total % 60, tenths)
     }
 }

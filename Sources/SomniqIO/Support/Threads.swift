@@ -1,0 +1,77 @@
+import FoundationEssentials
+import Glibc
+import CSupport
+
+// PosixLock, PosixCondition and Thread, which live in full Foundation, over pthreads.
+
+/// A mutex (PosixLock's `lock`/`unlock`).
+final class PosixLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// A mutex and a condition variable, as PosixCondition: `wait` and `wait(until:)` with the
+/// lock held; `wait(until:)` returns false when the deadline (wall clock) passed.
+final class PosixCondition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(cond, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        cond.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    func wait() { pthread_cond_wait(cond, mutex) }
+    func signal() { pthread_cond_signal(cond) }
+    func broadcast() { pthread_cond_broadcast(cond) }
+
+    /// Waits for a signal until `deadline`; false once it has passed.
+    @discardableResult
+    func wait(until deadline: Date) -> Bool {
+        let t = deadline.timeIntervalSince1970
+        guard t.isFinite else { wait(); return true }
+        let whole = t.rounded(.down)
+        var spec = timespec(tv_sec: time_t(whole), tv_nsec: Int(((t - whole) * 1e9).rounded(.down)))
+        return pthread_cond_timedwait(cond, mutex, &spec) == 0
+    }
+}
+
+/// A thread of its own running `body` (Foundation's `Thread` with a name, started at once).
+enum PosixThread {
+    private final class Box {
+        let name: String
+        let body: () -> Void
+        init(_ name: String, _ body: @escaping () -> Void) { self.name = name; self.body = body }
+    }
+
+    /// Starts `body` on a new detached thread named `name` (the kernel keeps 15 bytes of it).
+    static func start(name: String, _ body: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            _ = somniq_set_thread_name(box.name)
+            box.body()
+            return nil
+        }, box)
+        pthread_attr_destroy(&attributes)
+        precondition(result == 0, "cannot start a thread: \(String(cString: strerror(result)))")
+    }
+}
