@@ -23,10 +23,9 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr",
                        providers: [.apt(["libsoxr-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
-                       providers: [.apt(["libmosquitto-dev"])]),
+        // libcurl and libmosquitto (libcurl4-openssl-dev, libmosquitto-dev), opened with
+        // dlopen only when a webhook or MQTT sink is configured: not linked.
+        .target(name: "CNetLibs"),
         // Header-only wrappers of C library calls Swift cannot make (variadic ones).
         .systemLibrary(name: "CSupport"),
 
@@ -37,7 +36,7 @@ let package = Package(
 
         // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CCurl", "CMosquitto", "CSupport",
+            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

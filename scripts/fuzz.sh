@@ -70,14 +70,17 @@ if ! swift build -c release --package-path "$root" --scratch-path "$build/pkg" -
 fi
 out=$build/pkg/release
 objects=("$out"/*.build/*.o)
-# The C modules SomniqIO imports (its own system libraries and its dependencies' shims).
+# The C modules SomniqIO imports (its own system libraries, its C targets' generated maps
+# and its dependencies' shims).
 modulemaps=()
-for m in "$root"/Sources/*/module.modulemap "$build"/pkg/checkouts/*/Sources/*/include/module.modulemap; do
+for m in "$root"/Sources/*/module.modulemap "$out"/*.build/module.modulemap \
+         "$build"/pkg/checkouts/*/Sources/*/include/module.modulemap; do
     if [[ -f $m ]]; then modulemaps+=(-Xcc "-fmodule-map-file=$m"); fi
 done
-# The system libraries of Package.swift's systemLibrary targets.
-read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile soxr libcurl libmosquitto 2>/dev/null ||
-                       echo "-lasound -lfftw3f -lsndfile -lsoxr -lcurl -lmosquitto")"
+# The system libraries of Package.swift's systemLibrary targets (libcurl and libmosquitto
+# are not linked: CNetLibs opens them with dlopen).
+read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile soxr 2>/dev/null ||
+                       echo "-lasound -lfftw3f -lsndfile -lsoxr")"
 for t in "${targets[@]}"; do
     module=Fuzz${t^}
     if ! swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" \

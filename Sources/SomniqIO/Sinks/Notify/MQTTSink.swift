@@ -1,4 +1,4 @@
-import CMosquitto
+import CNetLibs
 import FoundationEssentials
 import Glibc
 import Logging
@@ -35,12 +35,18 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
     private var published = 0, acknowledged = 0
 
-    static let libraryInit: Void = { _ = mosquitto_lib_init() }()
+    /// Loads libmosquitto (the first MQTT sink does) and initialises it; why it could
+    /// not be loaded, if it could not.
+    static let loadFailure: String? = {
+        if let why = somniq_mosquitto_load() { return String(cString: why) }
+        _ = somniq_mosquitto_lib_init()
+        return nil
+    }()
 
     /// `classes`: those whose events this sink is sent (its class list and minimum tier,
     /// under the profile in force at start); only they are announced to Home Assistant.
     init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger) {
-        Self.libraryInit
+        _ = Self.loadFailure
         self.config = config
         self.name = name
         self.room = room
@@ -56,46 +62,50 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     func start(wake: @escaping @Sendable () -> Void) {
         self.wake = wake
+        if let why = Self.loadFailure {
+            logger.error("sink \(name): cannot load libmosquitto: \(LogText.escape(why))")
+            return
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let m = mosquitto_new("somniq-\(room)", true, me) else {
+        guard let m = somniq_mosquitto_new("somniq-\(room)", true, me) else {
             logger.error("sink \(name): cannot create a client: \(LogText.escape(String(cString: strerror(errno))))")
             return
         }
         client = m
-        _ = mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        _ = somniq_mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
         let offline = Array("offline".utf8)
-        _ = mosquitto_will_set(m, "\(base)/status", Int32(offline.count), offline, 1, true)
-        if let user = config.username { _ = mosquitto_username_pw_set(m, user, config.password) }
+        _ = somniq_mosquitto_will_set(m, "\(base)/status", Int32(offline.count), offline, 1, true)
+        if let user = config.username { _ = somniq_mosquitto_username_pw_set(m, user, config.password) }
         if let ca = config.caFile {
-            let rc = mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
+            let rc = somniq_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                logger.error("sink \(name): TLS setup failed: \(LogText.escape(String(cString: mosquitto_strerror(rc)))); check ca_file, cert_file and key_file")
+                logger.error("sink \(name): TLS setup failed: \(LogText.escape(String(cString: somniq_mosquitto_strerror(rc)))); check ca_file, cert_file and key_file")
             }
         }
-        mosquitto_connect_callback_set(m) { _, obj, rc in
+        somniq_mosquitto_connect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
             Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().connected(rc: rc)
         }
-        mosquitto_publish_callback_set(m) { _, obj, _ in
+        somniq_mosquitto_publish_callback_set(m) { _, obj, _ in
             guard let obj else { return }
             Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().acknowledge()
         }
-        mosquitto_disconnect_callback_set(m) { _, obj, rc in
+        somniq_mosquitto_disconnect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
             Unmanaged<MQTTSink>.fromOpaque(obj).takeUnretainedValue().disconnected(rc: rc)
         }
-        _ = mosquitto_reconnect_delay_set(m, 1, 60, true)
-        let rc = mosquitto_connect_async(m, config.host, Int32(config.port), Int32(config.keepaliveSeconds))
+        _ = somniq_mosquitto_reconnect_delay_set(m, 1, 60, true)
+        let rc = somniq_mosquitto_connect_async(m, config.host, Int32(config.port), Int32(config.keepaliveSeconds))
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             logger.error("sink \(name): cannot reach \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); retrying")
         }
         // The network thread connects, and reconnects after any failure, until stopped.
-        _ = mosquitto_loop_start(m)
+        _ = somniq_mosquitto_loop_start(m)
     }
 
     private func connected(rc: Int32) {
         guard rc == 0, let client else {
-            logger.error("sink \(name): \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: mosquitto_connack_string(rc))))")
+            logger.error("sink \(name): \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: somniq_mosquitto_connack_string(rc))))")
             return
         }
         lock.lock()
@@ -127,7 +137,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         lock.lock()
         published += 1
         lock.unlock()
-        let rc = mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
+        let rc = somniq_mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             lock.lock()
             published -= 1
@@ -188,9 +198,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         // loop wakes its thread from any wait, so it ends by itself. It is not cancelled:
         // cancelled inside a callback (at the write of a log line) or a TLS handshake, it
         // took the process down (a replay told of a wrong password died with SIGSEGV).
-        _ = mosquitto_disconnect(client)
-        _ = mosquitto_loop_stop(client, false)
-        mosquitto_destroy(client)
+        _ = somniq_mosquitto_disconnect(client)
+        _ = somniq_mosquitto_loop_stop(client, false)
+        somniq_mosquitto_destroy(client)
         self.client = nil
     }
 
@@ -240,6 +250,6 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     private static func describe(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return LogText.escape(String(cString: strerror(errno))) }
-        return LogText.escape(String(cString: mosquitto_strerror(rc)))
+        return LogText.escape(String(cString: somniq_mosquitto_strerror(rc)))
     }
 }

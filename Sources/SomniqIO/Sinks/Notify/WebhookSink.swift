@@ -1,4 +1,4 @@
-import CCurl
+import CNetLibs
 import FoundationEssentials
 import Glibc
 import SomniqCore
@@ -9,20 +9,26 @@ import SomniqCore
 /// Redirects are not followed, and only http and https are spoken.
 final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.Webhook
-    private let curl: UnsafeMutableRawPointer
+    /// nil when libcurl could not be loaded (`loadFailure`).
+    private let curl: UnsafeMutableRawPointer?
     private let userAgent: String
 
-    /// `curl_global_init` is not thread-safe: the hub calls this before any worker starts.
-    static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Loads libcurl (the first webhook sink does) and initialises it; why it could not
+    /// be loaded, if it could not. `curl_global_init` is not thread-safe: the hub calls
+    /// this before any worker starts.
+    static let loadFailure: String? = {
+        if let why = somniq_curl_load() { return String(cString: why) }
+        somniq_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return nil
+    }()
 
     init(_ config: SinkConfig.Webhook, version: String) {
-        Self.globalInit
         self.config = config
         userAgent = "somniq/\(version)"
-        curl = curl_easy_init()
+        curl = Self.loadFailure == nil ? somniq_curl_easy_init() : nil
     }
 
-    deinit { curl_easy_cleanup(curl) }
+    deinit { if let curl { somniq_curl_easy_cleanup(curl) } }
 
     func start(wake: @escaping @Sendable () -> Void) {}
     func stop() {}
@@ -56,17 +62,18 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     }
 
     func deliver(_ message: SinkMessage) throws(SinkFailure) {
+        guard let curl else { throw SinkFailure("cannot load libcurl: \(Self.loadFailure ?? "curl_easy_init failed")") }
         let (body, extra) = Self.request(message, format: config.format)
         var list: UnsafeMutablePointer<curl_slist>?
         for h in extra + config.headers.sorted(by: { $0.key < $1.key }).map({ "\($0.key): \($0.value)" }) {
-            list = curl_slist_append(list, h)
+            list = somniq_curl_slist_append(list, h)
         }
-        defer { curl_slist_free_all(list) }
+        defer { somniq_curl_slist_free_all(list) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
         let bytes = Array(body.utf8)
         let result: CURLcode = bytes.withUnsafeBufferPointer { b in
             errorBuffer.withUnsafeMutableBufferPointer { e in
-                curl_easy_reset(curl)
+                somniq_curl_easy_reset(curl)
                 _ = somniq_curl_set_string(curl, CURLOPT_URL, config.url)
                 _ = somniq_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
                 _ = somniq_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
@@ -80,13 +87,13 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
                 _ = somniq_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(ms, 5000))
                 _ = somniq_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, e.baseAddress)
                 _ = somniq_curl_set_write_function(curl) { _, size, count, _ in size * count }
-                return curl_easy_perform(curl)
+                return somniq_curl_easy_perform(curl)
             }
         }
         let host = Self.hostOf(config.url)
         guard result == CURLE_OK else {
             let message = errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            let detail = message.isEmpty ? String(cString: curl_easy_strerror(result)) : String(decoding: message, as: UTF8.self)
+            let detail = message.isEmpty ? String(cString: somniq_curl_easy_strerror(result)) : String(decoding: message, as: UTF8.self)
             throw SinkFailure("POST to \(host) failed: \(detail)")
         }
         var code = 0
