@@ -2,8 +2,9 @@ import SomniqCore
 
 /// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their
 /// own (`CaptureThread`) and reach the session through a bounded queue. A device that
-/// cannot be opened, or goes away, is said once (`lost`) and reopened with backoff — 1, 2,
-/// 4 … 30 s, a minute of retries in the first four — until it answers (`listening`). Only
+/// cannot be opened, or goes away, is said (`lost`) and reopened with backoff — 1, 2, 4 …
+/// 30 s — until it answers (`listening`); a device that goes on failing to open is said
+/// once. Only
 /// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
 /// iterating task ends the stream at once (a backoff wait too); `close` then lets the
 /// device go.
@@ -14,7 +15,7 @@ public final class CaptureSource: AudioSource, AsyncIteratorProtocol {
     /// The wait before the next attempt to open, and the one after it.
     private var delay: Double?
     private var backoff = 1.0
-    /// A failure to open was said; later ones are not, until the device was heard.
+    /// A failure to open was said (or a loss): later failures to open are not.
     private var lostSaid = false
     /// A device just opened says `listening` before its first block.
     private var saysListening = false

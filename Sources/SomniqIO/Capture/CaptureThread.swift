@@ -10,7 +10,7 @@ import SomniqCore
 /// is allocated per period. The consumer waits suspended, never blocking a thread.
 public final class CaptureThread: @unchecked Sendable {
     public enum Item: Sendable {
-        /// `count` samples in buffer `slot` (read them with `withSamples`), after an
+        /// `count` samples in buffer `slot` (read them with `samples(slot:count:)`), after an
         /// overrun that lost `overrunFrames`.
         case samples(slot: Int, count: Int, overrunFrames: Int)
         case failed(CaptureError)

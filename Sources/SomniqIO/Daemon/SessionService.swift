@@ -122,6 +122,10 @@ public actor SessionService: Service {
             status("device_lost", alert: true, details: [("error", .string(error.description))])
             shutdown(reason: "device_unavailable")
             throw Failure.device(error)
+        } catch {
+            // Nothing else is thrown today; should anything be, the log still ends whole.
+            shutdown(reason: "error")
+            throw error
         }
         shutdown(reason: reason)
     }
@@ -246,12 +250,28 @@ public actor SessionService: Service {
         }
     }
 
-    /// The control messages, one at a time, until the stream ends.
+    /// The control messages, one at a time, until the stream ends. A reload being read
+    /// when the stream ends is left to finish alone, and dropped: the session's shutdown
+    /// does not wait for a slow disk.
     private func takeControls() async {
         for await control in controls {
             switch control {
-            case .reload: apply(await Self.prepareReload(options))
+            case .reload:
+                guard let prepared = await Self.prepareUnlessStopped(options), !Task.isCancelled else { return }
+                apply(prepared)
             }
+        }
+    }
+
+    /// `prepareReload` on a task of its own; nil at once when the calling task is cancelled.
+    nonisolated static func prepareUnlessStopped(_ options: Options) async -> Prepared? {
+        let first = FirstResult<Prepared>()
+        let reading = Task.detached { first.set(await prepareReload(options)) }
+        return await withTaskCancellationHandler {
+            await first.value()
+        } onCancel: {
+            first.set(nil)
+            reading.cancel()
         }
     }
 
@@ -321,5 +341,36 @@ public struct ReloadSignalService: Service {
     public func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { control.yield(.reload) }
         control.finish()
+    }
+}
+
+/// The first of several results, awaited once: whichever `set` comes first wins, before
+/// or after `value` is awaited.
+final class FirstResult<T: Sendable>: @unchecked Sendable {
+    private let lock = PosixLock()
+    private var result: T??
+    private var waiter: CheckedContinuation<T?, Never>?
+
+    func set(_ value: T?) {
+        lock.lock()
+        guard result == nil else { lock.unlock(); return }
+        result = .some(value)
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume(returning: value)
+    }
+
+    func value() async -> T? {
+        await withCheckedContinuation { c in
+            lock.lock()
+            if let result {
+                lock.unlock()
+                c.resume(returning: result)
+            } else {
+                waiter = c
+                lock.unlock()
+            }
+        }
     }
 }
