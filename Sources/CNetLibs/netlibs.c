@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 // Each library's functions, typed from its own header, resolved once by dlsym.
 
@@ -18,36 +19,45 @@ static struct { CURL_FUNCTIONS(CURL_FIELD) } curl;
 static struct { MOSQUITTO_FUNCTIONS(MOSQUITTO_FIELD) } mosq;
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT, mosq_once = PTHREAD_ONCE_INIT;
-static const char *curl_error, *mosq_error;
+// Why a library could not be loaded, copied out of dlerror's buffer (which the next
+// dlerror call, or the thread's end, frees); empty when it loaded.
+static char curl_error[256], mosq_error[256];
 
-static void *open_library(const char *name, const char **error) {
-    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) *error = dlerror();
-    return lib;
+static void keep_error(char *error, size_t size) {
+    const char *why = dlerror();
+    snprintf(error, size, "%s", why ? why : "unknown error");
 }
 
-#define CURL_RESOLVE(f) if (!(curl.f = (__typeof__(curl.f))dlsym(lib, "curl_" #f))) { curl_error = dlerror(); return; }
+#define CURL_RESOLVE(f) if (!(curl.f = (__typeof__(curl.f))dlsym(lib, "curl_" #f))) goto failed;
 static void load_curl(void) {
-    void *lib = open_library("libcurl.so.4", &curl_error);
-    if (!lib) return;
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) { keep_error(curl_error, sizeof curl_error); return; }
     CURL_FUNCTIONS(CURL_RESOLVE)
+    return;
+failed:
+    keep_error(curl_error, sizeof curl_error);
+    dlclose(lib);
 }
 
-#define MOSQUITTO_RESOLVE(f) if (!(mosq.f = (__typeof__(mosq.f))dlsym(lib, "mosquitto_" #f))) { mosq_error = dlerror(); return; }
+#define MOSQUITTO_RESOLVE(f) if (!(mosq.f = (__typeof__(mosq.f))dlsym(lib, "mosquitto_" #f))) goto failed;
 static void load_mosquitto(void) {
-    void *lib = open_library("libmosquitto.so.1", &mosq_error);
-    if (!lib) return;
+    void *lib = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) { keep_error(mosq_error, sizeof mosq_error); return; }
     MOSQUITTO_FUNCTIONS(MOSQUITTO_RESOLVE)
+    return;
+failed:
+    keep_error(mosq_error, sizeof mosq_error);
+    dlclose(lib);
 }
 
 const char *somniq_curl_load(void) {
     pthread_once(&curl_once, load_curl);
-    return curl_error;
+    return curl_error[0] ? curl_error : NULL;
 }
 
 const char *somniq_mosquitto_load(void) {
     pthread_once(&mosq_once, load_mosquitto);
-    return mosq_error;
+    return mosq_error[0] ? mosq_error : NULL;
 }
 
 CURLcode somniq_curl_global_init(long flags) { return curl.global_init(flags); }

@@ -29,7 +29,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Event log (JSON Lines), appended to.")
     var log: String?
 
-    @Flag(help: "Validate the configuration and profile, open the device and read one period from it, then exit.")
+    @Flag(help: "Validate the configuration and profile, load the libraries its network sinks need, open the device and read one period from it, then exit.")
     var checkConfig = false
 
     @Option(help: "Stop after this many seconds of audio (for fixtures and tests).")
@@ -58,6 +58,8 @@ struct Run: AsyncParsableCommand {
             do { p = try ProfileLoader(directory: profileDirectory).load(settings.profile) } catch {
                 throw fail("\(error)", Exit.dataError)
             }
+            // The libraries of the configured network sinks, loaded as the daemon loads them.
+            if let problem = SinkHub.unloadableLibrary(settings.sinks) { throw fail(problem, Exit.unavailable) }
             // The device as the daemon opens it, and one period read from it.
             let found: (AlsaCapture.Negotiated, AlsaCapture.Read)
             do { found = try AlsaCapture.check(device: settings.device) } catch { throw fail("\(error)", Exit.unavailable) }

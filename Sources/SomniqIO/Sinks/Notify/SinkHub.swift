@@ -47,6 +47,30 @@ public final class SinkHub: RecordSink {
                                                                      capacity: config.queueSize, logger: logger)))
         }
         for e in entries { e.worker.start() }
+        // The MQTT sink says so when it starts; a webhook would say it only at its first
+        // notification.
+        for config in configs {
+            if case .webhook = config.kind, let why = WebhookSink.loadFailure {
+                logger.error("sink \(config.name): cannot load libcurl: \(LogText.escape(why)); its notifications fail until libcurl4 is installed")
+            }
+        }
+    }
+
+    /// The first sink of `configs` whose network library cannot be loaded (libcurl for a
+    /// webhook, libmosquitto for MQTT), said as `run --check-config` reports it; nil when
+    /// every one loads.
+    public static func unloadableLibrary(_ configs: [SinkConfig]) -> String? {
+        for config in configs {
+            switch config.kind {
+            case .webhook:
+                if let why = WebhookSink.loadFailure { return "sink \(config.name): cannot load libcurl: \(LogText.escape(why)); install libcurl4" }
+            case .mqtt:
+                if let why = MQTTSink.loadFailure { return "sink \(config.name): cannot load libmosquitto: \(LogText.escape(why)); install libmosquitto1" }
+            case .exec:
+                break
+            }
+        }
+        return nil
     }
 
     public var isEmpty: Bool { entries.isEmpty }
