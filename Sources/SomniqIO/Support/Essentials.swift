@@ -6,7 +6,7 @@ import Glibc
 // nor ICU's 34 MB of data is linked into it (docs/ARCHITECTURE.md, "Lean").
 
 /// A value `String(cFormat:)` formats: a number (formatted by the C library, as
-/// Foundation's `String(cFormat:)` formats numbers), or text for `%@`.
+/// Foundation's `String(format:)` formats numbers), or text for `%@`.
 public protocol CFormatArgument {}
 extension Int: CFormatArgument {}
 extension Int32: CFormatArgument {}
@@ -24,6 +24,11 @@ extension String {
     /// conversions of one number each (`%d`, `%lld`, `%.1f`, `%+.2f`, `%08.1f`, `%.9g`…),
     /// which `vsnprintf` formats in the C locale, as Foundation's did.
     public init(cFormat format: String, _ arguments: any CFormatArgument...) {
+        self.init(cFormat: format, arguments: arguments)
+    }
+
+    /// `String(cFormat:_:)` with its arguments in an array.
+    public init(cFormat format: String, arguments: [any CFormatArgument]) {
         var out = ""
         var next = 0
         let scalars = Array(format.unicodeScalars)

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 import CSupport
 
-// PosixLock, PosixCondition and Thread, which live in full Foundation, over pthreads.
+// NSLock, NSCondition and Thread, which live in full Foundation, over pthreads.
 
-/// A mutex (PosixLock's `lock`/`unlock`).
+/// A mutex (NSLock's `lock`/`unlock`).
 final class PosixLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
@@ -15,7 +15,7 @@ final class PosixLock: @unchecked Sendable {
     func unlock() { pthread_mutex_unlock(mutex) }
 }
 
-/// A mutex and a condition variable, as PosixCondition: `wait` and `wait(until:)` with the
+/// A mutex and a condition variable, as NSCondition: `wait` and `wait(until:)` with the
 /// lock held; `wait(until:)` returns false when the deadline (wall clock) passed.
 final class PosixCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
