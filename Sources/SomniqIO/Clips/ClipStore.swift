@@ -26,7 +26,7 @@ public struct ClipStore: Sendable {
             $0.isASCII && (("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-")
         }))
         if let unix {
-            let t = WallClock.localDate(unix) + "_" + WallClock.localTime(unix, seconds: true).replacingAll(":", with: "-")
+            let t = WallClock.localDate(unix) + "_" + WallClock.localTime(unix, seconds: true).replacing(":", with: "-")
             return "\(t)_\(soundClass.rawValue)_\(safeID).flac"
         }
         return String(cFormat: "%08.1fs_%@_%@.flac", onset, soundClass.rawValue, safeID)

@@ -104,7 +104,7 @@ public enum HTMLReport {
         }
         for (i, c) in lanes.enumerated() {
             let ly = chartTop + chartHeight + 26 + Double(i) * laneHeight
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacingAll("_", with: " "))</text>"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacing("_", with: " "))</text>"
             svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(ly + laneHeight - 2))\" y2=\"\(f(ly + laneHeight - 2))\" stroke=\"#f3f3f3\"/>\n"
             for e in night.events where e.soundClass == c {
                 let x0 = x(e.onset, span), w = max(2, x(e.offset, span) - x0)
@@ -156,7 +156,7 @@ public enum HTMLReport {
         svg += "</svg>\n"
         let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
         return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class: "
-            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacingAll("_", with: " "))" }.joined(separator: " &nbsp; ")
+            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacing("_", with: " "))" }.joined(separator: " &nbsp; ")
             + "</div>\n"
     }
 
@@ -189,7 +189,7 @@ public enum HTMLReport {
         guard !s.classes.isEmpty else { return "<p>No sounds.</p>\n" }
         var h = "<table><tr><th>sound</th><th>tier</th><th>events</th><th>alerts</th><th>minutes</th><th>first</th><th>last</th></tr>\n"
         for l in s.classes {
-            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacingAll("_", with: " "))</td><td>\(l.tier.rawValue)</td>"
+            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacing("_", with: " "))</td><td>\(l.tier.rawValue)</td>"
                 + "<td class=\"n\">\(l.events)</td><td class=\"n\">\(l.alerts)</td><td class=\"n\">\(String(cFormat: "%.1f", l.seconds / 60))</td>"
                 + "<td>\(night.clock(l.first))</td><td>\(night.clock(l.last))</td></tr>\n"
         }
@@ -206,7 +206,7 @@ public enum HTMLReport {
             let why = String(cFormat: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
                              t?["peak_raw"]?.numberValue ?? 0, t?["peak_smoothed"]?.numberValue ?? 0, rule?["on"]?.numberValue ?? 0,
                              rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
-            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacingAll("_", with: " "))</td>"
+            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacing("_", with: " "))</td>"
                 + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(cFormat: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
                 + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e))</td>" : "")</tr>\n"
         }

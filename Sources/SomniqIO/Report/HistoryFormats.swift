@@ -88,7 +88,7 @@ extension History {
     /// from file names are escaped first, so the file is safe to print.
     static func csvField(_ s: String) -> String {
         let e = LogText.escape(s)
-        return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacingAll("\"", with: "\"\"") + "\"" : e
+        return e.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + e.replacing("\"", with: "\"\"") + "\"" : e
     }
 
     /// A text cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, a tab

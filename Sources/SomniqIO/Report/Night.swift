@@ -147,7 +147,7 @@ public struct NightBuilder {
         case "status":
             guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
             let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
-                r[k].map { "\(k.replacingAll("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
+                r[k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
         case "session_end":

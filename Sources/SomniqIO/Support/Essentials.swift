@@ -111,11 +111,6 @@ extension String {
         let last = v.lastIndex(where: { !white($0) })!
         return String(v[first...last])
     }
-
-    /// `replacingOccurrences(of:with:)`.
-    public func replacingAll(_ target: String, with replacement: String) -> String {
-        replacing(target, with: replacement)
-    }
 }
 
 /// NSString's path operations (`lastPathComponent`, `deletingLastPathComponent`,

@@ -221,7 +221,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         ]
         var out: [(String, JSONValue)] = []
         for c in classes {
-            let label = c.rawValue.replacingAll("_", with: " ")
+            let label = c.rawValue.replacing("_", with: " ")
             out.append(("\(config.discoveryPrefix)/binary_sensor/\(id)/\(c.rawValue)/config", .object([
                 ("name", .string(label.prefix(1).uppercased() + label.dropFirst())),
                 ("unique_id", .string("\(id)_\(c.rawValue)")),

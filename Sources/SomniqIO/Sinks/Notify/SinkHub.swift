@@ -50,27 +50,29 @@ public final class SinkHub: RecordSink {
         // The MQTT sink says so when it starts; a webhook would say it only at its first
         // notification.
         for config in configs {
-            if case .webhook = config.kind, let why = WebhookSink.loadFailure {
-                logger.error("sink \(config.name): cannot load libcurl: \(LogText.escape(why)); its notifications fail until libcurl4 is installed")
+            if case .webhook = config.kind, let (problem, package) = Self.libraryProblem(config.kind) {
+                logger.error("sink \(config.name): \(problem); its notifications fail until \(package) is installed")
             }
         }
     }
 
-    /// The first sink of `configs` whose network library cannot be loaded (libcurl for a
-    /// webhook, libmosquitto for MQTT), said as `run --check-config` reports it; nil when
-    /// every one loads.
+    /// The first sink of `configs` whose network library cannot be loaded, said as
+    /// `run --check-config` reports it; nil when every one loads.
     public static func unloadableLibrary(_ configs: [SinkConfig]) -> String? {
         for config in configs {
-            switch config.kind {
-            case .webhook:
-                if let why = WebhookSink.loadFailure { return "sink \(config.name): cannot load libcurl: \(LogText.escape(why)); install libcurl4" }
-            case .mqtt:
-                if let why = MQTTSink.loadFailure { return "sink \(config.name): cannot load libmosquitto: \(LogText.escape(why)); install libmosquitto1" }
-            case .exec:
-                break
-            }
+            if let (problem, package) = libraryProblem(config.kind) { return "sink \(config.name): \(problem); install \(package)" }
         }
         return nil
+    }
+
+    /// Why the network library a kind of sink needs (libcurl for a webhook, libmosquitto
+    /// for MQTT) cannot be loaded, and the Debian package that brings it; nil when it loads.
+    private static func libraryProblem(_ kind: SinkConfig.Kind) -> (problem: String, package: String)? {
+        switch kind {
+        case .webhook: WebhookSink.loadFailure.map { ("cannot load libcurl: \(LogText.escape($0))", "libcurl4") }
+        case .mqtt: MQTTSink.loadFailure.map { ("cannot load libmosquitto: \(LogText.escape($0))", "libmosquitto1") }
+        case .exec: nil
+        }
     }
 
     public var isEmpty: Bool { entries.isEmpty }

@@ -31,14 +31,14 @@ public struct SinkMessage: Sendable {
     }
 
     /// "smoke alarm", "baby cry", or the status's name.
-    public var label: String { soundClass.map { $0.rawValue.replacingAll("_", with: " ") } ?? (status ?? kind.rawValue) }
+    public var label: String { soundClass.map { $0.rawValue.replacing("_", with: " ") } ?? (status ?? kind.rawValue) }
 
     static func statusText(_ status: String) -> String {
         switch status {
         case "device_lost": "the microphone is gone; somniq cannot hear the room"
         case "input_silent": "the microphone is silent (muted or unplugged?); somniq cannot hear the room"
         case "clipping": "the microphone is clipping; lower its capture gain"
-        default: status.replacingAll("_", with: " ")
+        default: status.replacing("_", with: " ")
         }
     }
 }
