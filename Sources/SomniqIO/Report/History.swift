@@ -202,6 +202,9 @@ public struct History: Sendable {
         }
     }
 
+    /// Whether `key` names a dated night (`2026-11-22`), not a recording.
+    public static func isDate(_ key: String) -> Bool { day(key) != nil }
+
     /// Days since 1970-01-01 of `2026-11-22`, or nil.
     static func day(_ date: String) -> Int? {
         let p = date.split(separator: "-").compactMap { Int($0) }

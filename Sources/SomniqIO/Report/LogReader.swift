@@ -31,7 +31,16 @@ public final class LogReader {
     /// returns nil as at the end, and `finish` throws this.
     public private(set) var readError: String?
 
-    public init(path: String) throws(ReportError) {
+    /// Byte offset in the file of `buffer[0]`, and where reading stops (nil: the end).
+    private var bufferStart: Int
+    private let end: Int?
+    /// Byte offset of the line `next` returned last, and of the byte after it (its newline's).
+    public private(set) var recordOffset = 0
+    public private(set) var position: Int
+
+    /// Reads the log at `path` from byte `from` (a line's start) to byte `to` (a line's
+    /// end, past its newline), or to the end of the file.
+    public init(path: String, from: Int = 0, to: Int? = nil) throws(ReportError) {
         self.path = path
         guard let f = ReadingFile(path: path) else {
             throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
@@ -41,6 +50,12 @@ public final class LogReader {
         if fstat(f.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
             throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
         }
+        if from > 0, lseek(f.fileDescriptor, off_t(from), SEEK_SET) < 0 {
+            throw ReportError(description: "\(LogText.escape(path)): cannot read the log: \(String(cString: strerror(errno)))")
+        }
+        bufferStart = from
+        position = from
+        end = to
     }
 
     /// After `next` returned nil: throws if reading failed rather than ended, so that a
@@ -60,6 +75,8 @@ public final class LogReader {
                 lineStart = newline + 1
                 scanned = lineStart
                 lineNumber += 1
+                recordOffset = bufferStart + start
+                position = bufferStart + lineStart
                 if discarding {
                     discarding = false
                     continue
@@ -77,6 +94,7 @@ public final class LogReader {
                 overlong += 1
             }
             if discarding {
+                bufferStart += buffer.count
                 buffer.removeAll(keepingCapacity: true)
                 lineStart = 0
                 scanned = 0
@@ -85,17 +103,21 @@ public final class LogReader {
                 defer { buffer.removeAll(); lineStart = 0; scanned = 0 }
                 guard lineStart < buffer.count || discarding else { return nil }
                 lineNumber += 1
+                recordOffset = bufferStart + lineStart
+                position = bufferStart + buffer.count
                 if discarding { discarding = false; return nil }
                 return parse(buffer[lineStart...])
             }
             // Drop the lines already returned before reading on, so the buffer holds one line.
             if lineStart > 0 {
                 buffer.removeSubrange(0..<lineStart)
+                bufferStart += lineStart
                 scanned -= lineStart
                 lineStart = 0
             }
             let chunk: [UInt8]?
-            do { chunk = try file.read(upToCount: Self.chunk) } catch {
+            let left = end.map { $0 - bufferStart - buffer.count } ?? Self.chunk
+            do { chunk = left > 0 ? try file.read(upToCount: min(left, Self.chunk)) : nil } catch {
                 readError = errnoText(error)
                 chunk = nil
             }

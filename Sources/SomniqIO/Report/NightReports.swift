@@ -29,7 +29,7 @@ public enum NightReports {
 
     /// Two pieces of one night (a log where another night came between them): kept apart
     /// on one time axis.
-    private static func merge(_ a: Night?, _ b: Night) -> Night {
+    static func merge(_ a: Night?, _ b: Night) -> Night {
         guard var a, let start = a.start, let bStart = b.start else { return b }
         let shift = bStart - start
         a.events += b.events.map { var e = $0; e.onset += shift; e.offset += shift; return e }

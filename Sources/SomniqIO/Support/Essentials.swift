@@ -199,11 +199,11 @@ public func errorText(_ error: any Error) -> String {
 }
 
 /// A file open for reading (FileHandle(forReadingAtPath:) and its reads), closed on deinit.
-final class ReadingFile {
-    let fileDescriptor: Int32
+public final class ReadingFile {
+    public let fileDescriptor: Int32
 
     /// nil when the file cannot be opened, with `errno` set.
-    init?(path: String) {
+    public init?(path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         fileDescriptor = fd
@@ -232,8 +232,23 @@ final class ReadingFile {
         return pread(fileDescriptor, &b, 1, off_t(offset)) == 1 ? b : nil
     }
 
+    /// `count` bytes from `offset` (pread: the file's position is left alone), or nil with
+    /// `errno` set when they cannot all be read.
+    public func bytes(at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n > 0 { done += n; continue }
+            if n < 0, errno == EINTR { continue }
+            if n == 0 { errno = EIO }
+            return nil
+        }
+        return bytes
+    }
+
     /// The file's size in bytes (as lseek to its end finds it), or nil.
-    func size() -> Int? {
+    public func size() -> Int? {
         let end = lseek(fileDescriptor, 0, SEEK_END)
         return end < 0 ? nil : Int(end)
     }

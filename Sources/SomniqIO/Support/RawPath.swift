@@ -58,18 +58,18 @@ enum InputFile {
     }
 }
 
-struct InputFileError: Error {
-    var problem: String
+public struct InputFileError: Error {
+    public var problem: String
 }
 
 /// A small text file somniq is given (a profile, a configuration, a label file): read
 /// whole, up to a size cap, refusing what is not a regular file.
-enum TextFile {
+public enum TextFile {
     /// 1 MiB: a profile or a configuration is a few KB; a night's labels a few hundred lines.
-    static let limit = 1 << 20
+    public static let limit = 1 << 20
 
     /// The bytes of `path`, with a leading UTF-8 byte order mark removed, or what is wrong.
-    static func read(_ path: String, what: String, limit: Int = limit) -> Result<[UInt8], InputFileError> {
+    public static func read(_ path: String, what: String, limit: Int = limit) -> Result<[UInt8], InputFileError> {
         let fd: Int32
         switch InputFile.open(path, what: what) {
         case let .success(d): fd = d

@@ -1,0 +1,289 @@
+import FoundationEssentials
+import Glibc
+import SomniqCore
+
+/// Where each night of an event log lies in it, and its history row: what the web page
+/// needs to show a night, the history, or tonight so far without reading a year of log
+/// (365 nights of 8 h are 370 MB of JSON Lines, 7.5 s to read whole; a night is 1 MB).
+///
+/// The log stays the record of truth: the index is made from it, kept beside it
+/// (`events.jsonl.index`, written whole through a rename) so that a restart need not read
+/// the log again, and made anew whenever it no longer matches the log — another file
+/// under the name, a log that shrank, bytes before the indexed end that changed. A log
+/// that grew is read from the start of its last piece on, since the night in progress
+/// may continue there. It holds a few hundred rows and is always read whole: a JSON
+/// document, not a database.
+///
+/// Not thread-safe: one owner (the web page's render thread) uses it at a time.
+public final class LogIndex {
+    /// A run of the log's bytes that is one night's (one or more sessions of one evening,
+    /// from the first one's `session_start` to the next night's), with its row.
+    public struct Piece: Sendable {
+        public var key: String
+        public var from: Int, to: Int
+        public var start: Double?
+        public var row: NightRow
+        public var skipped: LogSkips
+    }
+
+    public let path: String
+    /// Where the index is kept; nil keeps it in memory only.
+    public let indexPath: String?
+    /// The pieces, in log order.
+    public private(set) var pieces: [Piece] = []
+    /// The log's identity (device, inode), how far it is indexed, and the bytes before that end.
+    private var device: UInt64 = 0, inode: UInt64 = 0
+    public private(set) var covered = 0
+    private var tail: [UInt8] = []
+    /// Why the index could not be written beside the log, once said (the log's folder is
+    /// read-only, for a copied log): it is then kept in memory.
+    public private(set) var saveProblem: String?
+    /// The pieces when the index was last written: it is written again when a night is
+    /// added or the index made anew, not each time tonight's piece grows.
+    private var savedCount = -1
+
+    static let version = 1
+    /// Bytes before the indexed end compared on each refresh: a log rewritten in place to
+    /// another text of at least the same length is caught here.
+    static let tailLength = 256
+
+    public init(log: String, indexPath: String?) {
+        path = log
+        self.indexPath = indexPath
+        if let indexPath { load(indexPath) }
+    }
+
+    /// `events.jsonl.index` beside `log`.
+    public static func besideLog(_ log: String) -> String { log + ".index" }
+
+    // MARK: keeping up with the log
+
+    /// Reads what the log gained since the last refresh (or all of it, when the index no
+    /// longer matches it); true when anything changed. Only whole lines are read: a line
+    /// the daemon is writing now is read next time.
+    @discardableResult
+    public func refresh() throws(ReportError) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
+        }
+        guard st.st_mode & S_IFMT != S_IFDIR else {
+            throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
+        }
+        let size = Int(st.st_size)
+        if UInt64(st.st_dev) != device || UInt64(st.st_ino) != inode || size < covered || readTail(before: covered) != tail {
+            savedCount = -1
+            pieces = []
+            covered = 0
+            tail = []
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+        let end = lastLineEnd(before: size)
+        guard end > covered else { return false }
+        let resume = pieces.last?.from ?? covered
+        if !pieces.isEmpty { pieces.removeLast() }
+        try read(from: resume, to: end)
+        covered = end
+        tail = readTail(before: end)
+        if pieces.count != savedCount { save() }
+        return true
+    }
+
+    private func read(from: Int, to end: Int) throws(ReportError) {
+        let reader = try LogReader(path: path, from: from, to: end)
+        var builder = NightBuilder()
+        var pieceStart = from
+        var before = LogSkips()
+        func add(_ night: Night, to: Int) {
+            let now = LogSkips(reader, builder)
+            pieces.append(Piece(key: night.key, from: pieceStart, to: to, start: night.start, row: NightRow(night),
+                                skipped: LogSkips(unreadable: now.unreadable - before.unreadable, overlong: now.overlong - before.overlong,
+                                                  outOfRange: now.outOfRange - before.outOfRange)))
+            before = now
+            pieceStart = to
+        }
+        while let r = reader.next() {
+            if let night = builder.add(r) { add(night, to: reader.recordOffset) }
+        }
+        try reader.finish()
+        if let night = builder.finish() { add(night, to: end) }
+    }
+
+    /// The offset just past the last newline at or before `size`.
+    private func lastLineEnd(before size: Int) -> Int {
+        guard let file = ReadingFile(path: path) else { return covered }
+        var end = size
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while end > covered {
+            let from = max(covered, end - chunk.count)
+            let n = chunk.withUnsafeMutableBytes { pread(file.fileDescriptor, $0.baseAddress!, end - from, off_t(from)) }
+            guard n > 0 else { return covered }
+            if let i = chunk[0..<n].lastIndex(of: 0x0A) { return from + i + 1 }
+            end = from
+        }
+        return covered
+    }
+
+    private func readTail(before end: Int) -> [UInt8] {
+        guard end > 0, let file = ReadingFile(path: path) else { return [] }
+        let from = max(0, end - Self.tailLength)
+        var bytes = [UInt8](repeating: 0, count: end - from)
+        let n = bytes.withUnsafeMutableBytes { pread(file.fileDescriptor, $0.baseAddress!, end - from, off_t(from)) }
+        return n == end - from ? bytes : []
+    }
+
+    // MARK: what the pages read
+
+    /// The nights' keys: dated ones by date, then recordings by name.
+    public var keys: [String] { History(rows: rows, grouping: .all).nights.map(\.night) }
+
+    /// One row per night, its pieces added together (as `History.read` adds them).
+    public var rows: [NightRow] {
+        var order: [String] = []
+        var rows: [String: NightRow] = [:]
+        for p in pieces {
+            if rows[p.key] == nil {
+                order.append(p.key)
+                rows[p.key] = p.row
+            } else {
+                rows[p.key]!.add(p.row)
+            }
+        }
+        return order.map { rows[$0]! }
+    }
+
+    public var skipped: LogSkips { pieces.reduce(LogSkips()) { $0 + $1.skipped } }
+
+    public func history(grouping: History.Grouping) -> History {
+        var h = History(rows: rows, grouping: grouping)
+        h.skipped = skipped
+        return h
+    }
+
+    /// The night `key`, read from its pieces of the log alone; nil when the log has none.
+    public func night(_ key: String) throws(ReportError) -> Night? {
+        var found: Night?
+        var skipped = LogSkips()
+        for p in pieces where p.key == key {
+            let reader = try LogReader(path: path, from: p.from, to: p.to)
+            var builder = NightBuilder()
+            var read: Night?
+            while let r = reader.next() { if let n = builder.add(r) { read = NightReports.merge(read, n) } }
+            try reader.finish()
+            if let n = builder.finish() { read = NightReports.merge(read, n) }
+            if let read { found = NightReports.merge(found, read) }
+            skipped = skipped + LogSkips(reader, builder)
+        }
+        found?.skipped = skipped
+        return found
+    }
+
+    // MARK: the file beside the log
+
+    private func save() {
+        guard let indexPath else { return }
+        let doc = JSONValue.object([
+            ("v", .number(Double(Self.version))),
+            ("log", .string(path)),
+            ("device", .number(Double(device))), ("inode", .number(Double(inode))),
+            ("covered", .number(Double(covered))),
+            ("tail", .string(Self.hex(tail))),
+            ("pieces", .array(pieces.map(Self.encode))),
+        ])
+        savedCount = pieces.count
+        if let failure = replaceContents(of: indexPath, with: Array((doc.compactText + "\n").utf8)) {
+            saveProblem = "\(LogText.escape(failure.path)): cannot keep the log's index: \(String(cString: strerror(failure.errno))); it is kept in memory"
+        } else {
+            saveProblem = nil
+        }
+    }
+
+    /// Reads a saved index; one that does not parse, or is of another version or log, is
+    /// ignored (the log is read again).
+    private func load(_ indexPath: String) {
+        guard case let .success(bytes) = TextFile.read(indexPath, what: "an index", limit: 256 << 20),
+              let doc = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+              doc["v"]?.numberValue == Double(Self.version), doc["log"]?.stringValue == path,
+              let device = doc["device"]?.numberValue, let inode = doc["inode"]?.numberValue,
+              let covered = doc["covered"]?.numberValue, let tail = doc["tail"]?.stringValue.flatMap(Self.unhex),
+              case let .array(items)? = doc["pieces"] else { return }
+        let pieces = items.compactMap(Self.decode)
+        guard pieces.count == items.count else { return }
+        self.device = UInt64(device)
+        self.inode = UInt64(inode)
+        self.covered = Int(covered)
+        self.tail = tail
+        self.pieces = pieces
+        savedCount = pieces.count
+    }
+
+    static func encode(_ p: Piece) -> JSONValue {
+        let r = p.row
+        var members: [(String, JSONValue)] = [
+            ("key", .string(p.key)), ("from", .number(Double(p.from))), ("to", .number(Double(p.to))),
+            ("start", p.start.map { .number($0) } ?? .null),
+            ("skipped", .array([.number(Double(p.skipped.unreadable)), .number(Double(p.skipped.overlong)),
+                                .number(Double(p.skipped.outOfRange))])),
+            ("sessions", .number(Double(r.sessions))), ("heard_s", .number(r.heardSeconds)),
+            ("snoring_s", .number(r.snoringSeconds)), ("disturbances", .number(Double(r.disturbances))),
+            ("pauses", .number(Double(r.pauses))),
+            ("alerts", .object(r.alerts.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .number(Double($0.value))) })),
+            ("events", .object(r.events.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .number(Double($0.value))) })),
+        ]
+        if let l = r.loudest {
+            members.append(("loudest", .object([("leq", .number(l.leq)), ("clock", .string(l.clock)), ("when", .string(l.when))])))
+        }
+        return .object(members)
+    }
+
+    static func decode(_ v: JSONValue) -> Piece? {
+        guard let key = v["key"]?.stringValue, let from = v["from"]?.numberValue, let to = v["to"]?.numberValue,
+              case let .array(skip)? = v["skipped"], skip.count == 3,
+              let sessions = v["sessions"]?.numberValue, let heard = v["heard_s"]?.numberValue,
+              let snoring = v["snoring_s"]?.numberValue, let disturbances = v["disturbances"]?.numberValue,
+              let pauses = v["pauses"]?.numberValue,
+              case let .object(alerts)? = v["alerts"], case let .object(events)? = v["events"] else { return nil }
+        var row = NightRow(named: key)
+        row.day = v["start"]?.numberValue != nil ? History.day(key) : nil
+        row.sessions = Int(sessions)
+        row.heardSeconds = heard
+        row.snoringSeconds = snoring
+        row.disturbances = Int(disturbances)
+        row.pauses = Int(pauses)
+        for (name, n) in alerts { if let t = Tier(rawValue: name), let n = n.numberValue { row.alerts[t] = Int(n) } }
+        for (name, n) in events { if let c = SoundClass(rawValue: name), let n = n.numberValue { row.events[c] = Int(n) } }
+        if let l = v["loudest"], let leq = l["leq"]?.numberValue, let clock = l["clock"]?.stringValue, let when = l["when"]?.stringValue {
+            row.loudest = .init(leq: leq, clock: clock, when: when)
+        }
+        let s = skip.map { Int($0.numberValue ?? 0) }
+        return Piece(key: key, from: Int(from), to: Int(to), start: v["start"]?.numberValue, row: row,
+                     skipped: LogSkips(unreadable: s[0], overlong: s[1], outOfRange: s[2]))
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out += [digits[Int(b >> 4)], digits[Int(b & 15)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func unhex(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        for i in stride(from: 0, to: chars.count, by: 2) {
+            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+        }
+        return out
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SomniqCore
+
+/// A reply as curl saw it: the status, the headers (names lowercased) and the body.
+struct HTTPReply {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// One HTTP request through curl, a client that is not the server's own code.
+func fetch(_ url: String, method: String = "GET", headers: [String] = [], timeout: Double = 10) throws -> HTTPReply {
+    let bodyFile = NSTemporaryDirectory() + "somniq-body-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: bodyFile) }
+    var arguments = ["-s", "-S", "-g", "--path-as-is", "--max-time", "\(timeout)", "-X", method, "-D", "-", "-o", bodyFile]
+    for h in headers { arguments += ["-H", h] }
+    arguments.append(url)
+    let r = try runProgram("/usr/bin/curl", arguments)
+    guard r.status == 0 else { throw CurlFailed(message: "curl \(url): \(r.status) \(r.stderr)") }
+    var lines = r.stdout.components(separatedBy: "\r\n")
+    let status = Int(lines.removeFirst().split(separator: " ")[1])!
+    var fields: [String: String] = [:]
+    for line in lines {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        fields[name] = fields[name].map { $0 + ", " + value } ?? value
+    }
+    return HTTPReply(status: status, headers: fields, body: FileManager.default.contents(atPath: bodyFile) ?? Data())
+}
+
+struct CurlFailed: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+/// Waits until `url` answers at all (any status).
+func waitForServer(_ url: String, timeout: Double = 20) throws {
+    try waitUntil(timeout: timeout) { (try? fetch(url, timeout: 1)) != nil }
+}
+
+/// A log of three nights with clips, copied into `dir`: the demo night replayed as if it
+/// began at 23:10 on 20, 21 and 22 November 2026, its alerts' clips kept. Made once.
+func threeNights(in dir: String) throws -> (log: String, clips: String) {
+    let made = try ThreeNights.made.get()
+    let fm = FileManager.default
+    try fm.copyItem(atPath: made + "/events.jsonl", toPath: dir + "/events.jsonl")
+    try fm.copyItem(atPath: made + "/clips", toPath: dir + "/clips")
+    return (dir + "/events.jsonl", dir + "/clips")
+}
+
+private enum ThreeNights {
+    static let made = Result<String, any Error> {
+        let dir = temporaryDirectory()
+        let log = dir + "/events.jsonl", clips = dir + "/clips"
+        var text = ""
+        for day in ["2026-11-20", "2026-11-21", "2026-11-22"] {
+            let r = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", dir + "/\(day).jsonl",
+                                                  "--start", "\(day)T23:10", "--clips", clips])
+            guard r.status == 0 else { throw CurlFailed(message: r.stderr) }
+            text += try String(contentsOfFile: dir + "/\(day).jsonl", encoding: .utf8)
+        }
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        return dir
+    }
+}
+
+/// The demo night's log of 22 November, as `threeNights` made it.
+func madeNight(_ day: String) throws -> String { try ThreeNights.made.get() + "/\(day).jsonl" }
+
+/// A FIFO fed with raw 16 kHz mono S16_LE at real time (0.1 s every 0.1 s, as a sound card
+/// delivers it), then held open without data: a capture that stalls when the file ends.
+func pacedFIFO(in dir: String, feeding file: String) throws -> (path: String, writer: Process) {
+    let fifo = dir + "/paced-\(UUID().uuidString).fifo"
+    guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    writer.arguments = ["-c", """
+        import sys, time
+        data = open(sys.argv[1], 'rb').read()
+        out = open(sys.argv[2], 'wb', buffering=0)
+        start = time.monotonic()
+        for k in range(0, len(data), 3200):
+            out.write(data[k:k + 3200])
+            time.sleep(max(0, start + (k + 3200) / 32000 - time.monotonic()))
+        time.sleep(600)
+        """, file, fifo]
+    // Not the test runner's output: a writer outliving a failed test must not hold it open.
+    writer.standardOutput = FileHandle.nullDevice
+    writer.standardError = FileHandle.nullDevice
+    try writer.run()
+    return (fifo, writer)
+}
+
+/// This machine's first IPv4 address that is not loopback (its address on the network,
+/// where another machine's browser would reach it), if it has one.
+func networkAddress() -> String? {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0 else { return nil }
+    defer { freeifaddrs(list) }
+    var p = list
+    while let entry = p {
+        defer { p = entry.pointee.ifa_next }
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+        let text = String(cString: host)
+        if !text.hasPrefix("127.") { return text }
+    }
+    return nil
+}
