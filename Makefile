@@ -6,9 +6,9 @@ DESTDIR    ?=
 APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsoxr-dev \
                libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
                pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
-               binutils man-db file
+               binutils man-db file curl chromium
 
-.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench eval battery profiles learn clean
+.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench web-bench eval battery profiles learn clean
 
 all: build
 
@@ -37,10 +37,12 @@ report-demo: build
 	@.build/release/somniq report demo-night.jsonl --format text
 	@echo "the report: demo-night.html"
 
-# The README's picture of that report (Debian's chromium, headless).
+# The README's pictures (Debian's chromium, headless): that report, and the web page of
+# the daemon listening to the demo night on the ALSA file plugin (scripts/web-screenshots.sh).
 screenshot: report-demo
 	chromium --headless --no-sandbox --hide-scrollbars --force-device-scale-factor=1 --window-size=1040,1640 \
 	  --screenshot=docs/report.png demo-night.html
+	scripts/web-screenshots.sh
 
 # sed_eval (PyPI) in a virtualenv: the reference `somniq eval` is tested against;
 # prometheus_client, whose text parser reads the metrics file in the tests; and jsonschema,
@@ -82,6 +84,10 @@ fuzz: deps
 
 bench: build
 	.build/release/somniq bench --hours 8
+
+# The web page's times on a log of 365 nights of 8 h (scripts/web-bench.sh).
+web-bench: build
+	scripts/web-bench.sh
 
 # Scores the classifier on the shared corpus (beside the clone), if it is there: tune/ (the
 # folds rules are tuned on), check/ (other recordings, reported, never tuned on), the legacy
@@ -164,6 +170,7 @@ install: build
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/profiles profiles/*.json
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/somniq/schemas schemas/*.json
 	install -D -m 0644 systemd/network.conf $(DESTDIR)$(PREFIX)/share/somniq/examples/network.conf
+	install -D -m 0644 systemd/web.conf $(DESTDIR)$(PREFIX)/share/somniq/examples/web.conf
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/somniq/config.json ]; then \
 	  echo "kept $(DESTDIR)$(SYSCONFDIR)/somniq/config.json (the default is config/config.json)"; \
 	else \

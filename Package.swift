@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The web page's HTTP server (SwiftNIO's parser under it). No traits: its
+        // "FullFoundation" would link Foundation and ICU's data (35 MB) back in, and its
+        // swift-configuration support is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
@@ -42,8 +47,19 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
-        .executableTarget(name: "somniq", dependencies: [
+        // The web page (`run` with "http", `serve`): routes, the token, clips over HTTP.
+        // Its own module, so that the fuzz build of SomniqIO does not build the server.
+        .target(name: "SomniqWeb", dependencies: [
             "SomniqIO", "SomniqCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        .executableTarget(name: "somniq", dependencies: [
+            "SomniqIO", "SomniqCore", "SomniqWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -68,7 +84,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "AlarmBattery"],
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "SomniqWeb", "AlarmBattery"],
                     resources: []),
     ],
     swiftLanguageModes: [.v6]

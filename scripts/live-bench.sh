@@ -2,7 +2,8 @@
 # Live cost: CPU (% of one core) and peak RSS of `somniq run` listening in real time
 # for SECONDS (default 60) to a paced source: the monitor of a PulseAudio null sink
 # (SPEC §8), fed with the demo night on a loop. Prints numbers; asserts nothing.
-# CLIPS=1 turns clips on (config.json "clips": {"enabled": true}), to measure what they cost.
+# CLIPS=1 turns clips on (config.json "clips": {"enabled": true}), WEB=1 the web page
+# ("http" on 127.0.0.1:18481, not visited), to measure what they cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -20,8 +21,10 @@ for _ in $(seq 50); do [ -S "$work/native" ] && break; sleep 0.1; done
 sox fixtures/demo-night.flac "$work/night.wav"
 ( while true; do paplay -d fixture "$work/night.wav"; done ) & player=$!
 config=()
-if [ "${CLIPS:-0}" = 1 ]; then
-    printf '{"log": "%s", "clips": {"enabled": true}}\n' "$work/events.jsonl" > "$work/config.json"
+if [ "${CLIPS:-0}" = 1 ] || [ "${WEB:-0}" = 1 ]; then
+    clips=$([ "${CLIPS:-0}" = 1 ] && echo ', "clips": {"enabled": true}' || true)
+    web=$([ "${WEB:-0}" = 1 ] && echo ', "http": {"listen": "127.0.0.1:18481"}' || true)
+    printf '{"log": "%s"%s%s}\n' "$work/events.jsonl" "$clips" "$web" > "$work/config.json"
     config=(--config "$work/config.json")
 fi
 /usr/bin/time -f "%e %U %S %M" -o "$work/time" \

@@ -33,12 +33,15 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "One JSON document: nights, periods with totals and trends, the total.")
     var json = false
 
+    @Flag(help: "One self-contained HTML page (the web page's /history): a chart of the nights and the tables.")
+    var html = false
+
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
     func validate() throws {
         if week && month { throw ValidationError("--week and --month: choose one") }
-        if csv && json { throw ValidationError("--csv and --json: choose one") }
+        if [csv, json, html].filter({ $0 }).count > 1 { throw ValidationError("--csv, --json and --html: choose one") }
     }
 
     func run() throws {
@@ -47,7 +50,7 @@ struct HistoryCommand: ParsableCommand {
             throw fail("\(error)", Exit.dataError)
         }
         if !history.skipped.isEmpty { skippedWarning("\(logs.joined(separator: ", ")): \(history.skipped.description)") }
-        let text = csv ? history.csv() : json ? history.json() : history.table()
+        let text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Somniq.version) : history.table()
         try emit(text, to: output)
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import SomniqCore
 import SomniqIO
+import SomniqWeb
 
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,9 @@ struct Run: AsyncParsableCommand {
             do { found = try AlsaCapture.check(device: settings.device) } catch { throw fail("\(error)", Exit.unavailable) }
             print(LogText.escape("\(configPath ?? "(built-in defaults)"): ok — device \(settings.device), profile \(p.name), log \(settings.log)"))
             print(LogText.escape("\(settings.device): capturing \(found.0); read \(found.1.frames) frames"))
+            if let http = settings.http {
+                print(LogText.escape("web page: http://\(http.listen)/ " + (http.token == nil ? "(loopback, no token)" : "(token required)")))
+            }
             return
         }
 
@@ -75,6 +79,16 @@ struct Run: AsyncParsableCommand {
         options.maxSeconds = maxSeconds
         options.overrides = overrides
         options.profileDirectory = profileDirectory
+        // The web page, when configured: it reads the session's state, never the session.
+        var web: WebService?
+        if let http = settings.http {
+            let live = LiveState(device: settings.device)
+            let room = settings.room
+            live.update { $0.room = room }
+            options.live = live
+            web = WebServer.service(.init(http: http, log: settings.log, clips: settings.clipsDirectory, version: Somniq.version, live: live),
+                                    logger: logger, failsAlone: true)
+        }
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
@@ -91,12 +105,16 @@ struct Run: AsyncParsableCommand {
         }
         // SIGTERM and SIGINT shut the group down gracefully: the session closes open events,
         // writes session_end and lets the sinks deliver.
+        // A group shuts its services down in reverse order, each after the one before has
+        // ended: the session first (its session_end within the unit's 2 s), the web page last.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = web.map { [.init(service: $0)] } ?? []
+        services += [
+            // The stream may end (--max-seconds, a fixture): then the group ends with it.
+            .init(service: session, successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: ReloadSignalService(control: control)),
+        ]
         let group = ServiceGroup(configuration: .init(
-            services: [
-                // The stream may end (--max-seconds, a fixture): then the group ends with it.
-                .init(service: session, successTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: ReloadSignalService(control: control)),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do { try await group.run() } catch {

@@ -45,6 +45,7 @@ final class InstallTests {
             "usr/share/fish/vendor_completions.d/somniq.fish",
             "usr/share/man/man1/somniq.1.gz",
             "usr/share/somniq/examples/network.conf",
+            "usr/share/somniq/examples/web.conf",
             "usr/share/somniq/schemas/config.schema.json",
             "usr/share/somniq/schemas/profile.schema.json",
             "usr/share/zsh/vendor-completions/_somniq",
@@ -65,6 +66,7 @@ final class InstallTests {
         }
         // The network drop-in is an example, not in force until copied to somniq.service.d/.
         #expect(sameFile("usr/share/somniq/examples/network.conf", as: "systemd/network.conf"))
+        #expect(sameFile("usr/share/somniq/examples/web.conf", as: "systemd/web.conf"))
 
         try make("uninstall")
         #expect(installed() == ["etc/somniq/config.json"], "uninstall leaves the configuration and nothing else")

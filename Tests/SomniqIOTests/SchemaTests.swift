@@ -220,5 +220,6 @@ struct SchemaTests {
         #expect(keys(config["properties"]) == DaemonConfig.keys)
         #expect(keys(config["$defs"]?["sink"]?["properties"]) == SinkConfig.commonKeys)
         #expect(keys(config["$defs"]?["clips"]?["properties"]) == ClipConfig.keys)
+        #expect(keys(config["properties"]?["http"]?["properties"]) == HTTPConfig.keys)
     }
 }

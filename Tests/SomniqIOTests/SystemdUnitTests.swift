@@ -105,6 +105,26 @@ import SomniqIO
         #expect(!d.contains { $0.key == "IPAddressDeny" })
     }
 
+    /// The web page's drop-in: still at most 2.0; the host's network, IPv4/IPv6 to and from
+    /// the allowed prefixes only, and the token handed over as a credential.
+    @Test func theWebDropInKeepsExposureAtMostTwo() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let unit = try Self.unitCopy(in: dir)
+        let dropIn = try String(contentsOfFile: Paths.package + "/systemd/web.conf", encoding: .utf8)
+        try (try String(contentsOfFile: unit, encoding: .utf8) + "\n" + dropIn).write(toFile: unit, atomically: true, encoding: .utf8)
+        let verify = try runProgram(try Self.requireAnalyze(), ["verify", unit])
+        #expect(verify.stderr == "", "systemd-analyze verify: \(verify.stderr)")
+        let exposure = try Self.exposure(unit)
+        print("systemd-analyze security somniq.service + web.conf: \(exposure)")
+        #expect(exposure <= 2.0)
+        let d = Self.directives(dropIn)
+        #expect(d.filter { $0.key == "RestrictAddressFamilies" }.map(\.value) == ["", "AF_UNIX AF_INET AF_INET6"])
+        #expect(d.contains { $0.key == "PrivateNetwork" && $0.value == "no" })
+        #expect(!d.contains { $0.key == "IPAddressDeny" })
+        #expect(d.contains { $0.key == "LoadCredential" && $0.value == "web-token:/etc/somniq/web-token" })
+    }
+
     @Test func defaultConfigIsTheBuiltInDefaults() throws {
         let path = Paths.package + "/config/config.json"
         let data = try #require(FileManager.default.contents(atPath: path))

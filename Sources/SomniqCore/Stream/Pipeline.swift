@@ -27,6 +27,8 @@ public final class Pipeline {
     public var comparison: ProfileComparison?
     /// Samples pushed so far: the stream's clock.
     public private(set) var streamFrames: Int64 = 0
+    /// The last window's level and the background floor under it, dBFS: the level now.
+    public private(set) var levelDbfs: Float = -120, floorDbfs: Float = -120
 
     /// `idPrefix`: see `AlertProcessor.init`. `reportsWindows`: also report every decided
     /// window with its features and scores (for diagnostics; off in production).
@@ -103,6 +105,8 @@ public final class Pipeline {
 
     private func handle(_ window: AudioWindow) {
         let features = measure(.features) { extractor.process(window) }
+        levelDbfs = features.levelDbfs
+        floorDbfs = features.floorDbfs
         watch.add(features) { outputs.append(.input($0)) }
         if let minute = minutes.add(features) { pendingMinutes.append(minute) }
         classifier.push(features)

@@ -36,6 +36,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var clips = ClipConfig()
     /// The clips directory in force.
     public var clipsDirectory: String { clips.directory(besideLog: log) }
+    /// The web page (off unless configured).
+    public var http: HTTPConfig?
 
     /// The metrics file in force: the configured one, or `somniq.prom` beside the log.
     public var metricsPath: String? {
@@ -67,7 +69,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "http"]
 
     /// The file read when none is named.
     public static let defaultPath = "/etc/somniq/config.json"
@@ -126,6 +128,7 @@ public struct DaemonConfig: Sendable, Equatable {
                 c.sinks = try field.array("must be an array of sinks").map { item throws(ConfigError) in try SinkConfig.parse(item) }
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
             case "clips": c.clips = try ClipConfig.parse(field)
+            case "http": c.http = try HTTPConfig.parse(field)
             default: throw root.unknownKey(key, expected: keys)
             }
         }

@@ -24,6 +24,8 @@ public actor SessionService: Service {
         public var profileDirectory = "/etc/somniq/profiles"
         /// Stop after this much audio (for tests and fixtures); nil listens until signalled.
         public var maxSeconds: Double?
+        /// Where the web page reads the session's state, when it is on.
+        public var live: LiveState?
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
@@ -136,7 +138,10 @@ public actor SessionService: Service {
         try await withThrowingDiscardingTaskGroup(returning: String.self) { group in
             group.addTask { await self.takeControls() }
             group.addTask {
-                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.sinksChanged() }
+                while (try? await Task.sleep(for: .seconds(1))) != nil {
+                    await self.sinksChanged()
+                    await self.publishLive()
+                }
             }
             defer { group.cancelAll() }
             return try await hear()
@@ -159,6 +164,12 @@ public actor SessionService: Service {
             case .listening:
                 // Wall-clock times are stream time from here on, anchored at this moment.
                 clock.anchor(at: session.streamSeconds)
+                options.live?.update {
+                    $0.listening = true
+                    $0.since = Date().timeIntervalSince1970
+                    $0.lastAudio = $0.since
+                    $0.lost = nil
+                }
                 status("listening", details: [("device", .string(options.config.device))])
                 notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
                 logger.info("listening on \(options.config.device)")
@@ -168,6 +179,10 @@ public actor SessionService: Service {
                 logger.warning("capture overrun: \(frames) frames lost")
             case let .lost(error, retry, wasListening):
                 deviceDown()
+                options.live?.update {
+                    $0.listening = false
+                    $0.lost = String(cFormat: "%@; retrying in %.0f s", error.description, retry)
+                }
                 status("device_lost", alert: true, details: [("error", .string(error.description)), ("retry_s", .number(retry))])
                 logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
             }
@@ -226,6 +241,25 @@ public actor SessionService: Service {
         lastSinkTotals = totals
         reportSinkDrops()
         writeMetrics()
+    }
+
+    /// The web page's copy of the session's state: the level now, the last audio, the metrics.
+    private func publishLive() {
+        guard let live = options.live else { return }
+        metrics.sinks = hub.counts
+        metrics.streamSeconds = session.streamSeconds
+        let text = metrics.render()
+        let level = Double(pipeline.levelDbfs), floor = Double(pipeline.floorDbfs)
+        let last = metrics.lastAudio?.timeIntervalSince1970
+        let seconds = session.streamSeconds
+        live.update {
+            $0.levelDbfs = level
+            $0.floorDbfs = floor
+            $0.lastAudio = last
+            $0.streamSeconds = seconds
+            $0.metrics = text
+            $0.profile = self.pipeline.profile.name
+        }
     }
 
     private func reportSinkDrops() {

@@ -14,44 +14,112 @@ public enum HTMLReport {
         return palette[c.index % palette.count]
     }
 
-    public static func render(_ night: Night, version: String) -> String {
-        let s = NightSummary(night)
-        let title = "somniq · night of \(night.key)"
-        var h = """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(esc(title))</title>
-        <style>
-        body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#222;background:#fff}
-        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
-        .sub{color:#666}.figs{display:flex;gap:28px;flex-wrap:wrap;margin:14px 0}.fig b{display:block;font-size:22px}
-        table{border-collapse:collapse}td,th{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}
-        th{font-weight:600}td.n{text-align:right}.gone{color:#888}audio{height:28px;width:220px}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
-        svg text{font:11px system-ui,sans-serif;fill:#444}
-        </style></head><body>
-        <h1>\(esc(title))</h1>
-        <div class="sub">\(esc(subtitle(night)))</div>
+    /// What the web page adds to a report: links to the nights either side, and clips
+    /// played over HTTP (each looked up by its event, never by a path from the URL).
+    public struct Web: Sendable {
+        /// The nights before and after, by key.
+        public var previous: String?, next: String?
+        /// A clip's URL, or nil when its file is gone.
+        public var clipURL: @Sendable (Night.Event) -> String?
+        /// Where a POST deletes a clip, when deleting is allowed (a token is set).
+        public var deleteURL: (@Sendable (Night.Event) -> String)?
+        /// Whether the page updates itself (tonight's): it loads /static/live.js.
+        public var live = false
 
-        """
+        public init(previous: String? = nil, next: String? = nil, clipURL: @escaping @Sendable (Night.Event) -> String?,
+                    deleteURL: (@Sendable (Night.Event) -> String)? = nil) {
+            self.previous = previous
+            self.next = next
+            self.clipURL = clipURL
+            self.deleteURL = deleteURL
+        }
+    }
+
+    /// The report of a night: a file with clips as file URLs (`somniq report`), or with
+    /// `web`, the same page as the web page serves it.
+    public static func render(_ night: Night, version: String, web: Web? = nil) -> String {
+        let title = "somniq · night of \(night.key)"
+        var h = "<h1>\(esc(title))</h1>\n<div class=\"sub\">\(esc(subtitle(night)))</div>\n"
+        if let web { h += navigation(web) }
+        h += body(night, web: web)
+        h += "<p class=\"sub\">Profile \(night.profiles.map(esc).joined(separator: ", ")). Source \(night.sources.map(esc).joined(separator: ", ")). somniq \(esc(version)).</p>\n"
+        return page(title: title, body: h, web: web)
+    }
+
+    /// The figures, the timeline and every section of a night.
+    static func body(_ night: Night, web: Web?) -> String {
+        let s = NightSummary(night)
+        var h = ""
         if !night.skipped.isEmpty { h += "<p class=\"note\" id=\"skipped\">Not in this report: \(esc(night.skipped.description)).</p>\n" }
-        h += "<div class=\"figs\">"
+        h += figures(night, s)
+        h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
+        h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
+        h += "<h2 id=\"snoring\">Snoring</h2>\n" + snoring(night, s)
+        h += "<h2 id=\"classes\">Each sound</h2>\n" + classTable(night, s)
+        h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s.alerts, web: web)
+        h += "<h2 id=\"incidents\">Device and input</h2>\n" + incidents(night)
+        return h
+    }
+
+    static func figures(_ night: Night, _ s: NightSummary) -> String {
+        var h = "<div class=\"figs\">"
         h += fig(TextReport.duration(night.heard), "heard")
         h += fig("\(night.events.count)", "sounds")
         h += fig("\(s.alerts.count)", "alerts")
         h += fig(TextReport.duration(s.snoringSeconds), String(cFormat: "snoring (%.0f %%)", 100 * s.snoringShare))
         if let m = s.loudestMinute { h += fig(String(cFormat: "%.1f dBFS", m.leq), "loudest minute, at \(night.clock(m.start))") }
-        h += "</div>\n"
-        h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
-        h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
-        h += "<h2 id=\"snoring\">Snoring</h2>\n" + snoring(night, s)
-        h += "<h2 id=\"classes\">Each sound</h2>\n" + classTable(night, s)
-        h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s)
-        h += "<h2 id=\"incidents\">Device and input</h2>\n" + incidents(night)
-        h += "<p class=\"sub\">Profile \(night.profiles.map(esc).joined(separator: ", ")). Source \(night.sources.map(esc).joined(separator: ", ")). somniq \(esc(version)).</p>\n"
-        h += "</body></html>\n"
-        return h
+        return h + "</div>\n"
     }
 
-    private static func subtitle(_ night: Night) -> String {
+    /// A whole page around `body`: the file report's self-contained page, or the web
+    /// page's, which scales to a phone and loads its one script from the server (its
+    /// content-security-policy allows no inline script).
+    public static func page(title: String, body: String, web: Web?) -> String {
+        var h = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(esc(title))</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <style>
+        body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 12px;color:#222;background:#fff}
+        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+        .sub{color:#666}.figs{display:flex;gap:10px 28px;flex-wrap:wrap;margin:14px 0}.fig b{display:block;font-size:22px}
+        table{border-collapse:collapse}td,th{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}
+        th{font-weight:600}td.n{text-align:right}.gone{color:#888}audio{height:28px;width:220px;max-width:100%}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
+        svg text{font:11px system-ui,sans-serif;fill:#444}.wide{overflow-x:auto}.wide svg{min-width:640px}
+        nav{display:flex;gap:6px 18px;flex-wrap:wrap;margin:8px 0 4px}nav a{color:#1565c0}
+        .status{padding:10px 14px;border-radius:6px;margin:12px 0}.up{background:#e8f5e9;border-left:5px solid #2e7d32}.down{background:#ffebee;border-left:5px solid #c62828}
+        form.inline{display:inline}button{font:inherit;padding:1px 8px}
+        @media (max-width:600px){body{margin:10px auto}td,th{padding:3px 5px}.why{display:none}}
+        </style>
+        """
+        if web?.live == true { h += "\n<script src=\"/static/live.js\" defer></script>" }
+        return h + "</head><body>\n" + body + "</body></html>\n"
+    }
+
+    /// Links to tonight, the history, and the nights either side.
+    static func navigation(_ web: Web) -> String {
+        var links = ["<a href=\"/\">tonight</a>", "<a href=\"/history\">history</a>"]
+        if let p = web.previous { links.append("<a href=\"\(esc(nightURL(p)))\" rel=\"prev\">← \(esc(p))</a>") }
+        if let n = web.next { links.append("<a href=\"\(esc(nightURL(n)))\" rel=\"next\">\(esc(n)) →</a>") }
+        return "<nav>" + links.joined() + "</nav>\n"
+    }
+
+    /// `/night/2026-11-22`: a night's page on the web.
+    public static func nightURL(_ key: String) -> String { "/night/" + percentEncoded(key) }
+
+    /// Every byte but letters, digits and `-._~` as %XX (RFC 3986's unreserved set).
+    public static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: out.unicodeScalars.append(Unicode.Scalar(b))
+            default: out += String(cFormat: "%%%02X", Int(b))
+            }
+        }
+        return out
+    }
+
+    static func subtitle(_ night: Night) -> String {
         var parts: [String] = []
         if let start = night.start {
             parts.append("\(WallClock.localDate(start)) \(WallClock.localTime(start)) to \(WallClock.localTime(start + night.span))")
@@ -62,7 +130,7 @@ public enum HTMLReport {
         return parts.joined(separator: " · ")
     }
 
-    private static func fig(_ value: String, _ label: String) -> String {
+    static func fig(_ value: String, _ label: String) -> String {
         "<div class=\"fig\"><b>\(esc(value))</b>\(esc(label))</div>"
     }
 
@@ -72,7 +140,7 @@ public enum HTMLReport {
 
     private static func x(_ t: Double, _ span: Double) -> Double { left + (width - left - right) * t / max(span, 1) }
 
-    private static func timeline(_ night: Night) -> String {
+    static func timeline(_ night: Night) -> String {
         let span = max(night.span, night.heard, 1)
         let chartTop = 10.0, chartHeight = 170.0
         let lanes = SoundClass.allCases.filter { c in night.events.contains { $0.soundClass == c } }
@@ -82,7 +150,7 @@ public enum HTMLReport {
         let top = ((values.max() ?? -20) / 10).rounded(.up) * 10
         let bottom = min(top - 20, ((values.min() ?? -80) / 10).rounded(.down) * 10)
         func y(_ db: Double) -> Double { chartTop + chartHeight * (top - min(top, max(bottom, db))) / (top - bottom) }
-        var svg = "<svg viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"level and events through the night\">\n"
+        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"level and events through the night\">\n"
         var db = bottom
         while db <= top {
             svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(db)))\" y2=\"\(f(y(db)))\" stroke=\"#eee\"/>"
@@ -112,7 +180,7 @@ public enum HTMLReport {
                 svg += "<title>\(esc(c.rawValue)) \(night.clock(e.onset, seconds: true))–\(night.clock(e.offset, seconds: true)), \(e.tier.rawValue)</title></rect>\n"
             }
         }
-        svg += "</svg>\n"
+        svg += "</svg></div>\n"
         let legend = Tier.allCases.map { "<span style=\"color:\(tierColour[$0]!)\">■</span> \($0.rawValue)" }.joined(separator: " &nbsp; ")
         return svg + "<div class=\"sub\">Leq per minute (line) in its L90–Lmax band, background floor dashed; each sound on its lane, coloured by tier: \(legend)</div>\n"
     }
@@ -137,7 +205,7 @@ public enum HTMLReport {
         let span = Double(s.bins.count) * s.binSeconds
         let height = 150.0, base = 130.0
         let most = max(1, s.bins.map { $0.counts.values.reduce(0, +) }.max() ?? 1)
-        var svg = "<svg viewBox=\"0 0 \(f(width)) \(f(height + 20))\" width=\"100%\" role=\"img\" aria-label=\"sounds per bin\">\n"
+        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) \(f(height + 20))\" width=\"100%\" role=\"img\" aria-label=\"sounds per bin\">\n"
         svg += "<text x=\"\(f(left - 6))\" y=\"\(f(base - 110 + 4))\" text-anchor=\"end\">\(most)</text><text x=\"\(f(left - 6))\" y=\"\(f(base + 4))\" text-anchor=\"end\">0</text>\n"
         let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
         for bin in s.bins {
@@ -153,7 +221,7 @@ public enum HTMLReport {
         for (t, label) in ticks(night, span) {
             svg += "<text x=\"\(f(x(t, span)))\" y=\"\(f(base + 16))\" text-anchor=\"middle\">\(esc(label))</text>"
         }
-        svg += "</svg>\n"
+        svg += "</svg></div>\n"
         let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
         return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class: "
             + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacing("_", with: " "))" }.joined(separator: " &nbsp; ")
@@ -163,7 +231,7 @@ public enum HTMLReport {
     private static func snoring(_ night: Night, _ s: NightSummary) -> String {
         var h = "<p>\(esc(TextReport.duration(s.snoringSeconds))) of snoring, \(String(cFormat: "%.0f", 100 * s.snoringShare)) % of the \(esc(TextReport.duration(night.heard))) heard.</p>\n"
         let span = Double(s.bins.count) * s.binSeconds
-        var svg = "<svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
+        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
         svg += "<text x=\"\(f(left - 6))\" y=\"14\" text-anchor=\"end\">100</text><text x=\"\(f(left - 6))\" y=\"74\" text-anchor=\"end\">0</text>\n"
         let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
         for bin in s.bins where bin.snoreIntensity > 0 {
@@ -171,7 +239,7 @@ public enum HTMLReport {
             svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(70 - hgt))\" width=\"\(f(barWidth))\" height=\"\(f(hgt))\" fill=\"#6a1b9a\"><title>\(night.clock(bin.start)): intensity \(Int(bin.snoreIntensity))</title></rect>\n"
         }
         for (t, label) in ticks(night, span) { svg += "<text x=\"\(f(x(t, span)))\" y=\"86\" text-anchor=\"middle\">\(esc(label))</text>" }
-        h += svg + "</svg>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
+        h += svg + "</svg></div>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
         if !s.loudestSnoring.isEmpty {
             h += "<p>Loudest stretches: " + s.loudestSnoring.map {
                 "\(night.clock($0.onset)) (\(String(cFormat: "%.0f s, peak %.1f dBFS", $0.seconds, $0.peakDbfs)))"
@@ -196,35 +264,45 @@ public enum HTMLReport {
         return h + "</table>\n"
     }
 
-    private static func alertTable(_ night: Night, _ s: NightSummary) -> String {
-        guard !s.alerts.isEmpty else { return "<p>No alerts.</p>\n" }
-        let clips = s.alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
-        var h = "<table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th>why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
-        for e in s.alerts {
+    /// Alerts with their decision trace and clip, in the order given.
+    static func alertTable(_ night: Night, _ alerts: [Night.Event], web: Web?) -> String {
+        guard !alerts.isEmpty else { return "<p>No alerts.</p>\n" }
+        let clips = alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
+        var h = "<div class=\"wide\"><table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th class=\"why\">why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
+        for e in alerts {
             let t = e.trace
             let rule = t?["rule"]
             let why = String(cFormat: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
                              t?["peak_raw"]?.numberValue ?? 0, t?["peak_smoothed"]?.numberValue ?? 0, rule?["on"]?.numberValue ?? 0,
                              rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
-            h += "<tr><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacing("_", with: " "))</td>"
+            h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacing("_", with: " "))</td>"
                 + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(cFormat: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
-                + "<td>\(esc(why))</td>\(clips ? "<td>\(clipCell(e))</td>" : "")</tr>\n"
+                + "<td class=\"why\">\(esc(why))</td>\(clips ? "<td>\(clipCell(e, web: web))</td>" : "")</tr>\n"
         }
-        return h + "</table>\n"
+        return h + "</table></div>\n"
     }
 
-    /// An audio element for a kept clip (a file URL: the report and the clips are on the
-    /// same machine); a note when its file is gone (the quota, or `somniq clips purge`), or
-    /// when it was never written (`clip_skipped`: the disk full, …), whatever path the log names.
-    private static func clipCell(_ e: Night.Event) -> String {
+    /// An audio element for a kept clip: a file URL in a report (the report and the clips
+    /// are on the same machine), an HTTP one on the web page; a note when its file is gone
+    /// (the quota, or `somniq clips purge`), or when it was never written (`clip_skipped`:
+    /// the disk full, …), whatever path the log names.
+    private static func clipCell(_ e: Night.Event, web: Web?) -> String {
         if let why = e.clipNotKept { return "<span class=\"gone\">\(esc(TextReport.notKept(why)))</span>" }
         guard let path = e.clip else { return "" }
+        if let web {
+            guard let url = web.clipURL(e) else { return "<span class=\"gone\">deleted</span>" }
+            var h = "<audio controls preload=\"none\" src=\"\(esc(url))\"></audio>"
+            if let delete = web.deleteURL?(e) {
+                h += " <form class=\"inline\" method=\"post\" action=\"\(esc(delete))\"><button>delete</button></form>"
+            }
+            return h
+        }
         guard FileManager.default.fileExists(atPath: path) else { return "<span class=\"gone\">deleted</span>" }
         let url = URL(fileURLWithPath: path).absoluteString
         return "<audio controls preload=\"none\" src=\"\(esc(url))\" title=\"\(esc(path))\"></audio>"
     }
 
-    private static func incidents(_ night: Night) -> String {
+    static func incidents(_ night: Night) -> String {
         guard !night.incidents.isEmpty else { return "<p>The microphone was heard all night: no device loss, silence, clipping or overrun.</p>\n" }
         return "<ul>\n" + night.incidents.map {
             "<li>\(night.clock($0.time, seconds: true)) <b>\(esc($0.status))</b> \(esc($0.detail))</li>"

@@ -1,0 +1,242 @@
+import FoundationEssentials
+import Glibc
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ServiceLifecycle
+import SomniqCore
+import SomniqIO
+
+/// The web page's HTTP server (Hummingbird, over SwiftNIO's HTTP/1.1 parser): routes,
+/// the token, the same-origin check for the one request that changes anything (deleting
+/// a clip), clips with range requests, and the headers every reply carries. What is
+/// served comes from `WebSite`, on its worker thread; the server's own threads are
+/// SwiftNIO's, so neither touches the listening session's.
+public enum WebServer {
+    /// At most this many connections at once; more wait in the kernel's backlog. A phone,
+    /// a laptop and a Prometheus scraper need a handful; 32 bounds what a hostile client
+    /// can hold open.
+    public static let maxConnections = 32
+    /// A connection that sends nothing for this long is closed (a slow client holds a slot
+    /// no longer).
+    public static let idleSeconds: Int64 = 15
+    /// Page requests waiting for the worker thread beyond this are answered 503 at once.
+    public static let queuedPages = 16
+
+    public struct Settings: Sendable {
+        public var http: HTTPConfig
+        public var log: String
+        public var clips: String
+        public var version: String
+        public var live: LiveState?
+        public var metricsFile: String?
+        public var keepIndex = true
+        public init(http: HTTPConfig, log: String, clips: String, version: String, live: LiveState? = nil, metricsFile: String? = nil) {
+            self.http = http
+            self.log = log
+            self.clips = clips
+            self.version = version
+            self.live = live
+            self.metricsFile = metricsFile
+        }
+    }
+
+    /// The server, as a service of the daemon's (or `serve`'s) service group. `onRunning`
+    /// hears the port it listens on.
+    /// `failsAlone`: a server that cannot serve is logged and the group runs on (the
+    /// daemon); else its error ends the group (`somniq serve`).
+    public static func service(_ settings: Settings, logger: Logger, failsAlone: Bool,
+                               onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> WebService {
+        let worker = SerialWorker(name: "somniq-web", capacity: queuedPages)
+        let site = WebSite(.init(log: settings.log, clips: settings.clips, version: settings.version, live: settings.live,
+                                 metricsFile: settings.metricsFile, canDelete: settings.http.token != nil,
+                                 keepIndex: settings.keepIndex),
+                           notices: { logger.notice("\($0)") })
+        // The index is brought up to the log now, so that the first visitor does not wait
+        // for a year of log to be read (11 s for 365 nights of 8 h, once; then read back).
+        Task { _ = try? await worker.run { site.warm() } }
+        let router = Router()
+        router.add(middleware: Guard(token: settings.http.token.map { Array($0.utf8) }))
+        let pages = Pages(site: site, worker: worker)
+        router.get("/") { _, _ in await pages.run { $0.tonight() } }
+        router.get("/history") { request, _ in
+            let grouping = grouping(request)
+            return await pages.run { $0.history(grouping: grouping) }
+        }
+        router.get("/night/:key") { _, context in
+            let key = context.parameters.get("key") ?? ""
+            return await pages.run { $0.night(key) }
+        }
+        router.get("/night/:key/clip/:id") { request, context in
+            let key = context.parameters.get("key") ?? "", id = context.parameters.get("id") ?? ""
+            let range = header(request, "range")
+            return await pages.run { site in
+                switch site.clip(key, id: id) {
+                case let .refused(reply): reply
+                case let .file(file): ClipFile.reply(file, range: range)
+                }
+            }
+        }
+        router.post("/night/:key/clip/:id/delete") { request, context in
+            if let refused = Guard.sameOrigin(request) { return respond(refused) }
+            let key = context.parameters.get("key") ?? "", id = context.parameters.get("id") ?? ""
+            return await pages.run { $0.deleteClip(key, id: id) }
+        }
+        router.get("/api/status") { _, _ in await pages.run { $0.apiStatus() } }
+        router.get("/api/nights") { _, _ in await pages.run { $0.apiNights() } }
+        router.get("/api/night/:key") { _, context in
+            let key = context.parameters.get("key") ?? ""
+            return await pages.run { $0.apiNight(key) }
+        }
+        router.get("/api/history") { request, _ in
+            let grouping = grouping(request)
+            return await pages.run { $0.apiHistory(grouping: grouping) }
+        }
+        // Health and metrics do not wait behind pages: a scraper or a monitor must be answered
+        // while a year's index is being made.
+        router.get("/healthz") { _, _ in respond(site.health()) }
+        router.get("/metrics") { _, _ in respond(site.metrics()) }
+        router.get("/static/live.js") { _, _ in
+            respond(.init(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(LiveScript.text.utf8)))
+        }
+        let address: BindAddress = .hostname(settings.http.host, port: settings.http.port)
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(idleSeconds))),
+            configuration: .init(address: address, serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+            onServerRunning: { channel in
+                logger.info("web page on http://\(settings.http.listen)/\(settings.http.token == nil ? "" : " (token required)")")
+                await onRunning(channel.localAddress?.port ?? settings.http.port)
+            },
+            logger: logger)
+        return WebService(app: app, listen: settings.http.listen, failsAlone: failsAlone, logger: logger)
+    }
+
+    /// `?group=week` or `?group=month`; every night otherwise.
+    static func grouping(_ request: Request) -> History.Grouping {
+        request.uri.queryParameters["group"].flatMap { History.Grouping(rawValue: String($0)) } ?? .all
+    }
+
+    static func header(_ request: Request, _ name: String) -> String? {
+        request.headers.first { $0.name.canonicalName == name }?.value
+    }
+
+    /// A reply as Hummingbird's response, with the headers every reply carries: a
+    /// content-security-policy that allows this server's own script, styles written in
+    /// the page, and nothing from anywhere else; no sniffing, framing or caching.
+    static func respond(_ reply: WebSite.Reply) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = reply.contentType
+        fields[.contentLength] = "\(reply.body.count)"
+        fields[.cacheControl] = "no-store"
+        fields[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; connect-src 'self'; media-src 'self'; img-src 'self'; "
+            + "style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        fields[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        fields[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        fields[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        for (name, value) in reply.headers {
+            if let n = HTTPField.Name(name) { fields[n] = value }
+        }
+        return Response(status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+    }
+
+    /// Runs the site's work on its worker thread; a full queue is 503 at once.
+    struct Pages: Sendable {
+        let site: WebSite
+        let worker: SerialWorker
+
+        func run(_ body: @escaping @Sendable (WebSite) -> WebSite.Reply) async -> Response {
+            let site = site
+            do { return respond(try await worker.run { body(site) }) } catch {
+                var busy = WebSite.Reply.text(503, "busy: \(queuedPages) pages are being made; try again in a moment")
+                busy.headers.append(("Retry-After", "2"))
+                return respond(busy)
+            }
+        }
+    }
+}
+
+/// The token, when one is set: every request carries it as `Authorization: Bearer …` or
+/// as the cookie that `/?token=…` sets once (then redirects to the same page without it,
+/// so it stays out of the address bar and the history). Compared in constant time.
+struct Guard: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let token: [UInt8]?
+    static let cookie = "somniq_token"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let token else { return try await next(request, context) }
+        if let given = request.uri.queryParameters["token"] {
+            guard request.method == .get, Self.equal(token, Array(given.utf8)) else { return refuse() }
+            // Back to the page asked for, never to another host (`//host` is one).
+            let path = request.uri.path
+            var reply = WebSite.Reply.redirect(path.hasPrefix("/") && !path.hasPrefix("//") ? path : "/")
+            reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(String(decoding: token, as: UTF8.self)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
+            return WebServer.respond(reply)
+        }
+        if let auth = WebServer.header(request, "authorization"), auth.hasPrefix("Bearer "),
+           Self.equal(token, Array(auth.dropFirst(7).utf8)) {
+            return try await next(request, context)
+        }
+        for header in request.headers where header.name.canonicalName == "cookie" {
+            for part in header.value.split(separator: ";") {
+                let pair = part.drop { $0 == " " }
+                if pair.hasPrefix(Self.cookie + "="), Self.equal(token, Array(pair.dropFirst(Self.cookie.count + 1).utf8)) {
+                    return try await next(request, context)
+                }
+            }
+        }
+        return refuse()
+    }
+
+    private func refuse() -> Response {
+        var reply = WebSite.Reply.text(401, """
+            somniq: this page needs its token. Open /?token=TOKEN once in this browser (the token is \
+            http.token or the file http.token_file of the daemon's configuration), or send Authorization: Bearer TOKEN.
+            """)
+        reply.headers.append(("WWW-Authenticate", "Bearer realm=\"somniq\""))
+        return WebServer.respond(reply)
+    }
+
+    /// Equal bytes, in a time that depends only on the configured token's length.
+    static func equal(_ expected: [UInt8], _ given: [UInt8]) -> Bool {
+        var difference = expected.count ^ given.count
+        for i in expected.indices { difference |= Int(expected[i] ^ (i < given.count ? given[i] : 0)) }
+        return difference == 0
+    }
+
+    /// A request that changes something must come from a page of this server: its
+    /// `Origin` (or, from a browser that sends none, `Sec-Fetch-Site`) says so. A form on
+    /// another site, which the cookie would otherwise follow, is refused (403).
+    static func sameOrigin(_ request: Request) -> WebSite.Reply? {
+        let host = request.head.authority ?? ""
+        if let origin = WebServer.header(request, "origin") {
+            return origin == "http://\(host)" ? nil : .text(403, "refused: a request from another site (Origin \(LogText.escape(origin)))")
+        }
+        if WebServer.header(request, "sec-fetch-site") == "same-origin" { return nil }
+        return .text(403, "refused: the request does not say it comes from this page (no Origin)")
+    }
+}
+
+/// The web server as a service that fails alone: a port already taken (or any error of
+/// the server) is logged, and the daemon listens on without its web page.
+public struct WebService: Service {
+    let app: any Service
+    let listen: String
+    let failsAlone: Bool
+    let logger: Logger
+
+    public func run() async throws {
+        do { try await app.run() } catch {
+            guard failsAlone else { throw WebServeError(description: "cannot serve on \(listen): \(error)") }
+            logger.error("web page: cannot serve on \(listen): \(error); the daemon listens on without it")
+            try? await gracefulShutdown()
+        }
+    }
+}
+
+public struct WebServeError: Error, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,232 @@
+import FoundationEssentials
+import Glibc
+import SomniqCore
+import SomniqIO
+
+/// What the web page serves, whatever serves it: the pages, the JSON, the clips, read
+/// from one event log through its index. Everything here runs on the site's one worker
+/// thread (`SerialWorker`), which owns the index; the HTTP layer (`WebServer`) only
+/// carries requests and replies.
+final class WebSite: @unchecked Sendable {
+    struct Reply: Sendable {
+        var status: Int
+        var contentType: String
+        var body: [UInt8]
+        var headers: [(String, String)] = []
+
+        static func text(_ status: Int, _ text: String) -> Reply {
+            Reply(status: status, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8))
+        }
+        static func html(_ text: String) -> Reply { Reply(status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8)) }
+        static func json(_ value: JSONValue) -> Reply {
+            Reply(status: 200, contentType: "application/json", body: Array((value.prettyText + "\n").utf8))
+        }
+        static func redirect(_ location: String) -> Reply {
+            Reply(status: 303, contentType: "text/plain; charset=utf-8", body: [], headers: [("Location", location)])
+        }
+    }
+
+    struct Settings: Sendable {
+        var log: String
+        /// Where clips are looked up by the file name the log gives them.
+        var clips: String
+        var version: String
+        /// The daemon's state; nil for `somniq serve`.
+        var live: LiveState?
+        /// The Prometheus textfile `somniq serve` shows at /metrics, when there is one.
+        var metricsFile: String?
+        /// Whether a clip may be deleted (a token is set).
+        var canDelete: Bool
+        /// Keep the index beside the log (else in memory).
+        var keepIndex = true
+    }
+
+    let settings: Settings
+    private let index: LogIndex
+    private let notices: (String) -> Void
+    private var saidSaveProblem = false
+
+    /// `notices` hears what the daemon's journal should: an index that cannot be kept
+    /// (once), a clip deleted.
+    init(_ settings: Settings, notices: @escaping (String) -> Void) {
+        self.settings = settings
+        self.notices = notices
+        index = LogIndex(log: settings.log, indexPath: settings.keepIndex ? LogIndex.besideLog(settings.log) : nil)
+    }
+
+    /// Brings the index up to the log; a log that cannot be read is a 503 with its reason.
+    private func refreshed() -> Reply? {
+        do { try index.refresh() } catch {
+            return .text(503, "\(error)")
+        }
+        if let problem = index.saveProblem, !saidSaveProblem {
+            saidSaveProblem = true
+            notices(problem)
+        }
+        return nil
+    }
+
+    /// Reads the log into the index (at start, before any request).
+    func warm() { _ = refreshed() }
+
+    private var capture: HTMLReport.Capture {
+        settings.live.map { .daemon($0.snapshot) } ?? .log(settings.log)
+    }
+
+    private func now() -> Double { Date().timeIntervalSince1970 }
+
+    // MARK: pages
+
+    /// `/`: tonight so far (the night the current time belongs to).
+    func tonight() -> Reply {
+        if let failed = refreshed() { return failed }
+        let key = WallClock.night(now())
+        let night: Night?
+        do { night = try index.night(key) } catch { return .text(503, "\(error)") }
+        let keys = index.keys.filter { History.isDate($0) }
+        let previous = keys.last { $0 < key }
+        return .html(HTMLReport.tonight(night, key: key, previous: previous, capture: capture, now: now(),
+                                        version: settings.version, web: web(key)))
+    }
+
+    /// `/night/DATE`: the report of a night, with the nights either side.
+    func night(_ key: String) -> Reply {
+        guard History.isDate(key) else { return .text(404, "no such page: a night is /night/YYYY-MM-DD") }
+        if let failed = refreshed() { return failed }
+        let found: Night?
+        do { found = try index.night(key) } catch { return .text(503, "\(error)") }
+        guard let found else { return .text(404, "no night \(key) in the log") }
+        let keys = index.keys.filter { History.isDate($0) }
+        var w = web(key)
+        w.previous = keys.last { $0 < key }
+        w.next = keys.first { $0 > key }
+        return .html(HTMLReport.render(found, version: settings.version, web: w))
+    }
+
+    /// `/history`, `?group=week|month`.
+    func history(grouping: History.Grouping) -> Reply {
+        if let failed = refreshed() { return failed }
+        return .html(index.history(grouping: grouping).html(version: settings.version, web: web(nil)))
+    }
+
+    private func web(_ key: String?) -> HTMLReport.Web {
+        let clips = settings.clips
+        var w = HTMLReport.Web(clipURL: { e in
+            guard let key, Self.clipFile(e, in: clips) != nil else { return nil }
+            return Self.clipURL(key, e)
+        })
+        if settings.canDelete, let key { w.deleteURL = { Self.clipURL(key, $0) + "/delete" } }
+        return w
+    }
+
+    static func clipURL(_ key: String, _ e: Night.Event) -> String {
+        HTMLReport.nightURL(key) + "/clip/" + HTMLReport.percentEncoded(e.id)
+    }
+
+    // MARK: JSON
+
+    func apiStatus() -> Reply { .json(WebJSON.status(capture, now: now(), night: WallClock.night(now()))) }
+
+    func apiNights() -> Reply {
+        if let failed = refreshed() { return failed }
+        return .json(WebJSON.nights(index.history(grouping: .all)))
+    }
+
+    func apiNight(_ key: String) -> Reply {
+        guard History.isDate(key) else { return .text(404, "no such night: give YYYY-MM-DD") }
+        if let failed = refreshed() { return failed }
+        let found: Night?
+        do { found = try index.night(key) } catch { return .text(503, "\(error)") }
+        guard let found else { return .text(404, "no night \(key) in the log") }
+        let clips = settings.clips
+        return .json(WebJSON.night(found) { e in Self.clipFile(e, in: clips) != nil ? Self.clipURL(key, e) : nil })
+    }
+
+    func apiHistory(grouping: History.Grouping) -> Reply {
+        if let failed = refreshed() { return failed }
+        return Reply(status: 200, contentType: "application/json", body: Array(index.history(grouping: grouping).json().utf8))
+    }
+
+    // MARK: health and metrics
+
+    /// 200 while the capture is alive, 503 with the reason when not. `somniq serve` has no
+    /// capture: it is healthy while its log can be read.
+    func health() -> Reply {
+        guard let live = settings.live else {
+            return access(settings.log, R_OK) == 0 ? .text(200, "ok: serving \(LogText.escape(settings.log))")
+                : .text(503, "cannot read \(LogText.escape(settings.log)): \(String(cString: strerror(errno)))")
+        }
+        let s = live.snapshot
+        if let problem = LiveState.problem(s, now: now()) { return .text(503, LogText.escape(problem)) }
+        return .text(200, "ok: listening on \(LogText.escape(s.device))")
+    }
+
+    /// The metrics as the textfile has them: the daemon's own, or the textfile beside the
+    /// log that `somniq serve` serves.
+    func metrics() -> Reply {
+        let text: String
+        if let live = settings.live {
+            text = live.snapshot.metrics
+        } else if let file = settings.metricsFile, case let .success(bytes) = TextFile.read(file, what: "a metrics file", limit: 16 << 20) {
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            return .text(404, "no metrics: somniq serve shows the daemon's textfile (somniq.prom beside the log), and there is none")
+        }
+        return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
+    }
+
+    // MARK: clips
+
+    /// The file of event `id`'s clip in night `key`: looked up in the log, never taken
+    /// from the URL, and found by its file name in the clips directory.
+    enum ClipLookup { case file(String), refused(Reply) }
+
+    func clip(_ key: String, id: String) -> ClipLookup {
+        guard History.isDate(key) else { return .refused(.text(404, "no such clip")) }
+        if let failed = refreshed() { return .refused(failed) }
+        let found: Night?
+        do { found = try index.night(key) } catch { return .refused(.text(503, "\(error)")) }
+        guard let event = found?.events.first(where: { $0.id == id }), event.clip != nil else {
+            return .refused(.text(404, "no clip of event \(LogText.escape(id)) in the night of \(key)"))
+        }
+        guard let file = Self.clipFile(event, in: settings.clips) else {
+            return .refused(.text(404, "the clip of event \(LogText.escape(id)) is deleted"))
+        }
+        return .file(file)
+    }
+
+    /// The clip's file, if it is there: the log's file name (its last component, never a
+    /// `.`, `..` or hidden name) in the clips directory, itself resolved, and no symbolic
+    /// link out of it.
+    static func clipFile(_ e: Night.Event, in directory: String) -> String? {
+        guard let logged = e.clip else { return nil }
+        let name = PathText.lastComponent(logged)
+        guard !name.isEmpty, !name.hasPrefix("."), ClipStore.isClipName(name) else { return nil }
+        guard let dir = realPath(directory), let file = realPath(directory + "/" + name),
+              file == dir + "/" + name else { return nil }
+        var st = stat()
+        guard stat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return file
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Deletes the clip of event `id` (POST, with the token and from the page's own origin,
+    /// checked by the server before this), then goes back to its night.
+    func deleteClip(_ key: String, id: String) -> Reply {
+        guard settings.canDelete else { return .text(403, "deleting a clip needs a token: set http.token in the configuration") }
+        switch clip(key, id: id) {
+        case let .refused(reply): return reply
+        case let .file(file):
+            guard unlink(file) == 0 else {
+                return .text(500, "cannot delete \(LogText.escape(file)): \(String(cString: strerror(errno)))")
+            }
+            notices("deleted the clip \(file) from the web page")
+            return .redirect(HTMLReport.nightURL(key) + "#alerts")
+        }
+    }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import Testing
+@testable import SomniqIO
+@testable import SomniqWeb
+import SomniqCore
+
+/// The web page: its configuration, the log's index, and the pages, clips and JSON of
+/// `somniq serve` and of `somniq run` with "http", fetched by curl and rendered by chromium.
+@Suite(.serialized) final class WebTests {
+    let dir = temporaryDirectory()
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    // MARK: configuration
+
+    @Test func aLoopbackAddressNeedsNoTokenAndAnyOtherDoes() throws {
+        let local = try DaemonConfig.parse(#"{"http": {"listen": "127.0.0.1:8080"}}"#, file: "c.json")
+        #expect(local.http == HTTPConfig(host: "127.0.0.1", port: 8080) && local.http?.isLoopback == true)
+        #expect(try DaemonConfig.parse(#"{"http": {"listen": "[::1]:8080"}}"#, file: "c.json").http?.isLoopback == true)
+        let open = try DaemonConfig.parse(#"{"http": {"listen": "0.0.0.0:8080", "token": "0123456789abcdef0123"}}"#, file: "c.json")
+        #expect(open.http?.token == "0123456789abcdef0123" && open.http?.isLoopback == false)
+        #expect(DaemonConfig().http == nil, "off by default")
+        let cases: [(String, String)] = [
+            (#"{"http": {"listen": "0.0.0.0:8080"}}"#,
+             "c.json: http: listening on 0.0.0.0 needs a token: set \"token\" or \"token_file\" (only a loopback address such as 127.0.0.1 is served without one)"),
+            (#"{"http": {"listen": "192.168.1.5"}}"#,
+             "c.json: http.listen: \"192.168.1.5\" must be an address and a port: \"127.0.0.1:8080\", \"0.0.0.0:8080\", \"[::1]:8080\""),
+            (#"{"http": {"listen": "localhost:8080"}}"#,
+             "c.json: http.listen: \"localhost:8080\" must be an address and a port: \"127.0.0.1:8080\", \"0.0.0.0:8080\", \"[::1]:8080\""),
+            (#"{"http": {"listen": "127.0.0.1:70000"}}"#,
+             "c.json: http.listen: \"127.0.0.1:70000\" must be an address and a port: \"127.0.0.1:8080\", \"0.0.0.0:8080\", \"[::1]:8080\""),
+            (#"{"http": {"listen": "0.0.0.0:80", "token": "short"}}"#,
+             "c.json: http.token: must be 16 to 256 letters, digits or -._~+/= (make one with: openssl rand -hex 24)"),
+            (#"{"http": {"listen": "0.0.0.0:80", "token": "0123456789abcdef; x=1"}}"#,
+             "c.json: http.token: must be 16 to 256 letters, digits or -._~+/= (make one with: openssl rand -hex 24)"),
+            (#"{"http": {}}"#, "c.json: http: needs \"listen\": \"HOST:PORT\", such as \"127.0.0.1:8080\""),
+            (#"{"http": {"listen": "127.0.0.1:80", "port": 80}}"#,
+             "c.json: http.port: unknown key (expected one of: listen, token, token_file)"),
+        ]
+        for (text, message) in cases {
+            #expect(throws: ConfigError.self, "\(text)") { try DaemonConfig.parse(text, file: "c.json") }
+            do { _ = try DaemonConfig.parse(text, file: "c.json") } catch { #expect(error.description == message) }
+        }
+    }
+
+    @Test func aTokenFileMustBeItsOwnersAlone() throws {
+        let file = dir + "/token"
+        try "0123456789abcdef0123456789abcdef\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        let text = #"{"http": {"listen": "0.0.0.0:8080", "token_file": "\#(file)"}}"#
+        do { _ = try DaemonConfig.parse(text, file: "c.json"); Issue.record("a world-readable token file was taken") } catch {
+            #expect(error.description == "c.json: http.token_file: \(file) may be read by other users (mode 644): chmod 600 it")
+        }
+        chmod(file, 0o600)
+        #expect(try DaemonConfig.parse(text, file: "c.json").http?.token == "0123456789abcdef0123456789abcdef")
+        let both = #"{"http": {"listen": "0.0.0.0:8080", "token": "0123456789abcdef0123", "token_file": "\#(file)"}}"#
+        do { _ = try DaemonConfig.parse(both, file: "c.json"); Issue.record("both were taken") } catch {
+            #expect(error.description == "c.json: http.token_file: give \"token\" or \"token_file\", not both")
+        }
+    }
+
+    @Test func tokensCompareWholly() {
+        let token = Array("0123456789abcdef".utf8)
+        #expect(Guard.equal(token, token))
+        #expect(!Guard.equal(token, Array("0123456789abcdeX".utf8)))
+        #expect(!Guard.equal(token, Array("0123456789abcdef0".utf8)), "a longer one")
+        #expect(!Guard.equal(token, Array("0123456789abcde".utf8)), "a prefix")
+        #expect(!Guard.equal(token, []))
+    }
+
+    @Test func rangeHeadersAreReadAsRFC9110Has() {
+        func read(_ header: String) -> String {
+            switch ClipFile.parse(header, size: 1000) {
+            case nil: "whole"
+            case .some(nil): "416"
+            case let .some(.some((a, b))): "\(a)-\(b)"
+            }
+        }
+        #expect(read("bytes=0-99") == "0-99")
+        #expect(read("bytes=900-") == "900-999")
+        #expect(read("bytes=-100") == "900-999")
+        #expect(read("bytes=990-2000") == "990-999")
+        #expect(read("bytes=1000-") == "416", "past the end")
+        #expect(read("bytes=0-1,5-9") == "whole", "several ranges: the whole file")
+        #expect(read("items=0-1") == "whole")
+        #expect(read("bytes=9-1") == "whole")
+        #expect(read("bytes=-0") == "whole")
+    }
+
+    // MARK: somniq serve
+
+    func serve(_ log: String, clips: String? = nil, listen: String, tokenFile: String? = nil) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.somniq)
+        p.arguments = ["serve", "--log", log, "--listen", listen] + (clips.map { ["--clips", $0] } ?? [])
+            + (tokenFile.map { ["--token-file", $0] } ?? [])
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Every page and endpoint of a served log answers, with the headers every reply carries.
+    @Test func serveAnswersEveryPageAndEndpoint() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let port = try freePort()
+        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)")
+        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
+        let base = "http://127.0.0.1:\(port)"
+        try waitForServer(base + "/healthz")
+
+        let night = try fetch(base + "/night/2026-11-21")
+        #expect(night.status == 200 && night.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(night.text.contains("<h1>somniq · night of 2026-11-21</h1>"))
+        #expect(night.text.contains("href=\"/night/2026-11-20\" rel=\"prev\"") && night.text.contains("href=\"/night/2026-11-22\" rel=\"next\""))
+        #expect(night.text.contains("<audio controls preload=\"none\" src=\"/night/2026-11-21/clip/"))
+        #expect(!night.text.contains("file://"), "clips are played over HTTP")
+        #expect(!night.text.contains("<script"), "a night's page has no script")
+        let csp = try #require(night.headers["content-security-policy"])
+        #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self'") && !csp.contains("unsafe-eval"))
+        #expect(night.headers["x-content-type-options"] == "nosniff" && night.headers["x-frame-options"] == "DENY")
+        let first = try fetch(base + "/night/2026-11-20")
+        #expect(!first.text.contains("rel=\"prev\"") && first.text.contains("rel=\"next\""))
+
+        let tonight = try fetch(base + "/")
+        #expect(tonight.status == 200 && tonight.text.contains("<h1>somniq · tonight</h1>"))
+        #expect(tonight.text.contains("<script src=\"/static/live.js\" defer></script>"))
+        #expect(tonight.text.contains("Serving the log <b>\(log)</b>: no capture here."))
+        #expect(tonight.text.contains("href=\"/night/2026-11-22\" rel=\"prev\""), "the last night heard is a click away")
+        let script = try fetch(base + "/static/live.js")
+        #expect(script.status == 200 && script.headers["content-type"] == "text/javascript; charset=utf-8")
+        #expect(script.text.contains("querySelectorAll(\"[data-live]\")"))
+
+        let history = try fetch(base + "/history")
+        #expect(history.status == 200 && history.text.contains("<a href=\"/night/2026-11-22\">2026-11-22</a>"))
+        #expect(try fetch(base + "/history?group=week").text.contains("week 2026-W47"))
+
+        let nights = try JSONValue(parsing: try fetch(base + "/api/nights").text)
+        guard case let .array(rows)? = nights["nights"] else { Issue.record("no nights"); return }
+        #expect(rows.compactMap { $0["night"]?.stringValue } == ["2026-11-20", "2026-11-21", "2026-11-22"])
+        #expect(rows.first?["url"] == .string("/night/2026-11-20"))
+        let apiNight = try JSONValue(parsing: try fetch(base + "/api/night/2026-11-22").text)
+        let whole = try NightReports.night(in: log, key: "2026-11-22")
+        guard case let .array(events)? = apiNight["events"], case let .array(levels)? = apiNight["levels"] else {
+            Issue.record("no events"); return
+        }
+        #expect(events.count == whole.events.count && levels.count == whole.minutes.count)
+        #expect(apiNight["start"] == .string(WallClock.iso8601(Date(timeIntervalSince1970: whole.start!))))
+        #expect(events.contains { $0["clip_url"]?.stringValue?.hasPrefix("/night/2026-11-22/clip/") == true })
+        let apiHistory = try fetch(base + "/api/history?group=month")
+        #expect(apiHistory.text == (try History.read(logs: [log], grouping: .month)).json())
+        let status = try JSONValue(parsing: try fetch(base + "/api/status").text)
+        #expect(status["capture"] == .bool(false) && status["log"] == .string(log))
+
+        let health = try fetch(base + "/healthz")
+        #expect(health.status == 200 && health.text == "ok: serving \(log)\n")
+        #expect(try fetch(base + "/metrics").status == 404, "no textfile beside this log")
+        try "# TYPE somniq_device_up gauge\nsomniq_device_up{room=\"bedroom\"} 1\n".write(toFile: dir + "/somniq.prom", atomically: true, encoding: .utf8)
+        let metrics = try fetch(base + "/metrics")
+        #expect(metrics.status == 200 && metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(metrics.text.contains("somniq_device_up{room=\"bedroom\"} 1"))
+
+        #expect(try fetch(base + "/night/2026-11-19").status == 404)
+        #expect(try fetch(base + "/night/yesterday").status == 404)
+        #expect(try fetch(base + "/api/night/2026-13-40").status == 404)
+        #expect(try fetch(base + "/nothing").status == 404)
+        #expect(try fetch(base + "/", method: "POST").status != 200, "read-only")
+    }
+
+    /// A clip plays and seeks over HTTP (range requests), is found by its event in the log,
+    /// and no URL reaches a file by its path.
+    @Test func clipsSeekWithRangeRequestsAndAreLookedUpNotJoined() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let port = try freePort()
+        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)")
+        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
+        let base = "http://127.0.0.1:\(port)"
+        try waitForServer(base + "/healthz")
+        let night = try NightReports.night(in: log, key: "2026-11-22")
+        let event = try #require(night.events.first { $0.clip != nil })
+        let file = clips + "/" + PathText.lastComponent(event.clip!)
+        let bytes = try #require(FileManager.default.contents(atPath: file))
+        let url = base + "/night/2026-11-22/clip/" + event.id
+
+        let whole = try fetch(url)
+        #expect(whole.status == 200 && whole.body == bytes && whole.headers["content-type"] == "audio/flac")
+        #expect(whole.headers["accept-ranges"] == "bytes")
+        let part = try fetch(url, headers: ["Range: bytes=100-199"])
+        #expect(part.status == 206 && part.body == bytes[100..<200])
+        #expect(part.headers["content-range"] == "bytes 100-199/\(bytes.count)")
+        let tail = try fetch(url, headers: ["Range: bytes=-50"])
+        #expect(tail.status == 206 && tail.body == bytes.suffix(50))
+        let beyond = try fetch(url, headers: ["Range: bytes=\(bytes.count)-"])
+        #expect(beyond.status == 416 && beyond.headers["content-range"] == "bytes */\(bytes.count)")
+
+        // Another night's id, an unknown id, and paths: nothing but the log's own clips.
+        #expect(try fetch(base + "/night/2026-11-21/clip/" + event.id).status == 404)
+        #expect(try fetch(base + "/night/2026-11-22/clip/nope").status == 404)
+        for probe in ["/night/2026-11-22/clip/..%2F..%2Fevents.jsonl", "/night/2026-11-22/clip/../../events.jsonl",
+                      "/night/..%2F..%2Fetc%2Fpasswd", "/night/2026-11-22/clip/%2Fetc%2Fpasswd", "/static/../events.jsonl"] {
+            let r = try fetch(base + probe)
+            #expect(r.status == 404, "\(probe): \(r.status)")
+            #expect(!r.text.contains("session_start") && !r.text.contains("root:"), "\(probe)")
+        }
+        // A deleted clip says so, on the page and at its URL.
+        try FileManager.default.removeItem(atPath: file)
+        #expect(try fetch(url).status == 404)
+        #expect(try fetch(base + "/night/2026-11-22").text.contains("<span class=\"gone\">deleted</span>"))
+    }
+
+    /// Off loopback every request needs the token: none, a wrong one, or one in the wrong
+    /// place is 401; a bearer header or the cookie `/?token=` sets is let through.
+    @Test func offLoopbackEveryRequestNeedsTheToken() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let tokenFile = dir + "/token"
+        let token = "s3cret-0123456789abcdef"
+        try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let refused = try somniq(["serve", "--log", log, "--listen", "0.0.0.0:8080"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr == "somniq: --listen 0.0.0.0:8080 is not a loopback address: give --token-file FILE (a token of 16 or more letters and digits, mode 600)\n")
+
+        let port = try freePort()
+        let p = try serve(log, clips: clips, listen: "0.0.0.0:\(port)", tokenFile: tokenFile)
+        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
+        // Reached at the machine's address on its network, as another machine would reach it.
+        let base = "http://\(networkAddress() ?? "127.0.0.1"):\(port)"
+        try waitForServer(base + "/healthz")
+        for path in ["/", "/night/2026-11-22", "/history", "/api/nights", "/api/status", "/metrics", "/healthz", "/static/live.js"] {
+            let r = try fetch(base + path)
+            #expect(r.status == 401, "\(path) without the token: \(r.status)")
+            #expect(r.headers["www-authenticate"] == "Bearer realm=\"somniq\"")
+            #expect(!r.text.contains(token))
+        }
+        #expect(try fetch(base + "/api/nights", headers: ["Authorization: Bearer wrong-0123456789abcdef"]).status == 401)
+        #expect(try fetch(base + "/api/nights", headers: ["Authorization: Bearer " + token + "x"]).status == 401)
+        #expect(try fetch(base + "/api/nights", headers: ["Cookie: somniq_token=" + String(token.dropLast())]).status == 401)
+        #expect(try fetch(base + "/api/nights", headers: ["Authorization: Bearer " + token]).status == 200)
+        #expect(try fetch(base + "/?token=wrong").status == 401)
+
+        let login = try fetch(base + "/history?token=" + token)
+        #expect(login.status == 303 && login.headers["location"] == "/history")
+        let cookie = try #require(login.headers["set-cookie"])
+        #expect(cookie == "somniq_token=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
+        let page = try fetch(base + "/history", headers: ["Cookie: other=1; somniq_token=" + token])
+        #expect(page.status == 200 && page.text.contains("somniq · history"))
+    }
+
+    /// Deleting a clip is the one change the page can make: a POST with the token, from the
+    /// page's own origin; the file is gone and the page says so.
+    @Test func deletingAClipNeedsTheTokenAndTheSameOrigin() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let night = try NightReports.night(in: log, key: "2026-11-22")
+        let event = try #require(night.events.first { $0.clip != nil })
+        let file = clips + "/" + PathText.lastComponent(event.clip!)
+        let path = "/night/2026-11-22/clip/\(event.id)/delete"
+
+        // On loopback without a token: read-only.
+        let port1 = try freePort()
+        let open = try serve(log, clips: clips, listen: "127.0.0.1:\(port1)")
+        try waitForServer("http://127.0.0.1:\(port1)/healthz")
+        let page = try fetch("http://127.0.0.1:\(port1)/night/2026-11-22")
+        #expect(!page.text.contains("/delete"), "no delete button without a token")
+        let r = try fetch("http://127.0.0.1:\(port1)" + path, method: "POST", headers: ["Origin: http://127.0.0.1:\(port1)"])
+        #expect(r.status == 403 && r.text == "deleting a clip needs a token: set http.token in the configuration\n")
+        open.terminate()
+        _ = try waitForExit(open, timeout: 5)
+        #expect(FileManager.default.fileExists(atPath: file))
+
+        let tokenFile = dir + "/token"
+        let token = "0123456789abcdef0123456789abcdef"
+        try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let port = try freePort()
+        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)", tokenFile: tokenFile)
+        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
+        let base = "http://127.0.0.1:\(port)"
+        try waitForServer(base + "/healthz")
+        let auth = "Authorization: Bearer " + token
+        let withForm = try fetch(base + "/night/2026-11-22", headers: [auth])
+        #expect(withForm.text.contains("<form class=\"inline\" method=\"post\" action=\"\(path)\"><button>delete</button></form>"))
+        #expect(try fetch(base + path, method: "POST", headers: ["Origin: http://127.0.0.1:\(port)"]).status == 401, "no token")
+        let noOrigin = try fetch(base + path, method: "POST", headers: [auth])
+        #expect(noOrigin.status == 403 && noOrigin.text.contains("no Origin"))
+        let elsewhere = try fetch(base + path, method: "POST", headers: [auth, "Origin: http://evil.example"])
+        #expect(elsewhere.status == 403 && elsewhere.text.contains("another site"))
+        #expect(try fetch(base + "/night/2026-11-22/clip/\(event.id)", method: "DELETE", headers: [auth]).status != 200)
+        #expect(FileManager.default.fileExists(atPath: file), "refused requests delete nothing")
+
+        let done = try fetch(base + path, method: "POST", headers: [auth, "Origin: http://127.0.0.1:\(port)"])
+        #expect(done.status == 303 && done.headers["location"] == "/night/2026-11-22#alerts")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try fetch(base + "/night/2026-11-22/clip/" + event.id, headers: [auth]).status == 404)
+        #expect(try NightReports.night(in: log, key: "2026-11-22").events.count == night.events.count, "the log keeps every event")
+    }
+
+    // MARK: somniq run with "http"
+
+    /// The daemon on the ALSA file plugin (its capture paced at real time, then stalling),
+    /// with the web page on: health and status follow the capture, /metrics is what the
+    /// textfile would hold, and chromium renders tonight's page and sees it update itself.
+    @Test func theDaemonServesTonightAndChromiumSeesItUpdate() throws {
+        let rig = try LiveRig()
+        let (fifo, writer) = try pacedFIFO(in: rig.home, feeding: try rig.raw(from: 0, seconds: 25))
+        defer { writer.terminate() }
+        let port = try freePort()
+        let log = rig.home + "/events.jsonl", config = rig.home + "/config.json"
+        try #"{"log": "\#(log)", "metrics": null, "http": {"listen": "127.0.0.1:\#(port)"}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let device = "fixture:FILE=\(fifo)"
+        let p = try rig.start(["--config", config, "--device", device])
+        defer { if p.isRunning { p.terminate() } }
+        let base = "http://127.0.0.1:\(port)"
+        try waitForServer(base + "/healthz")
+        try waitUntil(timeout: 10) { (try? fetch(base + "/healthz"))?.status == 200 }
+        #expect(try fetch(base + "/healthz").text == "ok: listening on \(device)\n")
+        let status = try JSONValue(parsing: try fetch(base + "/api/status").text)
+        #expect(status["listening"] == .bool(true) && status["device"] == .string(device) && status["problem"] == .null)
+        #expect(status["night"] == .string(WallClock.night(Date().timeIntervalSince1970)))
+        try waitUntil(timeout: 5) { (try? fetch(base + "/metrics"))?.text.contains("somniq_device_up{room=\"bedroom\"} 1") == true }
+        let metrics = try fetch(base + "/metrics").text
+        #expect(metrics.contains("# TYPE somniq_events_total counter") && metrics.contains("somniq_alerts_total{room=\"bedroom\",class=\"smoke_alarm\""))
+
+        let tonight = try fetch(base + "/").text
+        #expect(tonight.contains("<b>Listening</b> on \(device)"))
+        #expect(tonight.contains("<h2>The night so far</h2>"))
+        #expect(tonight.contains("data-live"))
+
+        // chromium: the page renders, and 7 s later its script has fetched it again and
+        // swapped in the status as the daemon has it then.
+        let browser = try runProgram("/usr/bin/python3", [Paths.package + "/scripts/chromium-dom.py", base + "/", "1", "7"])
+        #expect(browser.status == 0, "\(browser.stderr)")
+        let doms = browser.stdout.components(separatedBy: "=== DOM at ")
+        #expect(doms.count == 3, "\(browser.stdout.prefix(500))")
+        if doms.count == 3 {
+            let (before, after) = (doms[1], doms[2])
+            #expect(before.contains("<h1>somniq · tonight</h1>") && before.contains("<b>Listening</b> on"))
+            #expect(!before.contains("data-updates"))
+            #expect(after.contains("<body data-updates=\""), "the script fetched the page again")
+            func updated(_ dom: String) -> String? {
+                dom.range(of: #"updated \d\d:\d\d:\d\d"#, options: .regularExpression).map { String(dom[$0]) }
+            }
+            #expect(updated(before) != nil && updated(after) != nil && updated(before) != updated(after),
+                    "the status was swapped in anew: \(updated(before) ?? "-") then \(updated(after) ?? "-")")
+        }
+
+        // The capture stalls when the paced file ends: health turns 503 and says why.
+        try waitUntil(timeout: 60) { (try? fetch(base + "/healthz"))?.status == 503 }
+        let down = try fetch(base + "/healthz").text
+        #expect(down.hasPrefix("no audio from \(device) for "), "\(down)")
+        #expect(try fetch(base + "/").text.contains("<b>Not listening</b>: no audio from"))
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        #expect(kinds(records(log)).last == "session_end")
+    }
+}
