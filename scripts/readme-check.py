@@ -13,7 +13,7 @@ the lines under it. An HTML comment on the line before a block says more:
 
 In expected output, a line `…` stands for any number of lines, and a line ending in `…`
 for any line that starts with what comes before it. Wall-clock times and live session ids
-are compared as placeholders. `$?` is the exit status of the block's previous command.
+and episode ids are compared as placeholders. `$?` is the exit status of the block's previous command.
 A command that runs longer than a minute is a difference. Blocks run in a scratch directory (with `fixtures`,
 `profiles` and `config` linked in and `../shared` beside it), with the `somniq` being
 checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (SPEC §8).
@@ -32,6 +32,7 @@ DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip|prefix)\s+(.*?)\s*-->")
 PLACEHOLDERS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?"), "<time>"),
     (re.compile(r"\bs\d{6,}-e"), "s<session>-e"),
+    (re.compile(r"\bep-\d+-[0-9a-f]{8}\b"), "ep-<id>"),
 ]
 ASOUNDRC = """pcm.fixture {
     @args [ FILE ]

@@ -33,13 +33,15 @@ enum ClipFile {
     /// several ranges, not a range), `.some(nil)` for a range outside the file (416), else
     /// the first and last byte.
     static func parse(_ header: String, size: Int) -> (Int, Int)?? {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        // The unit is case-insensitive (RFC 9110 §14.1).
+        guard header.lowercased().hasPrefix("bytes="), !header.contains(",") else { return nil }
         let spec = header.dropFirst(6).trimmingPrefix(while: { $0 == " " })
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
         if parts[0].isEmpty {
-            guard let n = Int(parts[1]), n > 0 else { return nil }
-            return size == 0 ? .some(nil) : (max(0, size - n), size - 1)
+            // The last N bytes; the last 0 bytes (or any of an empty file) cannot be served.
+            guard let n = Int(parts[1]), n >= 0 else { return nil }
+            return n == 0 || size == 0 ? .some(nil) : (max(0, size - n), size - 1)
         }
         guard let a = Int(parts[0]), a >= 0 else { return nil }
         let b = parts[1].isEmpty ? Int.max : Int(parts[1])

@@ -23,6 +23,8 @@ public enum WebServer {
     public static let idleSeconds: Int64 = 15
     /// Page requests waiting for the worker thread beyond this are answered 503 at once.
     public static let queuedPages = 16
+    /// The episode form's body: a note of 500 characters and every box ticked is under 2 KB.
+    static let formLimit = 16 * 1024
 
     public struct Settings: Sendable {
         public var http: HTTPConfig
@@ -57,7 +59,7 @@ public enum WebServer {
         // for a year of log to be read (11 s for 365 nights of 8 h, once; then read back).
         Task { _ = try? await worker.run { site.warm() } }
         let router = Router()
-        router.add(middleware: Guard(token: settings.http.token.map { Array($0.utf8) }))
+        router.add(middleware: Guard(token: settings.http.token.map { Array($0.utf8) }, hosts: Guard.loopbackHosts(settings.http)))
         let pages = Pages(site: site, worker: worker)
         router.get("/") { _, _ in await pages.run { $0.tonight() } }
         router.get("/history") { request, _ in
@@ -82,6 +84,16 @@ public enum WebServer {
             if let refused = Guard.sameOrigin(request) { return respond(refused) }
             let key = context.parameters.get("key") ?? "", id = context.parameters.get("id") ?? ""
             return await pages.run { $0.deleteClip(key, id: id) }
+        }
+        router.post("/night/:key/episode") { request, context in
+            if let refused = Guard.sameOrigin(request) { return respond(refused) }
+            let key = context.parameters.get("key") ?? ""
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: formLimit) } catch {
+                return respond(.text(413, "the form is larger than \(formLimit / 1024) KB"))
+            }
+            let fields = FormBody.fields(Array(body.readableBytesView))
+            return await pages.run { $0.addEpisode(key, fields: fields) }
         }
         router.get("/api/status") { _, _ in await pages.run { $0.apiStatus() } }
         router.get("/api/nights") { _, _ in await pages.run { $0.apiNights() } }
@@ -164,15 +176,30 @@ public enum WebServer {
 struct Guard: RouterMiddleware {
     typealias Context = BasicRequestContext
     let token: [UInt8]?
+    /// Without a token (a loopback address), the `Host` names a request may carry.
+    let hosts: Set<String>
     static let cookie = "somniq_token"
 
+    /// The names of a loopback server: its address, `localhost` and `[::1]`, with its port
+    /// (and without it, on port 80).
+    static func loopbackHosts(_ http: HTTPConfig) -> Set<String> {
+        let names = [http.host.contains(":") ? "[\(http.host)]" : http.host, "localhost", "127.0.0.1", "[::1]"]
+        return Set(names.map { "\($0):\(http.port)" } + (http.port == 80 ? names : []))
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token else { return try await next(request, context) }
+        guard let token else {
+            // A page elsewhere can point a name of its own at 127.0.0.1 (DNS rebinding) and
+            // read what a loopback server serves without a token: its Host gives it away.
+            let host = (request.head.authority ?? "").lowercased()
+            guard hosts.contains(host) else {
+                return WebServer.respond(.text(403, "refused: \(LogText.escape(host)) is not this server's name; open it as http://\(hosts.sorted().first ?? "127.0.0.1")/"))
+            }
+            return try await next(request, context)
+        }
         if let given = request.uri.queryParameters["token"] {
             guard request.method == .get, Self.equal(token, Array(given.utf8)) else { return refuse() }
-            // Back to the page asked for, never to another host (`//host` is one).
-            let path = request.uri.path
-            var reply = WebSite.Reply.redirect(path.hasPrefix("/") && !path.hasPrefix("//") ? path : "/")
+            var reply = WebSite.Reply.redirect(Self.sameServer(request.uri.path))
             reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(String(decoding: token, as: UTF8.self)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
             return WebServer.respond(reply)
         }
@@ -200,6 +227,13 @@ struct Guard: RouterMiddleware {
         return WebServer.respond(reply)
     }
 
+    /// A path on this server to redirect to: a single `/` first and no `\` (which browsers
+    /// read as `/`), or else `/`: `//host` and `/\host` name other hosts.
+    static func sameServer(_ path: String) -> String {
+        path.hasPrefix("/") && !path.hasPrefix("//") && !path.contains("\\") && !path.lowercased().contains("%2f")
+            && !path.lowercased().contains("%5c") ? path : "/"
+    }
+
     /// Equal bytes, in a time that depends only on the configured token's length.
     static func equal(_ expected: [UInt8], _ given: [UInt8]) -> Bool {
         var difference = expected.count ^ given.count
@@ -213,7 +247,9 @@ struct Guard: RouterMiddleware {
     static func sameOrigin(_ request: Request) -> WebSite.Reply? {
         let host = request.head.authority ?? ""
         if let origin = WebServer.header(request, "origin") {
-            return origin == "http://\(host)" ? nil : .text(403, "refused: a request from another site (Origin \(LogText.escape(origin)))")
+            // https too: behind a reverse proxy with TLS, the browser's origin is https.
+            return origin == "http://\(host)" || origin == "https://\(host)" ? nil
+                : .text(403, "refused: a request from another site (Origin \(LogText.escape(origin)))")
         }
         if WebServer.header(request, "sec-fetch-site") == "same-origin" { return nil }
         return .text(403, "refused: the request does not say it comes from this page (no Origin)")

@@ -89,13 +89,27 @@ final class WebSite: @unchecked Sendable {
                                         version: settings.version, web: web(key)))
     }
 
+    /// The night `key` (a date) of the log, brought up to date, or the reply saying why not.
+    private func lookup(_ key: String) -> Result<Night, NotServed> {
+        guard History.isDate(key) else { return .failure(NotServed(reply: .text(404, "no such night: a night is YYYY-MM-DD"))) }
+        if let failed = refreshed() { return .failure(NotServed(reply: failed)) }
+        do {
+            guard let found = try index.night(key) else { return .failure(NotServed(reply: .text(404, "no night \(key) in the log"))) }
+            return .success(found)
+        } catch {
+            return .failure(NotServed(reply: .text(503, "\(error)")))
+        }
+    }
+
+    struct NotServed: Error { var reply: Reply }
+
     /// `/night/DATE`: the report of a night, with the nights either side.
     func night(_ key: String) -> Reply {
-        guard History.isDate(key) else { return .text(404, "no such page: a night is /night/YYYY-MM-DD") }
-        if let failed = refreshed() { return failed }
-        let found: Night?
-        do { found = try index.night(key) } catch { return .text(503, "\(error)") }
-        guard let found else { return .text(404, "no night \(key) in the log") }
+        let found: Night
+        switch lookup(key) {
+        case let .success(n): found = n
+        case let .failure(f): return f.reply
+        }
         let keys = index.keys.filter { History.isDate($0) }
         var w = web(key)
         w.previous = keys.last { $0 < key }
@@ -115,12 +129,41 @@ final class WebSite: @unchecked Sendable {
             guard let key, Self.clipFile(e, in: clips) != nil else { return nil }
             return Self.clipURL(key, e)
         })
-        if settings.canDelete, let key { w.deleteURL = { Self.clipURL(key, $0) + "/delete" } }
+        if settings.canDelete, let key {
+            w.deleteURL = { Self.clipURL(key, $0) + "/delete" }
+            w.episodeURL = HTMLReport.nightURL(key) + "/episode"
+        }
         return w
     }
 
     static func clipURL(_ key: String, _ e: Night.Event) -> String {
         HTMLReport.nightURL(key) + "/clip/" + HTMLReport.percentEncoded(e.id)
+    }
+
+    /// Adds the episode the night page's form describes (POST, with the token and from the
+    /// page's own origin, checked before this), through the event log's own writer.
+    func addEpisode(_ key: String, fields: [(String, String)]) -> Reply {
+        guard settings.canDelete else { return .text(403, "adding an episode needs a token: set http.token in the configuration") }
+        func value(_ name: String) -> String? {
+            fields.first { $0.0 == name }.map { $0.1.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let tags = (value("tags") ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        var duration: Double?
+        if let text = value("duration") {
+            guard let d = Double(text) else { return .text(400, "duration \(LogText.escape(text)): give minutes, such as 20") }
+            duration = d
+        }
+        let made = Episode.make(night: key, severity: value("severity") ?? "", symptoms: fields.filter { $0.0 == "symptom" }.map(\.1),
+                                tags: tags, note: value("note"), at: value("at"), duration: duration, now: now())
+        switch made {
+        case let .failure(e): return .text(400, "the episode was not added: \(e)")
+        case let .success(episode):
+            do { try EventLogWriter(path: settings.log).append(episode.record) } catch {
+                return .text(503, "the episode was not added: \(error)")
+            }
+            notices("episode \(episode.id) added to the night of \(key) from the web page")
+            return .redirect(HTMLReport.nightURL(key) + "#reported")
+        }
     }
 
     // MARK: JSON
@@ -133,11 +176,11 @@ final class WebSite: @unchecked Sendable {
     }
 
     func apiNight(_ key: String) -> Reply {
-        guard History.isDate(key) else { return .text(404, "no such night: give YYYY-MM-DD") }
-        if let failed = refreshed() { return failed }
-        let found: Night?
-        do { found = try index.night(key) } catch { return .text(503, "\(error)") }
-        guard let found else { return .text(404, "no night \(key) in the log") }
+        let found: Night
+        switch lookup(key) {
+        case let .success(n): found = n
+        case let .failure(f): return f.reply
+        }
         let clips = settings.clips
         return .json(WebJSON.night(found) { e in Self.clipFile(e, in: clips) != nil ? Self.clipURL(key, e) : nil })
     }
@@ -182,11 +225,12 @@ final class WebSite: @unchecked Sendable {
     enum ClipLookup { case file(String), refused(Reply) }
 
     func clip(_ key: String, id: String) -> ClipLookup {
-        guard History.isDate(key) else { return .refused(.text(404, "no such clip")) }
-        if let failed = refreshed() { return .refused(failed) }
-        let found: Night?
-        do { found = try index.night(key) } catch { return .refused(.text(503, "\(error)")) }
-        guard let event = found?.events.first(where: { $0.id == id }), event.clip != nil else {
+        let found: Night
+        switch lookup(key) {
+        case let .success(n): found = n
+        case .failure: return .refused(.text(404, "no clip of event \(LogText.escape(id)) in the night of \(LogText.escape(key))"))
+        }
+        guard let event = found.events.first(where: { $0.id == id }), event.clip != nil else {
             return .refused(.text(404, "no clip of event \(LogText.escape(id)) in the night of \(key)"))
         }
         guard let file = Self.clipFile(event, in: settings.clips) else {

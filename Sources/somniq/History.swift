@@ -15,7 +15,9 @@ struct HistoryCommand: ParsableCommand {
         --month group the nights into ISO weeks or calendar months, each with its total, \
         its means per night, the trend over its nights (least squares) and its change \
         from the period before. Pieces of one night in several logs are added together. \
-        A recording replayed without --start is listed by its path.
+        A recording replayed without --start is listed by its path. Nights with episodes \
+        (somniq episode add) gain a column per symptom and tag; --factors sets the nights \
+        with each beside those without (3 nights a side at least; associations, not causes).
         """)
 
     @Argument(help: "Event logs (JSON Lines), in any order.", completion: .file())
@@ -36,11 +38,15 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "One self-contained HTML page (the web page's /history): a chart of the nights and the tables.")
     var html = false
 
+    @Flag(help: "What goes with what: for each tag and symptom reported (somniq episode add) on 3 nights or more, and not on 3 or more, those nights beside the others.")
+    var factors = false
+
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
     func validate() throws {
         if week && month { throw ValidationError("--week and --month: choose one") }
+        if factors && (week || month || html) { throw ValidationError("--factors sets nights side by side: give it alone, or with --csv or --json") }
         if [csv, json, html].filter({ $0 }).count > 1 { throw ValidationError("--csv, --json and --html: choose one") }
     }
 
@@ -50,6 +56,11 @@ struct HistoryCommand: ParsableCommand {
             throw fail("\(error)", Exit.dataError)
         }
         if !history.skipped.isEmpty { skippedWarning("\(logs.joined(separator: ", ")): \(history.skipped.description)") }
+        if factors {
+            let f = Factors(history)
+            try emit(csv ? f.csv() : json ? f.json() : f.table(), to: output)
+            return
+        }
         let text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Somniq.version) : history.table()
         try emit(text, to: output)
     }

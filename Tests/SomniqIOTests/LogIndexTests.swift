@@ -54,4 +54,57 @@ import SomniqCore
         #expect(try stale.refresh())
         #expect(stale.keys == ["2026-10-20", "2026-10-21", "2026-10-22", "2026-10-23"])
     }
+
+    /// The daemon's one session runs night after night: it is cut at noon, in the index as
+    /// in the history and the report, and a piece that goes on with the session is read
+    /// with its session_start.
+    @Test func aSessionThatRunsPastNoonGoesOnInTheNextNight() throws {
+        let log = dir + "/noon.jsonl"
+        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-23T11:58"])
+        #expect(r.status == 0)
+        #expect(records(log).filter { $0["kind"] == .string("session_start") }.count == 1)
+        let history = try History.read(logs: [log], grouping: .all)
+        #expect(history.nights.map(\.night) == ["2026-11-22", "2026-11-23"])
+        let index = LogIndex(log: log, indexPath: nil)
+        try index.refresh()
+        #expect(index.keys == ["2026-11-22", "2026-11-23"])
+        #expect(index.pieces.map { $0.session != nil } == [false, true])
+        #expect(index.history(grouping: .all).table() == history.table())
+        for key in index.keys {
+            let fromIndex = try #require(try index.night(key))
+            let whole = try NightReports.night(in: log, key: key)
+            #expect(TextReport.render(fromIndex) == TextReport.render(whole), "\(key)")
+        }
+        let second = try NightReports.night(in: log, key: "2026-11-23")
+        #expect(second.start == WallClock.parse("2026-11-23T12:00") && second.sessions == 1)
+        #expect(second.events.allSatisfy { $0.onset >= -60 })
+        let first = try NightReports.night(in: log, key: "2026-11-22")
+        #expect(first.events.count + second.events.count == records(log).filter { $0["kind"] == .string("event_end") }.count)
+    }
+
+    /// The index beside the log is never written through a symbolic link, has the log's
+    /// permissions, and one that is damaged (numbers out of range) is made anew, not trusted.
+    @Test func theIndexFileIsWrittenSafelyAndADamagedOneIsMadeAnew() throws {
+        let (log, _) = try threeNights(in: dir)
+        chmod(log, 0o640)
+        let victim = dir + "/victim"
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        let indexPath = LogIndex.besideLog(log)
+        try FileManager.default.createSymbolicLink(atPath: indexPath, withDestinationPath: victim)
+        try LogIndex(log: log, indexPath: indexPath).refresh()
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+        var st = stat()
+        #expect(lstat(indexPath, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_mode & 0o777 == 0o640)
+
+        let good = try String(contentsOfFile: indexPath, encoding: .utf8)
+        for damaged in [good.replacingOccurrences(of: #""to":"#, with: #""to":1e300,"x":"#),
+                        good.replacingOccurrences(of: #""covered":"#, with: #""covered":-1,"x":"#),
+                        good.replacingOccurrences(of: #""inode":""#, with: #""inode":"-"#)] {
+            try damaged.write(toFile: indexPath, atomically: true, encoding: .utf8)
+            let index = LogIndex(log: log, indexPath: indexPath)
+            #expect(index.pieces.isEmpty && index.covered == 0, "a damaged index is not taken")
+            #expect(try index.refresh())
+            #expect(index.keys == ["2026-11-20", "2026-11-21", "2026-11-22"])
+        }
+    }
 }

@@ -10,11 +10,12 @@ struct HTTPReply {
 }
 
 /// One HTTP request through curl, a client that is not the server's own code.
-func fetch(_ url: String, method: String = "GET", headers: [String] = [], timeout: Double = 10) throws -> HTTPReply {
+func fetch(_ url: String, method: String = "GET", headers: [String] = [], body: String? = nil, timeout: Double = 10) throws -> HTTPReply {
     let bodyFile = NSTemporaryDirectory() + "somniq-body-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: bodyFile) }
     var arguments = ["-s", "-S", "-g", "--path-as-is", "--max-time", "\(timeout)", "-X", method, "-D", "-", "-o", bodyFile]
     for h in headers { arguments += ["-H", h] }
+    if let body { arguments += ["--data-binary", body] }
     arguments.append(url)
     let r = try runProgram("/usr/bin/curl", arguments)
     guard r.status == 0 else { throw CurlFailed(message: "curl \(url): \(r.status) \(r.stderr)") }

@@ -83,7 +83,8 @@ import SomniqCore
         #expect(read("bytes=0-1,5-9") == "whole", "several ranges: the whole file")
         #expect(read("items=0-1") == "whole")
         #expect(read("bytes=9-1") == "whole")
-        #expect(read("bytes=-0") == "whole")
+        #expect(read("bytes=-0") == "416", "the last 0 bytes")
+        #expect(read("Bytes=0-9") == "0-9", "the unit is case-insensitive")
     }
 
     // MARK: somniq serve
@@ -159,6 +160,10 @@ import SomniqCore
         #expect(metrics.status == 200 && metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         #expect(metrics.text.contains("somniq_device_up{room=\"bedroom\"} 1"))
 
+        // A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) gets nothing.
+        let rebound = try fetch(base + "/api/nights", headers: ["Host: attacker.example:\(port)"])
+        #expect(rebound.status == 403 && !rebound.text.contains("2026-11-2"))
+        #expect(try fetch(base + "/api/nights", headers: ["Host: localhost:\(port)"]).status == 200)
         #expect(try fetch(base + "/night/2026-11-19").status == 404)
         #expect(try fetch(base + "/night/yesterday").status == 404)
         #expect(try fetch(base + "/api/night/2026-13-40").status == 404)
@@ -241,6 +246,8 @@ import SomniqCore
         #expect(login.status == 303 && login.headers["location"] == "/history")
         let cookie = try #require(login.headers["set-cookie"])
         #expect(cookie == "somniq_token=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
+        #expect(try fetch(base + "/\\evil.example?token=" + token).headers["location"] == "/", "never to another host")
+        #expect(try fetch(base + "//evil.example/?token=" + token).headers["location"] == "/")
         let page = try fetch(base + "/history", headers: ["Cookie: other=1; somniq_token=" + token])
         #expect(page.status == 200 && page.text.contains("somniq · history"))
     }
@@ -285,6 +292,26 @@ import SomniqCore
         #expect(elsewhere.status == 403 && elsewhere.text.contains("another site"))
         #expect(try fetch(base + "/night/2026-11-22/clip/\(event.id)", method: "DELETE", headers: [auth]).status != 200)
         #expect(FileManager.default.fileExists(atPath: file), "refused requests delete nothing")
+
+        // The morning's form: an episode added from the phone, through the log's writer.
+        #expect(withForm.text.contains("<form class=\"episode\" method=\"post\" action=\"/night/2026-11-22/episode\">"))
+        let episodeURL = base + "/night/2026-11-22/episode"
+        let form = "severity=moderate&symptom=gasping&symptom=dry-mouth&tags=alcohol+Late-Meal&note=woke+up+%3Cb%3Etwice%3C%2Fb%3E&at=23%3A11&duration="
+        func post(_ body: String, _ headers: [String]) throws -> HTTPReply {
+            try fetch(episodeURL, method: "POST", headers: headers + ["Content-Type: application/x-www-form-urlencoded"], body: body)
+        }
+        #expect(try post(form, ["Origin: http://127.0.0.1:\(port)"]).status == 401, "no token")
+        #expect(try post(form, [auth, "Origin: http://evil.example"]).status == 403)
+        let refused = try post("severity=mild&tags=%3Cscript%3E", [auth, "Origin: http://127.0.0.1:\(port)"])
+        #expect(refused.status == 400 && refused.text == "the episode was not added: \"<script>\" is not a tag: letters, digits and - only, at most 32\n")
+        let added = try post(form, [auth, "Origin: http://127.0.0.1:\(port)"])
+        #expect(added.status == 303 && added.headers["location"] == "/night/2026-11-22#reported")
+        let episode = try #require(records(log).last)
+        #expect(episode["kind"] == .string("episode") && episode["severity"] == .string("moderate"))
+        #expect(episode["symptoms"] == .array([.string("gasping"), .string("dry-mouth")]))
+        #expect(episode["tags"] == .array([.string("alcohol"), .string("late-meal")]) && episode["note"] == .string("woke up <b>twice</b>"))
+        let shown = try fetch(base + "/night/2026-11-22", headers: [auth]).text
+        #expect(shown.contains("<q>woke up &lt;b&gt;twice&lt;/b&gt;</q>") && shown.contains("Tags: <b>alcohol</b>, <b>late-meal</b>"))
 
         let done = try fetch(base + path, method: "POST", headers: [auth, "Origin: http://127.0.0.1:\(port)"])
         #expect(done.status == 303 && done.headers["location"] == "/night/2026-11-22#alerts")

@@ -63,10 +63,10 @@ public struct ClipStore: Sendable {
         }
     }
 
-    /// The hidden temporary a clip is written to: `.NAME.part`.
     /// A kept clip's file name (a FLAC file, not one being written).
     public static func isClipName(_ name: String) -> Bool { name.hasSuffix(".flac") && !isTemporary(name) }
 
+    /// The hidden temporary a clip is written to: `.NAME.part`.
     static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".flac.part") }
 
     /// Removes the temporaries no process is writing: one being written is locked

@@ -345,9 +345,9 @@ public actor SessionService: Service {
             options.config.silenceSeconds = config.silenceSeconds
             options.config.clippingSeconds = config.clippingSeconds
             var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
-            if config.device != options.config.device || config.log != options.config.log {
-                details.append(("restart_needed", .string("device and log changes take effect after a restart")))
-                logger.warning("device and log changes take effect after a restart (systemctl restart somniq)")
+            if config.device != options.config.device || config.log != options.config.log || config.http != options.config.http {
+                details.append(("restart_needed", .string("device, log and http changes take effect after a restart")))
+                logger.warning("device, log and http changes take effect after a restart (systemctl restart somniq)")
             }
             status("profile_reloaded", details: details)
             logger.info("reloaded profile \(profile.name)")

@@ -25,6 +25,8 @@ public enum HTMLReport {
         public var deleteURL: (@Sendable (Night.Event) -> String)?
         /// Whether the page updates itself (tonight's): it loads /static/live.js.
         public var live = false
+        /// Where a POST adds an episode to the night, when adding is allowed (a token is set).
+        public var episodeURL: String?
 
         public init(previous: String? = nil, next: String? = nil, clipURL: @escaping @Sendable (Night.Event) -> String?,
                     deleteURL: (@Sendable (Night.Event) -> String)? = nil) {
@@ -52,6 +54,7 @@ public enum HTMLReport {
         var h = ""
         if !night.skipped.isEmpty { h += "<p class=\"note\" id=\"skipped\">Not in this report: \(esc(night.skipped.description)).</p>\n" }
         h += figures(night, s)
+        h += reported(night, web: web)
         h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
         h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
         h += "<h2 id=\"snoring\">Snoring</h2>\n" + snoring(night, s)
@@ -59,6 +62,41 @@ public enum HTMLReport {
         h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s.alerts, web: web)
         h += "<h2 id=\"incidents\">Device and input</h2>\n" + incidents(night)
         return h
+    }
+
+    /// What the sleeper reported (`somniq episode add`), each beside what was heard then;
+    /// on the web page with a token, the form to add one.
+    static func reported(_ night: Night, web: Web?) -> String {
+        guard !night.episodes.isEmpty || web?.episodeURL != nil else { return "" }
+        var h = "<h2 id=\"reported\">What the sleeper reported</h2>\n"
+        if night.episodes.isEmpty { h += "<p>Nothing yet.</p>\n" } else {
+            h += "<ul>\n"
+            for e in night.episodes {
+                let r = ReportedEpisode(e, in: night)
+                h += "<li>\(esc(r.sentence(night)))"
+                if !e.tags.isEmpty { h += ". Tags: " + e.tags.map { "<b>\(esc($0))</b>" }.joined(separator: ", ") }
+                if let note = e.note { h += ". <q>\(esc(note))</q>" }
+                h += "</li>\n"
+            }
+            h += "</ul>\n"
+        }
+        if let url = web?.episodeURL { h += episodeForm(url) }
+        return h
+    }
+
+    /// The morning's form: severity, symptoms, tags, a note, when and how long.
+    static func episodeForm(_ url: String) -> String {
+        var h = "<details><summary>Add what the sleeper reports</summary>\n<form class=\"episode\" method=\"post\" action=\"\(esc(url))\">\n"
+        h += "<p>" + Episode.Severity.allCases.map { s in
+            "<label><input type=\"radio\" name=\"severity\" value=\"\(s.rawValue)\"\(s == .mild ? " checked" : "")> \(s.rawValue)</label>"
+        }.joined(separator: " ") + "</p>\n<p>"
+        h += Episode.Symptom.allCases.map { s in
+            "<label><input type=\"checkbox\" name=\"symptom\" value=\"\(s.rawValue)\"> \(esc(s.words))</label>"
+        }.joined(separator: "<br>\n") + "</p>\n"
+        h += "<p><label>Tags <input name=\"tags\" placeholder=\"alcohol side-sleeping\" maxlength=\"400\"></label></p>\n"
+        h += "<p><label>Note <input name=\"note\" maxlength=\"\(Episode.maxNote)\"></label></p>\n"
+        h += "<p><label>At <input name=\"at\" type=\"time\"></label> <label>for <input name=\"duration\" type=\"number\" min=\"0\" max=\"1440\" step=\"any\"> min</label></p>\n"
+        return h + "<p><button>Add</button></p>\n</form></details>\n"
     }
 
     static func figures(_ night: Night, _ s: NightSummary) -> String {
@@ -179,6 +217,14 @@ public enum HTMLReport {
                 svg += "<rect class=\"event\" x=\"\(f(x0))\" y=\"\(f(ly + 2))\" width=\"\(f(w))\" height=\"\(f(laneHeight - 6))\" rx=\"2\" fill=\"\(tierColour[e.tier]!)\">"
                 svg += "<title>\(esc(c.rawValue)) \(night.clock(e.onset, seconds: true))–\(night.clock(e.offset, seconds: true)), \(e.tier.rawValue)</title></rect>\n"
             }
+        }
+        for e in night.episodes {
+            let r = ReportedEpisode(e, in: night)
+            guard let t = r.time, t >= 0, t <= span else { continue }
+            let label = e.symptoms.first?.words ?? e.severity.rawValue
+            svg += "<g class=\"reported\"><line x1=\"\(f(x(t, span)))\" x2=\"\(f(x(t, span)))\" y1=\"\(f(chartTop))\" y2=\"\(f(height - 4))\" stroke=\"#6d4c41\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>"
+            svg += "<text x=\"\(f(x(t, span) + 3))\" y=\"\(f(chartTop + 10))\" fill=\"#6d4c41\">reported: \(esc(label))</text>"
+            svg += "<title>\(esc(r.sentence(night)))</title></g>\n"
         }
         svg += "</svg></div>\n"
         let legend = Tier.allCases.map { "<span style=\"color:\(tierColour[$0]!)\">■</span> \($0.rawValue)" }.joined(separator: " &nbsp; ")

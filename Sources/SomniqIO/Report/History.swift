@@ -20,6 +20,10 @@ public struct NightRow: Sendable {
     public var alerts: [Tier: Int]
     public var events: [SoundClass: Int]
     public var loudest: Loudest?
+    /// What the sleeper reported: the symptoms and tags of the night's episodes, and how many.
+    public var symptoms: Set<Episode.Symptom> = []
+    public var tags: Set<String> = []
+    public var episodes = 0
 
     /// The minute with the highest Leq, and when it was.
     public struct Loudest: Sendable {
@@ -87,6 +91,9 @@ public struct NightRow: Sendable {
         alerts.merge(other.alerts, uniquingKeysWith: +)
         events.merge(other.events, uniquingKeysWith: +)
         if let o = other.loudest, o.leq > loudest?.leq ?? -.infinity { loudest = o }
+        symptoms.formUnion(other.symptoms)
+        tags.formUnion(other.tags)
+        episodes += other.episodes
     }
 }
 
@@ -125,6 +132,7 @@ public struct History: Sendable {
     public static func read(logs: [String], grouping: Grouping) throws(ReportError) -> History {
         var rows: [String: NightRow] = [:]
         var skipped = LogSkips()
+        var book = EpisodeBook()
         for path in logs {
             let reader = try LogReader(path: path)
             var builder = NightBuilder()
@@ -133,17 +141,37 @@ public struct History: Sendable {
                 let row = NightRow(n)
                 if rows[n.key] == nil { rows[n.key] = row } else { rows[n.key]!.add(row) }
             }
-            while let r = reader.next() { keep(builder.add(r)) }
+            while let r = reader.next() {
+                book.add(r)
+                keep(builder.add(r))
+            }
             try reader.finish()
             keep(builder.finish())
             skipped = skipped + LogSkips(reader, builder)
         }
+        skipped = skipped + LogSkips(unreadable: book.unreadable)
+        attach(book, to: &rows)
         guard !rows.isEmpty else {
             throw ReportError(description: "\(logs.map { LogText.escape($0) }.joined(separator: ", ")): no session in the log")
         }
         var history = History(rows: Array(rows.values), grouping: grouping)
         history.skipped = skipped
         return history
+    }
+
+    /// Sets each night's episodes on its row; a night with episodes and no sound recorded
+    /// gets a row of its own, with nothing heard.
+    static func attach(_ book: EpisodeBook, to rows: inout [String: NightRow]) {
+        for e in book.episodes {
+            if rows[e.night] == nil {
+                var row = NightRow(named: e.night)
+                row.day = day(e.night)
+                rows[e.night] = row
+            }
+            rows[e.night]!.episodes += 1
+            rows[e.night]!.symptoms.formUnion(e.symptoms)
+            rows[e.night]!.tags.formUnion(e.tags)
+        }
     }
 
     public init(rows: [NightRow], grouping: Grouping) {

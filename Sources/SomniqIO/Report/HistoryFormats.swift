@@ -14,8 +14,8 @@ extension History {
                 let span = dated.isEmpty ? "" : "  \(Self.date(dated.first!)) … \(Self.date(dated.last!))"
                 out.append("\(p.label == "undated" ? "recordings without a start time" : "\(grouping.rawValue) \(p.label)")\(span)  \(p.nights) night\(p.nights == 1 ? "" : "s")")
             }
-            out.append(Self.header)
-            for r in p.rows { out.append(Self.line(r)) }
+            out.append(Self.header + reportedHeader)
+            for r in p.rows { out.append(Self.line(r) + reportedCells(r)) }
             if p.nights > 1 {
                 out.append(Self.line(p.total, total: true))
                 out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
@@ -39,7 +39,34 @@ extension History {
             out.append("")
             out.append("not counted: \(skipped.description)")
         }
-        return out.joined(separator: "\n") + "\n"
+        return out.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The symptoms and tags any night reports: symptoms in their list's order, then tags
+    /// by name. Each is a column of the history; none without episodes.
+    public var reportedColumns: [(name: String, kind: String, has: (NightRow) -> Bool)] {
+        let symptoms = Episode.Symptom.allCases.filter { s in nights.contains { $0.symptoms.contains(s) } }
+        let tags = Set(nights.flatMap(\.tags)).sorted()
+        return symptoms.map { s in (s.rawValue, "symptom", { $0.symptoms.contains(s) }) }
+            + tags.map { t in (t, "tag", { $0.tags.contains(t) }) }
+    }
+
+    /// The loudest minute's column is as wide as a total's when reported columns follow it.
+    static let loudestWidth = 30
+
+    var reportedHeader: String {
+        let columns = reportedColumns
+        guard !columns.isEmpty else { return "" }
+        return String(repeating: " ", count: max(0, Self.loudestWidth - "loudest minute".count))
+            + columns.map { "  " + $0.name }.joined()
+    }
+
+    func reportedCells(_ r: NightRow) -> String {
+        let columns = reportedColumns
+        guard !columns.isEmpty else { return "" }
+        let loudest = r.loudest.map { $0.clock + String(cFormat: "  %.1f dBFS", $0.leq) } ?? "–"
+        return String(repeating: " ", count: max(0, Self.loudestWidth - loudest.count))
+            + columns.map { c in "  " + padded(c.has(r) ? "x" : "·", c.name.count) }.joined()
     }
 
     static let header = padded("night", 17) + padded("heard", 10) + padded("snoring", 10) + padded("share", 7)
@@ -69,6 +96,12 @@ extension History {
         if grouping != .all { columns.append(grouping.rawValue) }
         columns += ["sessions", "heard_min", "snoring_min", "snoring_share", "disturbances", "pauses",
                     "alerts_critical", "alerts_high", "alerts_medium", "alerts_low", "loudest_minute", "loudest_leq_dbfs"]
+        // With episodes: their count, then a 1/0 column per symptom and tag, prefixed so
+        // that a tag cannot take another column's name.
+        let reported = reportedColumns
+        if !reported.isEmpty {
+            columns += ["episodes"] + reported.map { "\($0.kind)_\($0.name)" }
+        }
         var out = columns.joined(separator: ",") + "\r\n"
         for p in periods {
             for r in p.rows {
@@ -78,6 +111,7 @@ extension History {
                            JSONValue.rounded(r.snoringShare).compactText, "\(r.disturbances)", "\(r.pauses)"]
                 fields += Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }
                 fields += [Self.csvText(r.loudest?.when ?? ""), r.loudest.map { Self.number($0.leq) } ?? ""]
+                if !reported.isEmpty { fields += ["\(r.episodes)"] + reported.map { $0.has(r) ? "1" : "0" } }
                 out += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
             }
         }
@@ -150,6 +184,11 @@ extension History {
             ("events", .object(SoundClass.allCases.compactMap { c in r.events[c].map { (c.rawValue, .number(Double($0))) } })),
         ]
         if let l = r.loudest { m.append(("loudest_minute", .object([("when", .string(l.when)), ("leq_dbfs", .number(l.leq))]))) }
+        if r.episodes > 0 {
+            m.append(("episodes", .number(Double(r.episodes))))
+            m.append(("symptoms", .array(r.symptoms.sorted().map { .string($0.rawValue) })))
+            m.append(("tags", .array(r.tags.sorted().map { .string($0) })))
+        }
         return m
     }
 }

@@ -27,7 +27,7 @@ extension History {
                 let span = days.isEmpty ? "" : " · \(Self.date(days.first!)) to \(Self.date(days.last!))"
                 h += "<h2>\(esc(p.label == "undated" ? "recordings without a start time" : "\(grouping.rawValue) \(p.label)"))<span class=\"sub\">\(span) · \(p.nights) night\(p.nights == 1 ? "" : "s")</span></h2>\n"
             }
-            h += "<div class=\"wide\"><table><tr><th>night</th><th>heard</th><th>snoring</th><th>share</th><th>disturbances</th><th>pauses</th><th>alerts c/h/m/l</th><th>loudest minute</th></tr>\n"
+            h += "<div class=\"wide\"><table><tr><th>night</th><th>heard</th><th>snoring</th><th>share</th><th>disturbances</th><th>pauses</th><th>alerts c/h/m/l</th><th>loudest minute</th><th>reported</th></tr>\n"
             for r in p.rows { h += row(r, link: web != nil && r.day != nil) }
             if p.nights > 1 {
                 h += row(p.total, total: true)
@@ -42,6 +42,7 @@ extension History {
                 h += "<p>Against \(esc(grouping.rawValue)) \(esc(q.label)): snoring \(Self.signed(p.meanSnoring - q.snoring)) min a night, disturbances \(Self.signed(p.meanDisturbances - q.disturbances)), alerts \(Self.signed(p.meanAlerts - q.alerts)).</p>\n"
             }
         }
+        if nights.contains(where: { $0.episodes > 0 }) { h += Factors(self).html() }
         if periods.count > 1 {
             h += "<h2>All nights</h2>\n<div class=\"wide\"><table>" + row(total, total: true) + "</table></div>\n"
         }
@@ -57,7 +58,8 @@ extension History {
         let open = total ? "<tr><th>" : "<tr><td>", close = total ? "</th>" : "</td>"
         return open + cell + close + "<td class=\"n\">\(esc(Self.minutes(r.heardMinutes)))</td><td class=\"n\">\(esc(Self.minutes(r.snoringMinutes)))</td>"
             + "<td class=\"n\">\(String(cFormat: "%.0f %%", 100 * r.snoringShare))</td><td class=\"n\">\(r.disturbances)</td><td class=\"n\">\(r.pauses)</td>"
-            + "<td>\(Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/"))</td><td>\(esc(loudest))</td></tr>\n"
+            + "<td>\(Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/"))</td><td>\(esc(loudest))</td>"
+            + (total ? "" : "<td>\(esc((r.symptoms.sorted().map(\.rawValue) + r.tags.sorted()).joined(separator: ", ")))</td>") + "</tr>\n"
     }
 
     /// Snoring minutes (bars) and disturbances (dots) of each dated night, on one time axis.

@@ -21,6 +21,10 @@ public final class LogIndex {
     public struct Piece: Sendable {
         public var key: String
         public var from: Int, to: Int
+        /// Where the `session_start` of a piece that goes on with a session begun in an
+        /// earlier night is (the daemon's session runs across nights); nil when the piece
+        /// begins with its own.
+        public var session: Int?
         public var start: Double?
         public var row: NightRow
         public var skipped: LogSkips
@@ -31,6 +35,9 @@ public final class LogIndex {
     public let indexPath: String?
     /// The pieces, in log order.
     public private(set) var pieces: [Piece] = []
+    /// The `episode` and `episode_removed` records, with where each starts: a few, kept
+    /// whole, since a night's episodes may be written anywhere after it.
+    private var episodeRecords: [(offset: Int, record: JSONValue)] = []
     /// The log's identity (device, inode), how far it is indexed, and the bytes before that end.
     private var device: UInt64 = 0, inode: UInt64 = 0
     public private(set) var covered = 0
@@ -42,7 +49,7 @@ public final class LogIndex {
     /// added or the index made anew, not each time tonight's piece grows.
     private var savedCount = -1
 
-    static let version = 1
+    static let version = 3
     /// Bytes before the indexed end compared on each refresh: a log rewritten in place to
     /// another text of at least the same length is caught here.
     static let tailLength = 256
@@ -74,6 +81,7 @@ public final class LogIndex {
         if UInt64(st.st_dev) != device || UInt64(st.st_ino) != inode || size < covered || readTail(before: covered) != tail {
             savedCount = -1
             pieces = []
+            episodeRecords = []
             covered = 0
             tail = []
             device = UInt64(st.st_dev)
@@ -82,32 +90,49 @@ public final class LogIndex {
         let end = lastLineEnd(before: size)
         guard end > covered else { return false }
         let resume = pieces.last?.from ?? covered
+        let session = pieces.last?.session
         if !pieces.isEmpty { pieces.removeLast() }
-        try read(from: resume, to: end)
+        episodeRecords.removeAll { $0.offset >= resume }
+        try read(from: resume, to: end, session: session)
         covered = end
         tail = readTail(before: end)
         if pieces.count != savedCount { save() }
         return true
     }
 
-    private func read(from: Int, to end: Int) throws(ReportError) {
-        let reader = try LogReader(path: path, from: from, to: end)
+    private func read(from: Int, to end: Int, session: Int?) throws(ReportError) {
         var builder = NightBuilder()
-        var pieceStart = from
+        // A piece that goes on with an earlier night's session: that session first, so that
+        // its records have their session (the night it gives back has no bytes here).
+        if let session { try prime(&builder, session: session) }
+        let reader = try LogReader(path: path, from: from, to: end)
+        var pieceStart = from, pieceSession = session, currentSession = session
         var before = LogSkips()
-        func add(_ night: Night, to: Int) {
+        func add(_ night: Night, to: Int, next: Int?) {
+            defer { pieceSession = next }
+            guard to > pieceStart else { return }
             let now = LogSkips(reader, builder)
-            pieces.append(Piece(key: night.key, from: pieceStart, to: to, start: night.start, row: NightRow(night),
+            pieces.append(Piece(key: night.key, from: pieceStart, to: to, session: pieceSession, start: night.start, row: NightRow(night),
                                 skipped: LogSkips(unreadable: now.unreadable - before.unreadable, overlong: now.overlong - before.overlong,
                                                   outOfRange: now.outOfRange - before.outOfRange)))
             before = now
             pieceStart = to
         }
         while let r = reader.next() {
-            if let night = builder.add(r) { add(night, to: reader.recordOffset) }
+            let kind = r["kind"]?.stringValue
+            if kind == "episode" || kind == "episode_removed" { episodeRecords.append((reader.recordOffset, r)) }
+            let startsSession = kind == "session_start"
+            if startsSession { currentSession = reader.recordOffset }
+            if let night = builder.add(r) { add(night, to: reader.recordOffset, next: startsSession ? nil : currentSession) }
         }
         try reader.finish()
-        if let night = builder.finish() { add(night, to: end) }
+        if let night = builder.finish() { add(night, to: end, next: nil) }
+    }
+
+    /// Gives `builder` the `session_start` record at `offset`.
+    private func prime(_ builder: inout NightBuilder, session offset: Int) throws(ReportError) {
+        let reader = try LogReader(path: path, from: offset)
+        if let r = reader.next(), r["kind"]?.stringValue == "session_start" { _ = builder.add(r) }
     }
 
     /// The offset just past the last newline at or before `size`.
@@ -138,22 +163,27 @@ public final class LogIndex {
     /// The nights' keys: dated ones by date, then recordings by name.
     public var keys: [String] { History(rows: rows, grouping: .all).nights.map(\.night) }
 
-    /// One row per night, its pieces added together (as `History.read` adds them).
+    /// One row per night, its pieces added together and its episodes set on it (as
+    /// `History.read` does).
     public var rows: [NightRow] {
-        var order: [String] = []
         var rows: [String: NightRow] = [:]
         for p in pieces {
-            if rows[p.key] == nil {
-                order.append(p.key)
-                rows[p.key] = p.row
-            } else {
-                rows[p.key]!.add(p.row)
-            }
+            if rows[p.key] == nil { rows[p.key] = p.row } else { rows[p.key]!.add(p.row) }
         }
-        return order.map { rows[$0]! }
+        History.attach(episodes, to: &rows)
+        return Array(rows.values)
     }
 
-    public var skipped: LogSkips { pieces.reduce(LogSkips()) { $0 + $1.skipped } }
+    /// The log's episodes, as they stand after every removal.
+    public var episodes: EpisodeBook {
+        var book = EpisodeBook()
+        for (_, r) in episodeRecords { book.add(r) }
+        return book
+    }
+
+    public var skipped: LogSkips {
+        pieces.reduce(LogSkips()) { $0 + $1.skipped } + LogSkips(unreadable: episodes.unreadable)
+    }
 
     public func history(grouping: History.Grouping) -> History {
         var h = History(rows: rows, grouping: grouping)
@@ -166,16 +196,19 @@ public final class LogIndex {
         var found: Night?
         var skipped = LogSkips()
         for p in pieces where p.key == key {
-            let reader = try LogReader(path: path, from: p.from, to: p.to)
             var builder = NightBuilder()
+            if let session = p.session { try prime(&builder, session: session) }
+            let reader = try LogReader(path: path, from: p.from, to: p.to)
             var read: Night?
-            while let r = reader.next() { if let n = builder.add(r) { read = NightReports.merge(read, n) } }
+            // A primed builder first gives back the night its session began in: not this one.
+            while let r = reader.next() { if let n = builder.add(r), n.key == key { read = NightReports.merge(read, n) } }
             try reader.finish()
-            if let n = builder.finish() { read = NightReports.merge(read, n) }
+            if let n = builder.finish(), n.key == key { read = NightReports.merge(read, n) }
             if let read { found = NightReports.merge(found, read) }
             skipped = skipped + LogSkips(reader, builder)
         }
         found?.skipped = skipped
+        found?.episodes = episodes.of(key)
         return found
     }
 
@@ -186,13 +219,18 @@ public final class LogIndex {
         let doc = JSONValue.object([
             ("v", .number(Double(Self.version))),
             ("log", .string(path)),
-            ("device", .number(Double(device))), ("inode", .number(Double(inode))),
+            // As text: an inode number may exceed what a JSON number keeps exactly (2^53).
+            ("device", .string(String(device))), ("inode", .string(String(inode))),
             ("covered", .number(Double(covered))),
             ("tail", .string(Self.hex(tail))),
             ("pieces", .array(pieces.map(Self.encode))),
+            ("episodes", .array(episodeRecords.map { .object([("offset", .number(Double($0.offset))), ("record", $0.record)]) })),
         ])
         savedCount = pieces.count
-        if let failure = replaceContents(of: indexPath, with: Array((doc.compactText + "\n").utf8)) {
+        // As private as the log it summarizes, and never written through a link at its name.
+        var st = stat()
+        let mode = stat(path, &st) == 0 ? st.st_mode & 0o666 : 0o640
+        if let failure = replaceContents(of: indexPath, with: Array((doc.compactText + "\n").utf8), private: mode) {
             saveProblem = "\(LogText.escape(failure.path)): cannot keep the log's index: \(String(cString: strerror(failure.errno))); it is kept in memory"
         } else {
             saveProblem = nil
@@ -205,14 +243,24 @@ public final class LogIndex {
         guard case let .success(bytes) = TextFile.read(indexPath, what: "an index", limit: 256 << 20),
               let doc = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
               doc["v"]?.numberValue == Double(Self.version), doc["log"]?.stringValue == path,
-              let device = doc["device"]?.numberValue, let inode = doc["inode"]?.numberValue,
-              let covered = doc["covered"]?.numberValue, let tail = doc["tail"]?.stringValue.flatMap(Self.unhex),
-              case let .array(items)? = doc["pieces"] else { return }
+              let device = doc["device"]?.stringValue.flatMap({ UInt64($0) }), let inode = doc["inode"]?.stringValue.flatMap({ UInt64($0) }),
+              let covered = doc["covered"]?.numberValue.flatMap(Int.init(exactly:)), covered >= 0,
+              let tail = doc["tail"]?.stringValue.flatMap(Self.unhex),
+              case let .array(items)? = doc["pieces"], case let .array(episodeItems)? = doc["episodes"] else { return }
         let pieces = items.compactMap(Self.decode)
-        guard pieces.count == items.count else { return }
-        self.device = UInt64(device)
-        self.inode = UInt64(inode)
-        self.covered = Int(covered)
+        let episodeRecords = episodeItems.compactMap { item -> (Int, JSONValue)? in
+            guard let offset = item["offset"]?.numberValue.flatMap(Int.init(exactly:)), (0..<covered).contains(offset),
+                  let record = item["record"] else { return nil }
+            return (offset, record)
+        }
+        // Every piece within what was indexed, one after the other.
+        guard pieces.count == items.count, episodeRecords.count == episodeItems.count,
+              zip(pieces, pieces.dropFirst()).allSatisfy({ $0.to <= $1.from }), (pieces.last?.to ?? 0) <= covered,
+              pieces.allSatisfy({ p in p.session.map { $0 >= 0 && $0 < p.from } ?? true }) else { return }
+        self.episodeRecords = episodeRecords
+        self.device = device
+        self.inode = inode
+        self.covered = covered
         self.tail = tail
         self.pieces = pieces
         savedCount = pieces.count
@@ -222,6 +270,7 @@ public final class LogIndex {
         let r = p.row
         var members: [(String, JSONValue)] = [
             ("key", .string(p.key)), ("from", .number(Double(p.from))), ("to", .number(Double(p.to))),
+            ("session", p.session.map { .number(Double($0)) } ?? .null),
             ("start", p.start.map { .number($0) } ?? .null),
             ("skipped", .array([.number(Double(p.skipped.unreadable)), .number(Double(p.skipped.overlong)),
                                 .number(Double(p.skipped.outOfRange))])),
@@ -238,26 +287,28 @@ public final class LogIndex {
     }
 
     static func decode(_ v: JSONValue) -> Piece? {
-        guard let key = v["key"]?.stringValue, let from = v["from"]?.numberValue, let to = v["to"]?.numberValue,
+        guard let key = v["key"]?.stringValue, let from = v["from"]?.numberValue.flatMap(Int.init(exactly:)),
+              let to = v["to"]?.numberValue.flatMap(Int.init(exactly:)), from >= 0, to >= from,
               case let .array(skip)? = v["skipped"], skip.count == 3,
-              let sessions = v["sessions"]?.numberValue, let heard = v["heard_s"]?.numberValue,
-              let snoring = v["snoring_s"]?.numberValue, let disturbances = v["disturbances"]?.numberValue,
-              let pauses = v["pauses"]?.numberValue,
+              let sessions = v["sessions"]?.numberValue.flatMap(Int.init(exactly:)), let heard = v["heard_s"]?.numberValue,
+              let snoring = v["snoring_s"]?.numberValue, let disturbances = v["disturbances"]?.numberValue.flatMap(Int.init(exactly:)),
+              let pauses = v["pauses"]?.numberValue.flatMap(Int.init(exactly:)),
               case let .object(alerts)? = v["alerts"], case let .object(events)? = v["events"] else { return nil }
         var row = NightRow(named: key)
         row.day = v["start"]?.numberValue != nil ? History.day(key) : nil
-        row.sessions = Int(sessions)
+        row.sessions = sessions
         row.heardSeconds = heard
         row.snoringSeconds = snoring
-        row.disturbances = Int(disturbances)
-        row.pauses = Int(pauses)
-        for (name, n) in alerts { if let t = Tier(rawValue: name), let n = n.numberValue { row.alerts[t] = Int(n) } }
-        for (name, n) in events { if let c = SoundClass(rawValue: name), let n = n.numberValue { row.events[c] = Int(n) } }
+        row.disturbances = disturbances
+        row.pauses = pauses
+        for (name, n) in alerts { if let t = Tier(rawValue: name), let n = n.numberValue.flatMap(Int.init(exactly:)) { row.alerts[t] = n } }
+        for (name, n) in events { if let c = SoundClass(rawValue: name), let n = n.numberValue.flatMap(Int.init(exactly:)) { row.events[c] = n } }
         if let l = v["loudest"], let leq = l["leq"]?.numberValue, let clock = l["clock"]?.stringValue, let when = l["when"]?.stringValue {
             row.loudest = .init(leq: leq, clock: clock, when: when)
         }
-        let s = skip.map { Int($0.numberValue ?? 0) }
-        return Piece(key: key, from: Int(from), to: Int(to), start: v["start"]?.numberValue, row: row,
+        let s = skip.map { $0.numberValue.flatMap(Int.init(exactly:)) ?? 0 }
+        let session = v["session"]?.numberValue.flatMap(Int.init(exactly:))
+        return Piece(key: key, from: from, to: to, session: session, start: v["start"]?.numberValue, row: row,
                      skipped: LogSkips(unreadable: s[0], overlong: s[1], outOfRange: s[2]))
     }
 

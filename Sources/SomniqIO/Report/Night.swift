@@ -54,6 +54,8 @@ public struct Night: Sendable {
     public var sources: [String] = []
     /// What of its log was skipped (counted over the whole log the night was read from).
     public var skipped = LogSkips()
+    /// What the sleeper reported of it (`somniq episode add`), wherever in the log.
+    public var episodes: [Episode] = []
 
     /// "23:10" for a night with wall-clock time, else the elapsed "1:05:00".
     public func clock(_ t: Double, seconds: Bool = false) -> String {
@@ -64,7 +66,13 @@ public struct Night: Sendable {
 }
 
 /// Turns log records into nights, in the order they appear, holding one night at a time.
+/// A session that runs past noon (the daemon's, which lasts as long as it runs) goes on in
+/// the next night from the first record timed after that noon.
 public struct NightBuilder {
+    /// Unix time the current night ends: the noon after its evening.
+    private var nightEnd: Double?
+    /// Between a session_start and its session_end.
+    private var inSession = false
     private var night: Night?
     /// The current session's offset into the night, and its events waiting for their end.
     private var offset = 0.0
@@ -86,9 +94,16 @@ public struct NightBuilder {
             return nil
         }
         var finished: Night?
+        // A session's own records past its night's noon (not a record written in between,
+        // such as an episode, whose time is when it was written down).
+        if inSession, ["level", "event_start", "status"].contains(kind), let end = nightEnd,
+           let w = (r["time"] ?? r["onset_time"])?.stringValue.flatMap(WallClock.parse), w >= end {
+            finished = continueInNextNight(at: w)
+        }
         switch kind {
         case "session_start":
             closeSession()
+            inSession = true
             let start = r["start_time"]?.stringValue.flatMap(WallClock.parse)
             let source = r["source"]?["path"]?.stringValue ?? r["source"]?["device"]?.stringValue ?? "?"
             let key = start.map(WallClock.night) ?? source
@@ -97,6 +112,7 @@ public struct NightBuilder {
             if night?.key != key || start == nil || night?.start == nil {
                 finished = night
                 night = Night(key: key, start: start)
+                nightEnd = start != nil ? Self.noon(after: key) : nil
                 offset = 0
             } else if let start, let first = night?.start {
                 offset = start - first
@@ -151,6 +167,7 @@ public struct NightBuilder {
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
         case "session_end":
+            inSession = false
             let s = r["stream_s"]?.numberValue ?? sessionSeconds
             let span = max(night?.span ?? 0, offset + s)
             night?.span = span
@@ -162,6 +179,39 @@ public struct NightBuilder {
         }
         return finished
     }
+
+    /// Ends the night at its noon, and goes on with the session in the night of `time`
+    /// (from its noon): the session's offset and its open events move to the new night's
+    /// time axis. Returns the night ended.
+    private mutating func continueInNextNight(at time: Double) -> Night? {
+        guard var ended = night, let oldStart = ended.start else { return nil }
+        if !notKept.isEmpty {
+            for i in sessionFirstEvent..<ended.events.count {
+                if let why = notKept[ended.events[i].id] { ended.events[i].clipNotKept = why }
+            }
+        }
+        ended.span = max(ended.span, offset + sessionSeconds, ended.events.map(\.offset).max() ?? 0)
+        let key = WallClock.night(time)
+        guard let newStart = Self.noon(of: key) else { return nil }
+        let shift = newStart - oldStart
+        offset -= shift
+        for id in open.keys {
+            open[id]!.onset -= shift
+            open[id]!.offset -= shift
+        }
+        var next = Night(key: key, start: newStart)
+        next.sessions = 1
+        next.profiles = ended.profiles
+        next.sources = ended.sources
+        night = next
+        nightEnd = Self.noon(after: key)
+        sessionFirstEvent = 0
+        return ended
+    }
+
+    /// Noon, local time, of the evening `key` (`2026-11-22`), and of the day after it.
+    static func noon(of key: String) -> Double? { WallClock.parse("\(key)T12:00") }
+    static func noon(after key: String) -> Double? { History.day(key).flatMap { noon(of: History.date($0 + 1)) } }
 
     /// The night in progress at the end of the log.
     public mutating func finish() -> Night? {

@@ -9,6 +9,7 @@ public enum NightReports {
     public static func night(in path: String, key: String?) throws -> Night {
         let reader = try LogReader(path: path)
         var builder = NightBuilder()
+        var book = EpisodeBook()
         var found: Night?
         var keys: [String] = []
         func consider(_ n: Night?) {
@@ -16,14 +17,21 @@ public enum NightReports {
             if keys.last != n.key { keys.append(n.key) }
             if key == nil || n.key == key { found = key == nil ? n : merge(found, n) }
         }
-        while let r = reader.next() { consider(builder.add(r)) }
+        while let r = reader.next() {
+            book.add(r)
+            consider(builder.add(r))
+        }
         try reader.finish()
         consider(builder.finish())
         guard var found else {
+            if let key, !book.of(key).isEmpty {
+                throw ReportError(description: "\(LogText.escape(path)): no sound was recorded on the night of \(LogText.escape(key)); it has \(book.of(key).count) episode(s) reported (somniq episode list --night \(LogText.escape(key)))")
+            }
             if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }
             throw ReportError(description: "\(LogText.escape(path)): no night \(LogText.escape(key ?? "")) (nights: \(keys.suffix(14).map { LogText.escape($0) }.joined(separator: ", ")))")
         }
-        found.skipped = LogSkips(reader, builder)
+        found.skipped = LogSkips(reader, builder) + LogSkips(unreadable: book.unreadable)
+        found.episodes = book.of(found.key)
         return found
     }
 

@@ -18,6 +18,16 @@ public enum TextReport {
         if let m = s.loudestMinute {
             out.append("loudest minute \(night.clock(m.start)): Leq \(f1(m.leq)) dBFS, Lmax \(f1(m.lmax)) dBFS")
         }
+        if !night.episodes.isEmpty {
+            out.append("")
+            out.append("reported")
+            for e in night.episodes {
+                let r = ReportedEpisode(e, in: night)
+                out.append("  " + LogText.escape(r.sentence(night)))
+                if !e.tags.isEmpty { out.append("    tags " + e.tags.joined(separator: ", ")) }
+                if let note = e.note { out.append("    \"" + LogText.escape(note) + "\"") }
+            }
+        }
         if !s.classes.isEmpty {
             out.append("")
             out.append(padded("class", 16) + padded("events", 8) + padded("alerts", 8) + padded("minutes", 9) + padded("first", 10) + "last")

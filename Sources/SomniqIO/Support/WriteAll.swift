@@ -26,9 +26,21 @@ struct FileWriteFailure: Error {
 /// link is followed (the link stays); a path that is not a regular file (a terminal,
 /// `/dev/stdout`, a FIFO) is written in place, since renaming over it would put a file
 /// where the device was.
-func replaceContents(of path: String, with bytes: [UInt8]) -> FileWriteFailure? {
+///
+/// `private`: for a file beside another's (the log's index), made with `mode` (not the
+/// umask's), and put in place of whatever is at `path`, a symbolic link too, never
+/// through it: the temporary is made anew (`O_EXCL`, `O_NOFOLLOW`).
+func replaceContents(of path: String, with bytes: [UInt8], private mode: mode_t? = nil) -> FileWriteFailure? {
     var target = path
     var st = stat()
+    if let mode {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { return FileWriteFailure(path: temporary, errno: errno) }
+        fchmod(fd, mode)
+        return finish(fd, temporary: temporary, bytes, renamedTo: path, named: path)
+    }
     if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
         target = String(cString: resolved)
         free(resolved)
@@ -43,6 +55,12 @@ func replaceContents(of path: String, with bytes: [UInt8]) -> FileWriteFailure? 
     let temporary = target + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return FileWriteFailure(path: temporary, errno: errno) }
+    return finish(fd, temporary: temporary, bytes, renamedTo: target, named: path)
+}
+
+/// Writes `bytes` to the temporary file `fd` and renames it to `target` (`path`, or the file
+/// its link names).
+private func finish(_ fd: Int32, temporary: String, _ bytes: [UInt8], renamedTo target: String, named path: String) -> FileWriteFailure? {
     let failure = writeAll(fd, bytes)
     let closed = close(fd) == 0 ? 0 : errno
     guard failure == 0, closed == 0 else {
