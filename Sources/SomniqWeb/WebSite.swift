@@ -94,7 +94,12 @@ final class WebSite: @unchecked Sendable {
         guard History.isDate(key) else { return .failure(NotServed(reply: .text(404, "no such night: a night is YYYY-MM-DD"))) }
         if let failed = refreshed() { return .failure(NotServed(reply: failed)) }
         do {
-            guard let found = try index.night(key) else { return .failure(NotServed(reply: .text(404, "no night \(key) in the log"))) }
+            guard let found = try index.night(key) else {
+                let reported = index.episodes.of(key).count
+                return .failure(NotServed(reply: .text(404, reported > 0
+                    ? "no sound was recorded on the night of \(key); it has \(reported) episode(s) reported"
+                    : "no night \(key) in the log")))
+            }
             return .success(found)
         } catch {
             return .failure(NotServed(reply: .text(503, "\(error)")))

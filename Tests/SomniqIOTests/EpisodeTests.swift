@@ -80,6 +80,7 @@ import SomniqCore
             (["--severity", "mild", "--tag", String(repeating: "a", count: 33)],
              "somniq: \"\(String(repeating: "a", count: 33))\" is not a tag: letters, digits and - only, at most 32"),
             (["--severity", "mild", "--note", "one\u{1B}[2J"], "somniq: the note must not contain control characters"),
+            (["--severity", "mild", "--tag", "İstanbul"], "somniq: \"İstanbul\" is not a tag: letters, digits and - only, at most 32"),
             (["--severity", "mild", "--at", "2026-11-20T03:00"],
              "somniq: at 2026-11-20T03:00 is in the night of 2026-11-19, not of 2026-11-18 (a night runs from noon to noon)"),
             (["--severity", "mild", "--at", "soon"], "somniq: at soon: give a time such as 03:12 or 2026-11-23T03:12"),
@@ -109,6 +110,9 @@ import SomniqCore
         let row = try #require(history.nights.first { $0.night == "2026-11-10" })
         #expect(row.heardSeconds == 0 && row.symptoms == [.insomnia])
         #expect(Factors(history).withoutSound == ["2026-11-10"])
+        // Listed, but counted in no total, mean or trend.
+        #expect(history.periods.map(\.nights) == [6] && history.total.sessions == 6)
+        #expect(history.periods[0].meanSnoring == history.periods[0].total.snoringMinutes / 6)
 
         let handle = try #require(FileHandle(forWritingAtPath: log))
         handle.seekToEndOfFile()
@@ -192,6 +196,20 @@ import SomniqCore
         #expect(try NightReports.night(in: log, key: "2026-11-22").episodes.count == added)
         #expect(try History.read(logs: [log], grouping: .all).skipped.isEmpty)
     }
+}
+
+/// A removal counts wherever it is: logs may be read in any order.
+@Test func aRemovalTakesBackAnEpisodeWrittenBeforeOrAfterIt() throws {
+    let e = Episode(id: "ep-1-00000001", night: "2026-11-22", severity: .mild, tags: ["alcohol"], recorded: 1_795_400_000)
+    var forwards = EpisodeBook(), backwards = EpisodeBook()
+    forwards.add(e.record)
+    forwards.add(Episode.removal(e.id, time: 1_795_400_100))
+    backwards.add(Episode.removal(e.id, time: 1_795_400_100))
+    backwards.add(e.record)
+    #expect(forwards.episodes.isEmpty && backwards.episodes.isEmpty)
+    var kept = EpisodeBook()
+    kept.add(e.record)
+    #expect(kept.episodes == [e] && kept.of("2026-11-22") == [e] && kept.of("2026-11-21").isEmpty)
 }
 
 extension JSONValue {

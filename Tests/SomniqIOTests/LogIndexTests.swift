@@ -76,10 +76,62 @@ import SomniqCore
             #expect(TextReport.render(fromIndex) == TextReport.render(whole), "\(key)")
         }
         let second = try NightReports.night(in: log, key: "2026-11-23")
-        #expect(second.start == WallClock.parse("2026-11-23T12:00") && second.sessions == 1)
-        #expect(second.events.allSatisfy { $0.onset >= -60 })
         let first = try NightReports.night(in: log, key: "2026-11-22")
-        #expect(first.events.count + second.events.count == records(log).filter { $0["kind"] == .string("event_end") }.count)
+        let noon = try #require(WallClock.parse("2026-11-23T12:00"))
+        #expect(second.start == noon && second.sessions == 1)
+        // Cut at the first minute of the new night: every minute on its side of noon.
+        #expect(first.heard == 120 && second.heard == 60)
+        #expect(first.minutes.allSatisfy { first.start! + $0.start < noon })
+        #expect(second.minutes.allSatisfy { second.start! + $0.start >= noon })
+        // Every event started is in one night, once.
+        #expect(first.events.count + second.events.count == records(log).filter { $0["kind"] == .string("event_start") }.count)
+    }
+
+    /// An event still open when the session's first minute of the next night is written
+    /// ends there, cut off, in the night it began; read whole, by the index, or by an index
+    /// that caught up with a growing log, the nights are the same.
+    @Test func anEventOpenAtTheCutEndsInItsNightHoweverTheLogIsRead() throws {
+        let t0 = try #require(NightBuilder.noon(of: "2026-11-23")) - 120
+        func at(_ s: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: t0 + s)) }
+        func level(_ s: Double) -> String {
+            #"{"v":1,"kind":"level","start_s":\#(Int(s)),"seconds":60,"time":"\#(at(s))","leq_dbfs":-40,"l10_dbfs":-35,"l90_dbfs":-50,"lmax_dbfs":-30,"floor_dbfs":-55,"active_s":{}}"#
+        }
+        let lines = [
+            #"{"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"\#(at(0))"}"#,
+            level(0),
+            #"{"v":1,"kind":"event_start","id":"e1","class":"music","tier":"low","onset_s":100,"onset_time":"\#(at(100))","alert":false}"#,
+            level(60),
+            level(120),
+            #"{"v":1,"kind":"event_end","id":"e1","class":"music","onset_s":100,"offset_s":170,"peak_dbfs":-30,"confidence":0.9,"truncated":false}"#,
+            #"{"v":1,"kind":"event_start","id":"e2","class":"cough","tier":"high","onset_s":150,"onset_time":"\#(at(150))","alert":true}"#,
+            #"{"v":1,"kind":"event_end","id":"e2","class":"cough","onset_s":150,"offset_s":152,"peak_dbfs":-30,"confidence":0.9,"truncated":false}"#,
+            level(180),
+            #"{"v":1,"kind":"session_end","stream_s":240,"reason":"signal"}"#,
+        ]
+        let log = dir + "/cut.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let first = try NightReports.night(in: log, key: "2026-11-22"), second = try NightReports.night(in: log, key: "2026-11-23")
+        #expect(first.events.map(\.id) == ["e1"] && first.events[0].truncated && first.events[0].offset == 120)
+        #expect(second.events.map(\.id) == ["e2"] && second.events[0].onset == 30)
+        #expect(first.heard == 120 && second.heard == 120)
+
+        let index = LogIndex(log: log, indexPath: nil)
+        try index.refresh()
+        let growing = dir + "/growing.jsonl"
+        try (lines.prefix(6).joined(separator: "\n") + "\n").write(toFile: growing, atomically: true, encoding: .utf8)
+        let caughtUp = LogIndex(log: growing, indexPath: nil)
+        try caughtUp.refresh()
+        let handle = try #require(FileHandle(forWritingAtPath: growing))
+        handle.seekToEndOfFile()
+        handle.write(Data((lines.dropFirst(6).joined(separator: "\n") + "\n").utf8))
+        handle.closeFile()
+        #expect(try caughtUp.refresh())
+        for key in ["2026-11-22", "2026-11-23"] {
+            let whole = TextReport.render(try NightReports.night(in: log, key: key))
+            #expect(TextReport.render(try #require(try index.night(key))) == whole, "\(key)")
+            #expect(TextReport.render(try #require(try caughtUp.night(key))) == whole, "\(key), caught up")
+        }
+        #expect(caughtUp.history(grouping: .all).table() == (try History.read(logs: [log], grouping: .all)).table())
     }
 
     /// The index beside the log is never written through a symbolic link, has the log's

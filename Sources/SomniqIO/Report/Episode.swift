@@ -142,8 +142,10 @@ public struct Episode: Sendable, Equatable {
         }
         var tagList: [String] = []
         for tag in tags {
-            if let problem = tagProblem(tag) { return failure(problem) }
-            if !tagList.contains(tag.lowercased()) { tagList.append(tag.lowercased()) }
+            // Checked as it is kept: lowercasing can add a character (İ is i and a dot).
+            let kept = tag.lowercased()
+            if let problem = tagProblem(kept) { return failure(problem.replacing(LogText.escape(kept), with: LogText.escape(tag))) }
+            if !tagList.contains(kept) { tagList.append(kept) }
         }
         if let note, let problem = noteProblem(note) { return failure(problem) }
         var when: Double?
@@ -217,20 +219,25 @@ public struct EpisodeError: Error, CustomStringConvertible {
 /// The episodes of a log: every `episode` record, less those an `episode_removed` took
 /// back, in the order written. Episode records that do not read as written are counted.
 public struct EpisodeBook: Sendable {
-    public private(set) var episodes: [Episode] = []
+    private var added: [Episode] = []
+    private var removed: Set<String> = []
     public private(set) var unreadable = 0
 
     public init() {}
+
+    /// The episodes not taken back, in the order written: a removal counts wherever it is
+    /// (several logs may be read in any order).
+    public var episodes: [Episode] { added.filter { !removed.contains($0.id) } }
 
     public mutating func add(_ r: JSONValue) {
         switch r["kind"]?.stringValue {
         case "episode":
             guard let e = Episode(record: r) else { unreadable += 1; return }
-            episodes.removeAll { $0.id == e.id }
-            episodes.append(e)
+            added.removeAll { $0.id == e.id }
+            added.append(e)
         case "episode_removed":
             guard let id = r["id"]?.stringValue else { unreadable += 1; return }
-            episodes.removeAll { $0.id == id }
+            removed.insert(id)
         default:
             break
         }

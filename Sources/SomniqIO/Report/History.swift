@@ -114,7 +114,10 @@ public struct History: Sendable {
         /// The previous period's label and its means per night.
         public var previous: (label: String, snoring: Double, disturbances: Double, alerts: Double)?
 
-        public var nights: Int { rows.count }
+        /// Nights with sound recorded: the ones totals, means and trends count (a night
+        /// with only episodes is listed, and counted in none of them).
+        public var heard: [NightRow] { rows.filter { $0.sessions > 0 } }
+        public var nights: Int { heard.count }
         public var meanSnoring: Double { total.snoringMinutes / Double(max(1, nights)) }
         public var meanDisturbances: Double { Double(total.disturbances) / Double(max(1, nights)) }
         public var meanAlerts: Double { Double(total.alertCount) / Double(max(1, nights)) }
@@ -193,8 +196,8 @@ public struct History: Sendable {
             }
         }
         for i in periods.indices {
-            periods[i].total = Self.sum(periods[i].rows, named: periods[i].label == "all" ? "total" : periods[i].label)
-            let dated = periods[i].rows.filter { $0.day != nil }
+            periods[i].total = Self.sum(periods[i].heard, named: periods[i].label == "all" ? "total" : periods[i].label)
+            let dated = periods[i].heard.filter { $0.day != nil }
             if dated.count >= 3 {
                 let days = dated.map { Double($0.day!) }
                 periods[i].trend = (Self.slope(days, dated.map(\.snoringMinutes)),
@@ -206,7 +209,7 @@ public struct History: Sendable {
             }
         }
         self.periods = periods
-        total = Self.sum(nights, named: "total")
+        total = Self.sum(nights.filter { $0.sessions > 0 }, named: "total")
     }
 
     static func sum(_ rows: [NightRow], named: String) -> NightRow {

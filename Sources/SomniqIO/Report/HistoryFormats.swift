@@ -21,7 +21,7 @@ extension History {
                 out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
                            + padded(Self.minutes(p.meanSnoring), 17) + padded(String(cFormat: "%.1f", p.meanDisturbances), 14)
                            + String(cFormat: "%.1f", p.meanAlerts))
-                out.append("snoring by night  " + TextReport.sparkline(p.rows.map(\.snoringMinutes), width: 62))
+                out.append("snoring by night  " + TextReport.sparkline(p.heard.map(\.snoringMinutes), width: 62))
             }
             if let t = p.trend {
                 out.append("trend  snoring \(Self.signed(t.snoring)) min a night, disturbances \(Self.signed(t.disturbances)) a night (least squares over \(p.nights) nights)")
@@ -165,7 +165,7 @@ extension History {
                 }
             })),
             ("periods", .array(periodValues)),
-            ("total", .object([("nights", .number(Double(nights.count)))] + Self.figures(total))),
+            ("total", .object([("nights", .number(Double(nights.filter { $0.sessions > 0 }.count)))] + Self.figures(total))),
         ] + (skipped.isEmpty ? [] : [("skipped", .object([("unreadable_lines", .number(Double(skipped.unreadable))),
                                                             ("overlong_lines", .number(Double(skipped.overlong))),
                                                             ("out_of_range_records", .number(Double(skipped.outOfRange)))]))]))

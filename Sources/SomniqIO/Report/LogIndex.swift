@@ -161,7 +161,7 @@ public final class LogIndex {
     // MARK: what the pages read
 
     /// The nights' keys: dated ones by date, then recordings by name.
-    public var keys: [String] { History(rows: rows, grouping: .all).nights.map(\.night) }
+    public var keys: [String] { History(rows: rows, grouping: .all).nights.filter { $0.sessions > 0 }.map(\.night) }
 
     /// One row per night, its pieces added together and its episodes set on it (as
     /// `History.read` does).

@@ -67,10 +67,8 @@ public struct Night: Sendable {
 
 /// Turns log records into nights, in the order they appear, holding one night at a time.
 /// A session that runs past noon (the daemon's, which lasts as long as it runs) goes on in
-/// the next night from the first record timed after that noon.
+/// the next night from its first minute (`level` record) of that night.
 public struct NightBuilder {
-    /// Unix time the current night ends: the noon after its evening.
-    private var nightEnd: Double?
     /// Between a session_start and its session_end.
     private var inSession = false
     private var night: Night?
@@ -94,10 +92,12 @@ public struct NightBuilder {
             return nil
         }
         var finished: Night?
-        // A session's own records past its night's noon (not a record written in between,
-        // such as an episode, whose time is when it was written down).
-        if inSession, ["level", "event_start", "status"].contains(kind), let end = nightEnd,
-           let w = (r["time"] ?? r["onset_time"])?.stringValue.flatMap(WallClock.parse), w >= end {
+        // The session's first minute of another night (its `level` record, timed at the
+        // minute's start, by the same clock as the night's key: daylight-saving days too)
+        // begins that night. The records before it, in the order written, stay in the
+        // night they came in, so that every way of reading the log cuts it at one record.
+        if inSession, kind == "level", let key = night?.key, let start = night?.start,
+           let w = r["time"]?.stringValue.flatMap(WallClock.parse), w > start, WallClock.night(w) != key {
             finished = continueInNextNight(at: w)
         }
         switch kind {
@@ -112,7 +112,6 @@ public struct NightBuilder {
             if night?.key != key || start == nil || night?.start == nil {
                 finished = night
                 night = Night(key: key, start: start)
-                nightEnd = start != nil ? Self.noon(after: key) : nil
                 offset = 0
             } else if let start, let first = night?.start {
                 offset = start - first
@@ -180,9 +179,8 @@ public struct NightBuilder {
         return finished
     }
 
-    /// Ends the night at its noon, and goes on with the session in the night of `time`
-    /// (from its noon): the session's offset and its open events move to the new night's
-    /// time axis. Returns the night ended.
+    /// Ends the night, and goes on with the session in the night of `time` (from its noon,
+    /// on whose time axis the session's offset is then). Returns the night ended.
     private mutating func continueInNextNight(at time: Double) -> Night? {
         guard var ended = night, let oldStart = ended.start else { return nil }
         if !notKept.isEmpty {
@@ -190,28 +188,31 @@ public struct NightBuilder {
                 if let why = notKept[ended.events[i].id] { ended.events[i].clipNotKept = why }
             }
         }
-        ended.span = max(ended.span, offset + sessionSeconds, ended.events.map(\.offset).max() ?? 0)
+        // Events still open end here, cut off (as at a session's end): an event belongs
+        // to one night, and a reader of the next night alone would not know them.
+        let cut = offset + sessionSeconds
+        for var e in open.values.sorted(by: { $0.onset < $1.onset }) {
+            e.offset = max(e.onset, cut)
+            e.truncated = true
+            e.clipNotKept = notKept[e.id]
+            ended.events.append(e)
+        }
+        open.removeAll()
+        ended.span = max(ended.span, cut, ended.events.map(\.offset).max() ?? 0)
         let key = WallClock.night(time)
         guard let newStart = Self.noon(of: key) else { return nil }
-        let shift = newStart - oldStart
-        offset -= shift
-        for id in open.keys {
-            open[id]!.onset -= shift
-            open[id]!.offset -= shift
-        }
+        offset -= newStart - oldStart
         var next = Night(key: key, start: newStart)
         next.sessions = 1
         next.profiles = ended.profiles
         next.sources = ended.sources
         night = next
-        nightEnd = Self.noon(after: key)
         sessionFirstEvent = 0
         return ended
     }
 
-    /// Noon, local time, of the evening `key` (`2026-11-22`), and of the day after it.
+    /// Noon, local time, of the evening `key` (`2026-11-22`).
     static func noon(of key: String) -> Double? { WallClock.parse("\(key)T12:00") }
-    static func noon(after key: String) -> Double? { History.day(key).flatMap { noon(of: History.date($0 + 1)) } }
 
     /// The night in progress at the end of the log.
     public mutating func finish() -> Night? {
