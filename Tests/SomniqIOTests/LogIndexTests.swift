@@ -159,4 +159,16 @@ import SomniqCore
             #expect(index.keys == ["2026-11-20", "2026-11-21", "2026-11-22"])
         }
     }
+
+    /// A level record timed millennia after its session (the fuzzer's find) cuts nothing:
+    /// every minute stays within a year of its night.
+    @Test func aMinuteTimedFarPastItsSessionCutsNoNight() throws {
+        let log = Paths.package + "/Fuzz/corpus/report/level-timed-far-past-the-session.jsonl"
+        for key in [nil, "2026-11-22"] as [String?] {
+            guard let night = try? NightReports.night(in: log, key: key) else { continue }
+            #expect(night.minutes.allSatisfy { abs($0.start) < 2 * 366 * 86400 }, "\(key ?? "last")")
+            #expect(night.span < 2 * 366 * 86400)
+        }
+        #expect(try History.read(logs: [log], grouping: .all).nights.count == 1)
+    }
 }

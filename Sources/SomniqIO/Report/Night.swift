@@ -69,8 +69,9 @@ public struct Night: Sendable {
 /// A session that runs past noon (the daemon's, which lasts as long as it runs) goes on in
 /// the next night from its first minute (`level` record) of that night.
 public struct NightBuilder {
-    /// Between a session_start and its session_end.
+    /// Between a session_start and its session_end, and the session's start (unix time).
     private var inSession = false
+    private var sessionStart: Double?
     private var night: Night?
     /// The current session's offset into the night, and its events waiting for their end.
     private var offset = 0.0
@@ -96,8 +97,11 @@ public struct NightBuilder {
         // minute's start, by the same clock as the night's key: daylight-saving days too)
         // begins that night. The records before it, in the order written, stay in the
         // night they came in, so that every way of reading the log cuts it at one record.
-        if inSession, kind == "level", let key = night?.key, let start = night?.start,
-           let w = r["time"]?.stringValue.flatMap(WallClock.parse), w > start, WallClock.night(w) != key {
+        // A time more than a year past the session's start (a damaged or hostile record)
+        // cuts nothing: a night begun there would put its records years off its axis.
+        if inSession, kind == "level", let key = night?.key, let start = night?.start, let since = sessionStart,
+           let w = r["time"]?.stringValue.flatMap(WallClock.parse), w > start, w - since <= LogRanges.seconds.upperBound,
+           WallClock.night(w) != key {
             finished = continueInNextNight(at: w)
         }
         switch kind {
@@ -105,6 +109,7 @@ public struct NightBuilder {
             closeSession()
             inSession = true
             let start = r["start_time"]?.stringValue.flatMap(WallClock.parse)
+            sessionStart = start
             let source = r["source"]?["path"]?.stringValue ?? r["source"]?["device"]?.stringValue ?? "?"
             let key = start.map(WallClock.night) ?? source
             // A replay without a start time is a night of its own; sessions of one
