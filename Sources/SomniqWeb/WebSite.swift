@@ -83,7 +83,7 @@ final class WebSite: @unchecked Sendable {
         let key = WallClock.night(now())
         let night: Night?
         do { night = try index.night(key) } catch { return .text(503, "\(error)") }
-        let keys = index.keys.filter { History.isDate($0) }
+        let keys = index.dates
         let previous = keys.last { $0 < key }
         return .html(HTMLReport.tonight(night, key: key, previous: previous, capture: capture, now: now(),
                                         version: settings.version, web: web(key)))
@@ -115,7 +115,7 @@ final class WebSite: @unchecked Sendable {
         case let .success(n): found = n
         case let .failure(f): return f.reply
         }
-        let keys = index.keys.filter { History.isDate($0) }
+        let keys = index.dates
         var w = web(key)
         w.previous = keys.last { $0 < key }
         w.next = keys.first { $0 > key }

@@ -85,20 +85,27 @@ import SomniqIO
         #expect(exposure <= 2.0)
     }
 
-    /// The network drop-in, applied as systemd applies a drop-in (its [Service] lines after
-    /// the unit's): still at most 2.0, and it opens IPv4/IPv6 to the allowed addresses only.
-    @Test func theNetworkDropInKeepsExposureAtMostTwo() throws {
+    /// The unit with the drop-in `systemd/NAME` applied as systemd applies one (its
+    /// [Service] lines after the unit's): `systemd-analyze verify` is silent on it, and its
+    /// exposure is at most 2.0. Returns the drop-in's directives.
+    func applyDropIn(_ name: String) throws -> [(key: String, value: String)] {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let unit = try Self.unitCopy(in: dir)
-        let dropIn = try String(contentsOfFile: Paths.package + "/systemd/network.conf", encoding: .utf8)
+        let dropIn = try String(contentsOfFile: Paths.package + "/systemd/" + name, encoding: .utf8)
         try (try String(contentsOfFile: unit, encoding: .utf8) + "\n" + dropIn).write(toFile: unit, atomically: true, encoding: .utf8)
         let verify = try runProgram(try Self.requireAnalyze(), ["verify", unit])
         #expect(verify.stderr == "", "systemd-analyze verify: \(verify.stderr)")
         let exposure = try Self.exposure(unit)
-        print("systemd-analyze security somniq.service + network.conf: \(exposure)")
+        print("systemd-analyze security somniq.service + \(name): \(exposure)")
         #expect(exposure <= 2.0)
-        let d = Self.directives(dropIn)
+        return Self.directives(dropIn)
+    }
+
+    /// The network drop-in: still at most 2.0, and it opens IPv4/IPv6 to the allowed
+    /// addresses only.
+    @Test func theNetworkDropInKeepsExposureAtMostTwo() throws {
+        let d = try applyDropIn("network.conf")
         #expect(d.filter { $0.key == "RestrictAddressFamilies" }.map(\.value) == ["", "AF_UNIX AF_INET AF_INET6"])
         #expect(d.contains { $0.key == "PrivateNetwork" && $0.value == "no" })
         // It does not lift the unit's IPAddressDeny=any.
@@ -108,17 +115,7 @@ import SomniqIO
     /// The web page's drop-in: still at most 2.0; the host's network, IPv4/IPv6 to and from
     /// the allowed prefixes only, and the token handed over as a credential.
     @Test func theWebDropInKeepsExposureAtMostTwo() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let unit = try Self.unitCopy(in: dir)
-        let dropIn = try String(contentsOfFile: Paths.package + "/systemd/web.conf", encoding: .utf8)
-        try (try String(contentsOfFile: unit, encoding: .utf8) + "\n" + dropIn).write(toFile: unit, atomically: true, encoding: .utf8)
-        let verify = try runProgram(try Self.requireAnalyze(), ["verify", unit])
-        #expect(verify.stderr == "", "systemd-analyze verify: \(verify.stderr)")
-        let exposure = try Self.exposure(unit)
-        print("systemd-analyze security somniq.service + web.conf: \(exposure)")
-        #expect(exposure <= 2.0)
-        let d = Self.directives(dropIn)
+        let d = try applyDropIn("web.conf")
         #expect(d.filter { $0.key == "RestrictAddressFamilies" }.map(\.value) == ["", "AF_UNIX AF_INET AF_INET6"])
         #expect(d.contains { $0.key == "PrivateNetwork" && $0.value == "no" })
         #expect(!d.contains { $0.key == "IPAddressDeny" })

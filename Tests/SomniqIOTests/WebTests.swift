@@ -89,25 +89,40 @@ import SomniqCore
 
     // MARK: somniq serve
 
-    func serve(_ log: String, clips: String? = nil, listen: String, tokenFile: String? = nil) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Paths.somniq)
-        p.arguments = ["serve", "--log", log, "--listen", listen] + (clips.map { ["--clips", $0] } ?? [])
-            + (tokenFile.map { ["--token-file", $0] } ?? [])
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
+    /// `somniq serve` on a free port of `address`, answering at `base` (the address, or
+    /// `reachedAt`); stopped when the test lets go of it.
+    final class Served {
+        let process = Process()
+        let port: Int
+        let base: String
+
+        init(_ log: String, clips: String, address: String = "127.0.0.1", reachedAt host: String = "127.0.0.1", tokenFile: String? = nil) throws {
+            port = try freePort()
+            base = "http://\(host):\(port)"
+            process.executableURL = URL(fileURLWithPath: Paths.somniq)
+            process.arguments = ["serve", "--log", log, "--listen", "\(address):\(port)", "--clips", clips]
+                + (tokenFile.map { ["--token-file", $0] } ?? [])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try waitForServer(base + "/healthz")
+        }
+
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            _ = try? waitForExit(process, timeout: 5)
+        }
+
+        deinit { stop() }
     }
 
     /// Every page and endpoint of a served log answers, with the headers every reply carries.
     @Test func serveAnswersEveryPageAndEndpoint() throws {
         let (log, clips) = try threeNights(in: dir)
-        let port = try freePort()
-        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)")
-        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
-        let base = "http://127.0.0.1:\(port)"
-        try waitForServer(base + "/healthz")
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let (base, port) = (server.base, server.port)
 
         let night = try fetch(base + "/night/2026-11-21")
         #expect(night.status == 200 && night.headers["content-type"] == "text/html; charset=utf-8")
@@ -175,11 +190,9 @@ import SomniqCore
     /// and no URL reaches a file by its path.
     @Test func clipsSeekWithRangeRequestsAndAreLookedUpNotJoined() throws {
         let (log, clips) = try threeNights(in: dir)
-        let port = try freePort()
-        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)")
-        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
-        let base = "http://127.0.0.1:\(port)"
-        try waitForServer(base + "/healthz")
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let base = server.base
         let night = try NightReports.night(in: log, key: "2026-11-22")
         let event = try #require(night.events.first { $0.clip != nil })
         let file = clips + "/" + PathText.lastComponent(event.clip!)
@@ -224,12 +237,10 @@ import SomniqCore
         #expect(refused.status == 64)
         #expect(refused.stderr == "somniq: --listen 0.0.0.0:8080 is not a loopback address: give --token-file FILE (a token of 16 or more letters and digits, mode 600)\n")
 
-        let port = try freePort()
-        let p = try serve(log, clips: clips, listen: "0.0.0.0:\(port)", tokenFile: tokenFile)
-        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
         // Reached at the machine's address on its network, as another machine would reach it.
-        let base = "http://\(networkAddress() ?? "127.0.0.1"):\(port)"
-        try waitForServer(base + "/healthz")
+        let server = try Served(log, clips: clips, address: "0.0.0.0", reachedAt: networkAddress() ?? "127.0.0.1", tokenFile: tokenFile)
+        defer { server.stop() }
+        let base = server.base
         for path in ["/", "/night/2026-11-22", "/history", "/api/nights", "/api/status", "/metrics", "/healthz", "/static/live.js"] {
             let r = try fetch(base + path)
             #expect(r.status == 401, "\(path) without the token: \(r.status)")
@@ -262,26 +273,21 @@ import SomniqCore
         let path = "/night/2026-11-22/clip/\(event.id)/delete"
 
         // On loopback without a token: read-only.
-        let port1 = try freePort()
-        let open = try serve(log, clips: clips, listen: "127.0.0.1:\(port1)")
-        try waitForServer("http://127.0.0.1:\(port1)/healthz")
-        let page = try fetch("http://127.0.0.1:\(port1)/night/2026-11-22")
+        let open = try Served(log, clips: clips)
+        let page = try fetch(open.base + "/night/2026-11-22")
         #expect(!page.text.contains("/delete"), "no delete button without a token")
-        let r = try fetch("http://127.0.0.1:\(port1)" + path, method: "POST", headers: ["Origin: http://127.0.0.1:\(port1)"])
+        let r = try fetch(open.base + path, method: "POST", headers: ["Origin: http://127.0.0.1:\(open.port)"])
         #expect(r.status == 403 && r.text == "deleting a clip needs a token: set http.token in the configuration\n")
-        open.terminate()
-        _ = try waitForExit(open, timeout: 5)
+        open.stop()
         #expect(FileManager.default.fileExists(atPath: file))
 
         let tokenFile = dir + "/token"
         let token = "0123456789abcdef0123456789abcdef"
         try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
         chmod(tokenFile, 0o600)
-        let port = try freePort()
-        let p = try serve(log, clips: clips, listen: "127.0.0.1:\(port)", tokenFile: tokenFile)
-        defer { p.terminate(); _ = try? waitForExit(p, timeout: 5) }
-        let base = "http://127.0.0.1:\(port)"
-        try waitForServer(base + "/healthz")
+        let server = try Served(log, clips: clips, tokenFile: tokenFile)
+        defer { server.stop() }
+        let (base, port) = (server.base, server.port)
         let auth = "Authorization: Bearer " + token
         let withForm = try fetch(base + "/night/2026-11-22", headers: [auth])
         #expect(withForm.text.contains("<form class=\"inline\" method=\"post\" action=\"\(path)\"><button>delete</button></form>"))

@@ -7,6 +7,7 @@ extension History {
     /// sparkline of snoring by night, its trend and its change from the period before.
     public func table() -> String {
         var out: [String] = []
+        let reported = reportedColumns
         for (k, p) in periods.enumerated() {
             if k > 0 { out.append("") }
             if grouping != .all || p.label == "undated" {
@@ -14,8 +15,8 @@ extension History {
                 let span = dated.isEmpty ? "" : "  \(Self.date(dated.first!)) … \(Self.date(dated.last!))"
                 out.append("\(p.label == "undated" ? "recordings without a start time" : "\(grouping.rawValue) \(p.label)")\(span)  \(p.nights) night\(p.nights == 1 ? "" : "s")")
             }
-            out.append(Self.header + reportedHeader)
-            for r in p.rows { out.append(Self.line(r) + reportedCells(r)) }
+            out.append(Self.header + Self.reportedHeader(reported))
+            for r in p.rows { out.append(Self.line(r) + Self.reportedCells(r, reported)) }
             if p.nights > 1 {
                 out.append(Self.line(p.total, total: true))
                 out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
@@ -54,15 +55,14 @@ extension History {
     /// The loudest minute's column is as wide as a total's when reported columns follow it.
     static let loudestWidth = 30
 
-    var reportedHeader: String {
-        let columns = reportedColumns
+    /// Its columns are worked out once a table: `reportedColumns` reads every night.
+    static func reportedHeader(_ columns: [(name: String, kind: String, has: (NightRow) -> Bool)]) -> String {
         guard !columns.isEmpty else { return "" }
         return String(repeating: " ", count: max(0, Self.loudestWidth - "loudest minute".count))
             + columns.map { "  " + $0.name }.joined()
     }
 
-    func reportedCells(_ r: NightRow) -> String {
-        let columns = reportedColumns
+    static func reportedCells(_ r: NightRow, _ columns: [(name: String, kind: String, has: (NightRow) -> Bool)]) -> String {
         guard !columns.isEmpty else { return "" }
         let loudest = r.loudest.map { $0.clock + String(cFormat: "  %.1f dBFS", $0.leq) } ?? "–"
         return String(repeating: " ", count: max(0, Self.loudestWidth - loudest.count))

@@ -163,6 +163,9 @@ public final class LogIndex {
     /// The nights' keys: dated ones by date, then recordings by name.
     public var keys: [String] { History(rows: rows, grouping: .all).nights.filter { $0.sessions > 0 }.map(\.night) }
 
+    /// The keys of dated nights (a web page's), in date order.
+    public var dates: [String] { keys.filter(History.isDate) }
+
     /// One row per night, its pieces added together and its episodes set on it (as
     /// `History.read` does).
     public var rows: [NightRow] {
