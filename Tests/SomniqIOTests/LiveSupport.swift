@@ -65,6 +65,19 @@ final class LiveRig {
         return (fifo, writer)
     }
 
+    /// A FIFO fed with `first`, then nothing for `pause` seconds (held open: the capture
+    /// stalls), then `second`, then held open again.
+    func pausingFIFO(_ first: String, pause: Double, _ second: String) throws -> (path: String, writer: Process) {
+        let fifo = home + "/pause-\(UUID().uuidString).fifo"
+        guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "cat \"$0\"; sleep \"$1\"; cat \"$2\"; exec sleep 120", first, "\(pause)", second]
+        writer.standardOutput = FileHandle(forUpdatingAtPath: fifo)
+        try writer.run()
+        return (fifo, writer)
+    }
+
     /// True once the writer of `stallingFIFO` has put all of its file into the FIFO and
     /// the reader has taken every byte of it (peeked at through a second, idle reader).
     func drained(_ fifo: String, writer: Process) -> Bool {

@@ -15,6 +15,9 @@ public final class DurableLog {
     /// When the disk started refusing writes; nil while writes succeed.
     private var failedSince: Date?
     private var failure = ""
+    /// While writes fail, the next attempt waits until then: a disk that refuses, or a
+    /// lock another writer holds, is tried once a second, not at every block of audio.
+    private var retryAt: ContinuousClock.Instant?
     private let logger: Logger
     /// Stream time now, for the records this log writes about itself.
     public var streamSeconds: () -> Double = { 0 }
@@ -24,7 +27,13 @@ public final class DurableLog {
         self.capacity = capacity
         self.logger = logger
         writer = try EventLogWriter(path: path)
+        writer?.lockWait = Self.lockWait
     }
+
+    /// How long one attempt waits for another writer's lock: they hold it for one
+    /// `write(2)`, microseconds, so this is ample, and short enough that a writer stopped
+    /// while holding it never keeps audio waiting.
+    static let lockWait: Duration = .milliseconds(50)
 
     /// Queues `record` behind any waiting ones and writes as many as the disk takes.
     public func append(_ record: JSONValue) {
@@ -38,15 +47,17 @@ public final class DurableLog {
         flush()
     }
 
-    /// Writes waiting records; call now and then while the disk is failing.
-    public func flush() {
+    /// Writes waiting records; call now and then while the disk is failing (`force`: try
+    /// now, even within a second of the last failure).
+    public func flush(force: Bool = false) {
+        if !force, let retryAt, ContinuousClock.now < retryAt { return }
+        retryAt = nil
         while !pending.isEmpty {
             do {
                 let w = try openWriter()
                 if let since = failedSince {
                     // The disk takes writes again: first say, in the log itself, that it
                     // could not be written for a while and how many records waited.
-                    try w.repairTornLine()
                     var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
                     if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
                     details.append(("seconds", .rounded(Date().timeIntervalSince(since), 1)))
@@ -59,6 +70,7 @@ public final class DurableLog {
                 try w.append(pending[0])
                 pending.removeFirst()
             } catch {
+                retryAt = .now + .seconds(1)
                 if failedSince == nil {
                     failedSince = Date()
                     failure = error.description
@@ -72,7 +84,7 @@ public final class DurableLog {
     /// Last attempt at shutdown: records the disk still refuses go to standard error
     /// (the journal, under systemd) as JSON, so they are not lost with the process.
     public func close() {
-        flush()
+        flush(force: true)
         guard !pending.isEmpty else { return }
         logger.critical("event log still unwritable at shutdown; \(pending.count) records follow on stderr")
         for record in pending { StandardError.write(("somniq-unwritten: " + record.compactText + "\n")) }
@@ -82,6 +94,7 @@ public final class DurableLog {
     private func openWriter() throws(LogWriteError) -> EventLogWriter {
         if let writer { return writer }
         let w = try EventLogWriter(path: path)
+        w.lockWait = Self.lockWait
         writer = w
         return w
     }

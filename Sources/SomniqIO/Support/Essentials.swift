@@ -226,12 +226,6 @@ public final class ReadingFile {
         return bytes
     }
 
-    /// The byte at `offset`, if there is one.
-    func byte(at offset: Int) -> UInt8? {
-        var b: UInt8 = 0
-        return pread(fileDescriptor, &b, 1, off_t(offset)) == 1 ? b : nil
-    }
-
     /// `count` bytes from `offset` (pread: the file's position is left alone), or nil with
     /// `errno` set when they cannot all be read.
     public func bytes(at offset: Int, count: Int) -> [UInt8]? {
