@@ -25,6 +25,13 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Seconds of continuous clipping before `clipping`.
     public var clippingSeconds = InputWatch.Limits().clippingSeconds
     public var watchLimits: InputWatch.Limits { .init(silenceSeconds: silenceSeconds, clippingSeconds: clippingSeconds) }
+    /// Seconds without any audio from an open device before `capture_stalled`: `silence_s`,
+    /// or 10 s if that is sooner. A capture that stalls (a stuck USB device, a stalled sound
+    /// server) sends nothing at all, so no window reaches the pipeline's silence check; 10 s
+    /// is twice the 5 s a loaded machine may hold a read (`LiveState.stalledSeconds`) and a
+    /// third of the unit's `WatchdogSec=30`, so the alert is out well before systemd
+    /// restarts the daemon.
+    public var stallSeconds: Double { min(silenceSeconds, 10) }
     /// The room this daemon listens to: its MQTT topics, Home Assistant device and labels.
     public var room = "bedroom"
     /// The Prometheus textfile, rewritten each minute; nil writes none. By default

@@ -20,6 +20,8 @@ public final class LiveState: @unchecked Sendable {
         public var floorDbfs: Double?
         /// Why the device is not heard (its error), while it is lost.
         public var lost: String?
+        /// The session said `capture_stalled`: the device is open and sends nothing.
+        public var stalled = false
         /// The metrics in Prometheus' text format, as the textfile holds them.
         public var metrics = ""
         /// Seconds of audio heard this session.
@@ -53,7 +55,7 @@ public final class LiveState: @unchecked Sendable {
         if let lost = s.lost { return "the capture device \(s.device) is lost: \(lost)" }
         guard s.listening, let last = s.lastAudio else { return "not listening yet: the capture device \(s.device) is being opened" }
         let quiet = now - last
-        if quiet > stalledSeconds { return String(cFormat: "no audio from %@ for %.0f s", s.device, quiet) }
+        if s.stalled || quiet > stalledSeconds { return String(cFormat: "no audio from %@ for %.0f s", s.device, quiet) }
         return nil
     }
 }

@@ -70,6 +70,13 @@ public actor SessionService: Service {
     private var stopSeen: Date?
     /// The events the log's previous session left open, if it ended uncleanly.
     private let unclean: [UncleanEnd.OpenEvent]?
+    /// When the last block of audio arrived, on the monotonic clock (a wall-clock step
+    /// on a board without an RTC must neither raise nor hide a stall).
+    private var lastAudio: ContinuousClock.Instant?
+    /// Since when the room has not been heard (the device lost, or the capture stalled),
+    /// until audio arrives again; and whether the stall has been said.
+    private var unheardSince: ContinuousClock.Instant?
+    private var stalled = false
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
     public init(options: Options, controls: AsyncStream<Control>, logger: Logger, version: String) throws(Failure) {
@@ -112,6 +119,7 @@ public actor SessionService: Service {
             }
         }
         deliver { try session.start(source.source) }
+        lastAudio = .now
         if let unclean {
             logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
             deliver { try session.closeUnclean(unclean) }
@@ -139,6 +147,7 @@ public actor SessionService: Service {
             group.addTask { await self.takeControls() }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(1))) != nil {
+                    await self.checkStall()
                     await self.sinksChanged()
                     await self.publishLive()
                 }
@@ -154,6 +163,8 @@ public actor SessionService: Service {
             switch event {
             case let .samples(block):
                 let count = maxFrames.map { Swift.min(block.samples.count, Int(Swift.max(0, $0 - pipeline.streamFrames))) } ?? block.samples.count
+                if stalled { resumed() }
+                lastAudio = .now
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
@@ -165,12 +176,18 @@ public actor SessionService: Service {
                 // Wall-clock times are stream time from here on, anchored at this moment.
                 clock.anchor(at: session.streamSeconds)
                 options.live?.update {
+                    $0.stalled = false
                     $0.listening = true
                     $0.since = Date().timeIntervalSince1970
                     $0.lastAudio = $0.since
                     $0.lost = nil
                 }
-                status("listening", details: [("device", .string(options.config.device))])
+                var details: [(String, JSONValue)] = [("device", .string(options.config.device))]
+                if let since = unheardSince { details.append(("unheard_s", .rounded(seconds(since: since), 1))) }
+                unheardSince = nil
+                stalled = false
+                lastAudio = .now
+                status("listening", details: details)
                 notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
                 logger.info("listening on \(options.config.device)")
             case let .overrun(frames):
@@ -179,6 +196,8 @@ public actor SessionService: Service {
                 logger.warning("capture overrun: \(frames) frames lost")
             case let .lost(error, retry, wasListening):
                 deviceDown()
+                if unheardSince == nil { unheardSince = lastAudio ?? .now }
+                stalled = false
                 options.live?.update {
                     $0.listening = false
                     $0.lost = String(cFormat: "%@; retrying in %.0f s", error.description, retry)
@@ -221,6 +240,43 @@ public actor SessionService: Service {
         guard metrics.deviceUp else { return }
         metrics.deviceUp = false
         writeMetrics()
+    }
+
+    /// Said when an open device has sent no audio for `stallSeconds` (checked each second):
+    /// a critical `capture_stalled`, through every sink, and the page's "not listening".
+    /// A stall is no loss to the capture (its read may return any moment), so the device
+    /// is left open; when audio comes back, `resumed` says so.
+    private func checkStall() {
+        // Before the first block, the wait counts from the start: a device that opens and
+        // never sends anything is as deaf as one that stops.
+        guard !stalled, unheardSince == nil, let last = lastAudio else { return }
+        let quiet = seconds(since: last)
+        guard quiet >= options.config.stallSeconds else { return }
+        stalled = true
+        unheardSince = last
+        deviceDown()
+        options.live?.update { $0.stalled = true }
+        let device = options.config.device
+        status("capture_stalled", alert: true, details: [("device", .string(device)), ("seconds", .rounded(quiet, 1))])
+        notifier.notify("STATUS=no audio from \(LogText.escape(device))")
+        logger.critical("no audio from \(device) for \(Int(quiet)) s: the device is open but sends nothing (a stuck USB device, a stalled sound server?); somniq cannot hear the room until audio comes back")
+    }
+
+    /// Audio arrives again after a stall: `listening`, with how long the room went unheard.
+    private func resumed() {
+        let unheard = unheardSince.map { seconds(since: $0) } ?? 0
+        stalled = false
+        unheardSince = nil
+        options.live?.update { $0.stalled = false }
+        let device = options.config.device
+        status("listening", details: [("device", .string(device)), ("unheard_s", .rounded(unheard, 1))])
+        notifier.notify("STATUS=listening on \(LogText.escape(device))")
+        logger.notice("audio from \(device) again after \(Int(unheard)) s without")
+    }
+
+    private func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - instant
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     /// Once a minute of wall time while audio arrives: the metrics file, and what sink

@@ -102,6 +102,7 @@ public enum HTMLReport {
     static func figures(_ night: Night, _ s: NightSummary) -> String {
         var h = "<div class=\"figs\">"
         h += fig(TextReport.duration(night.heard), "heard")
+        if night.unheard >= 1 { h += fig(TextReport.duration(night.unheard), "not heard (no audio)") }
         h += fig("\(night.events.count)", "sounds")
         h += fig("\(s.alerts.count)", "alerts")
         h += fig(TextReport.duration(s.snoringSeconds), String(cFormat: "snoring (%.0f %%)", 100 * s.snoringShare))

@@ -43,6 +43,9 @@ public struct Night: Sendable {
     public var start: Double?
     /// Seconds of audio heard.
     public var heard = 0.0
+    /// Seconds the daemon could not hear the room while it ran: its device lost, or open
+    /// and sending no audio (`capture_stalled`), until `listening` again or the session's end.
+    public var unheard = 0.0
     /// Seconds from the first record to the last.
     public var span = 0.0
     public var events: [Event] = []
@@ -80,6 +83,9 @@ public struct NightBuilder {
     /// Where this session's events start in the night's, and its clips that were not kept.
     private var sessionFirstEvent = 0
     private var notKept: [String: String] = [:]
+    /// Since when (Unix time) the session has not heard the room: its device lost or its
+    /// capture stalled, and no `listening` since.
+    private var unheardSince: Double?
     /// Records skipped because a number in them is out of its range.
     public private(set) var outOfRange = 0
 
@@ -108,6 +114,7 @@ public struct NightBuilder {
         case "session_start":
             closeSession()
             inSession = true
+            unheardSince = nil
             let start = r["start_time"]?.stringValue.flatMap(WallClock.parse)
             sessionStart = start
             let source = r["source"]?["path"]?.stringValue ?? r["source"]?["device"]?.stringValue ?? "?"
@@ -165,13 +172,27 @@ public struct NightBuilder {
             if let id = r["id"]?.stringValue { notKept[id] = r["error"]?.stringValue ?? "" }
             fallthrough
         case "status":
-            guard let status = r["status"]?.stringValue, Self.incidents.contains(status) else { break }
-            let detail = ["error", "frames_lost", "seconds", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
+            guard let status = r["status"]?.stringValue else { break }
+            let time = r["time"]?.stringValue.flatMap(WallClock.parse)
+            let unheardFor = r["unheard_s"]?.numberValue.map { min(max(0, $0), LogRanges.seconds.upperBound) }
+            if SinkMessage.deafness.contains(status), unheardSince == nil, let time {
+                // A stall is said once the device has been quiet for `seconds`.
+                unheardSince = time - (status == "capture_stalled" ? min(max(0, r["seconds"]?.numberValue ?? 0), 3600) : 0)
+            } else if status == "listening", let unheardFor {
+                night?.unheard += unheardFor
+                unheardSince = nil
+            }
+            guard Self.incidents.contains(status) || status == "listening" && unheardFor != nil else { break }
+            let detail = ["error", "frames_lost", "seconds", "unheard_s", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
                 r[k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
         case "session_end":
             inSession = false
+            if let since = unheardSince, let end = r["end_time"]?.stringValue.flatMap(WallClock.parse), end > since {
+                night?.unheard += min(end - since, LogRanges.seconds.upperBound)
+            }
+            unheardSince = nil
             let s = r["stream_s"]?.numberValue ?? sessionSeconds
             let span = max(night?.span ?? 0, offset + s)
             night?.span = span
@@ -246,7 +267,7 @@ public struct NightBuilder {
         sessionSeconds = 0
     }
 
-    static let incidents: Set<String> = ["device_lost", "input_silent", "clipping", "overrun", "log_write_failed",
+    static let incidents: Set<String> = ["device_lost", "capture_stalled", "input_silent", "clipping", "overrun", "log_write_failed",
                                          "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples",
                                          "clip_skipped"]
 }

@@ -8,6 +8,7 @@ public enum TextReport {
         let s = NightSummary(night)
         var out: [String] = []
         out.append("night \(LogText.escape(night.key)): \(duration(night.heard)) heard"
+                   + (night.unheard >= 1 ? ", \(duration(night.unheard)) not heard (no audio)" : "")
                    + (night.start.map { ", from \(WallClock.localTime($0)) to \(WallClock.localTime($0 + night.span))" } ?? "")
                    + ", \(night.events.count) events, \(s.alerts.count) alerts")
         if !night.minutes.isEmpty {

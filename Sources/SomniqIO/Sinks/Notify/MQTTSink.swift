@@ -9,7 +9,9 @@ import SomniqCore
 /// - `<prefix>/<room>/event`: each record (event start and end, critical conditions);
 /// - `<prefix>/<room>/<class>`: `ON` while an event of the class is open, `OFF` after (retained);
 /// - `<prefix>/<room>/status`: `online`, or `offline` (retained; the broker publishes
-///   `offline` as the last will when the daemon dies without saying goodbye);
+///   `offline` as the last will when the daemon dies without saying goodbye, and the
+///   daemon says it while it cannot hear the room — the device lost, the capture stalled
+///   — so that Home Assistant shows every sensor unavailable, none stuck at ON);
 /// - `<prefix>/<room>/level`: the last minute's sound level (retained JSON);
 /// - Home Assistant discovery under `homeassistant/`: one device per room, a
 ///   binary_sensor per class (`smoke` for smoke_alarm, `sound` for the others) and a
@@ -30,6 +32,8 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private var connected = false
     private var everConnected = false
     private var open = Set<SoundClass>()
+    /// The room cannot be heard (`SinkMessage.deafness`) until a `listening` message.
+    private var deaf = false
     private var wake: (@Sendable () -> Void)?
     /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
     /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
@@ -110,6 +114,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         }
         lock.lock()
         let states = Set(open)
+        let available = !deaf
         connected = true
         let first = !everConnected
         everConnected = true
@@ -119,7 +124,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             for (topic, payload) in discovery() { publish(client, topic, payload.compactText, retain: true) }
         }
         for c in classes { publish(client, stateTopic(c), states.contains(c) ? "ON" : "OFF", retain: true) }
-        publish(client, "\(base)/status", "online", retain: true)
+        publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
         wake?()
     }
 
@@ -158,6 +163,10 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         if up, let c = message.soundClass {
             if message.kind == .eventStart { open.insert(c) } else if message.kind == .eventEnd { open.remove(c) }
         }
+        if up, message.kind == .status {
+            if message.isRecovery { deaf = false } else if let s = message.status, SinkMessage.deafness.contains(s) { deaf = true }
+        }
+        let available = !deaf
         lock.unlock()
         guard up, let client else { throw SinkFailure("not connected to \(config.host):\(config.port)") }
         var rc: Int32
@@ -168,6 +177,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
             if rc == 0, let c = message.soundClass, message.kind != .status {
                 rc = publish(client, stateTopic(c), message.kind == .eventStart ? "ON" : "OFF", retain: true)
+            }
+            if rc == 0, message.kind == .status, message.isRecovery || SinkMessage.deafness.contains(message.status ?? "") {
+                rc = publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
             }
         }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {

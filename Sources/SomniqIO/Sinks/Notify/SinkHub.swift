@@ -8,7 +8,8 @@ import SomniqCore
 ///
 /// What goes out: an alerted event's start (tier at least the sink's `min_tier`, class
 /// in its list, within its rate limit), that event's end, and the daemon's critical
-/// conditions (`device_lost`, `input_silent`, `clipping`). Suppressed events stay in
+/// conditions (`device_lost`, `capture_stalled`, `input_silent`, `clipping`), and the
+/// `listening` that ends a lost device or a stalled capture. Suppressed events stay in
 /// the log only. MQTT also gets the minute's sound level.
 ///
 /// The rate limit counts stream time (event onsets), so a replayed night is limited as
@@ -29,6 +30,9 @@ public final class SinkHub: RecordSink {
     private let logger: Logger
     /// Whether the minute levels go out (live: yes; a replay's levels are not the room's now).
     public var forwardsLevels = true
+    /// The sinks were told the room cannot be heard (the device lost, the capture
+    /// stalled): the next `listening` is sent to them too, so that they hear it is over.
+    private var saidDeaf = false
 
     /// `profile`: the profile in force, whose tiers decide which classes can reach each
     /// sink (and so which Home Assistant announces).
@@ -82,7 +86,12 @@ public final class SinkHub: RecordSink {
         case let (.output(.start(e)), json?): eventStart(e, record: json)
         case let (.output(.end(e)), json?): eventEnd(e, record: json)
         case let (.output(.input(c)), json?): status(c.kind.rawValue, record: json)
-        case let (.status(name, alert: true), json?): status(name, record: json)
+        case let (.status(name, alert: true), json?):
+            if SinkMessage.deafness.contains(name) { saidDeaf = true }
+            status(name, record: json)
+        case let (.status("listening", alert: false), json?) where saidDeaf:
+            saidDeaf = false
+            status("listening", record: json)
         case let (.output(.level), json?) where forwardsLevels: level(json)
         default: break
         }

@@ -12,8 +12,15 @@ public struct SinkMessage: Sendable {
     public var tier: Tier
     /// The log record (SPEC §5) with the room added: what exec, webhook and MQTT send.
     public var record: JSONValue
-    /// `device_lost`, `input_silent`, … for a status message.
+    /// `device_lost`, `input_silent`, … for a status message; `listening` when the room
+    /// is heard again after one of `deafness`.
     public var status: String?
+
+    /// The conditions in which somniq hears nothing at all, and that `listening` ends.
+    public static let deafness: Set<String> = ["device_lost", "capture_stalled"]
+
+    /// The room is heard again: good news, said at a lower priority than the loss.
+    public var isRecovery: Bool { kind == .status && status == "listening" }
 
     /// A line for people: "smoke alarm in bedroom (critical)".
     public var text: String {
@@ -23,6 +30,9 @@ public struct SinkMessage: Sendable {
         case .eventEnd:
             let seconds = (record["offset_s"]?.numberValue ?? 0) - (record["onset_s"]?.numberValue ?? 0)
             return "\(label) in \(room) stopped after \(Int(seconds.rounded())) s"
+        case .status where isRecovery:
+            let unheard = record["unheard_s"]?.numberValue ?? 0
+            return "somniq in \(room): listening again; the room was not heard for \(TextReport.duration(unheard))"
         case .status:
             return "somniq in \(room): \(Self.statusText(status ?? ""))"
         case .level:
@@ -36,6 +46,7 @@ public struct SinkMessage: Sendable {
     static func statusText(_ status: String) -> String {
         switch status {
         case "device_lost": "the microphone is gone; somniq cannot hear the room"
+        case "capture_stalled": "the microphone sends no audio (a stuck device or sound server?); somniq cannot hear the room"
         case "input_silent": "the microphone is silent (muted or unplugged?); somniq cannot hear the room"
         case "clipping": "the microphone is clipping; lower its capture gain"
         default: status.replacing("_", with: " ")

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import SomniqCore
+@testable import SomniqIO
+
+/// A microphone that stops sending audio is the worst thing a listening device can keep
+/// quiet about: the daemon says it through every sink, on its page and in the night's
+/// report, and says when the room is heard again. Through real ALSA (the file plugin on a
+/// FIFO held open without data), a real broker, HTTP server and program.
+@Suite(.serialized) struct StallTests {
+    let rig: LiveRig
+    init() throws { rig = try LiveRig() }
+
+    func curl(_ url: String) throws -> (status: Int, body: String) {
+        let r = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "-w", "\n%{http_code}", url])
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    @Test func aStalledCaptureIsACriticalAlertEverywhereAndItsRecoveryIsSaid() throws {
+        let endpoints = try Endpoints(in: rig.home, name: "stall")
+        defer { endpoints.stop() }
+        let webPort = try freePort()
+        let log = rig.home + "/stall.jsonl"
+        let config = rig.home + "/stall.json"
+        // silence_s 3: the stall is said 3 s after the last audio (10 s at most by default).
+        try """
+        {"room": "nursery", "log": "\(log)", "silence_s": 3, "http": {"listen": "127.0.0.1:\(webPort)"}, "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
+          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        // 4 s of a quiet stretch of the demo night, 9 s of nothing, 4 s more.
+        let (fifo, writer) = try rig.pausingFIFO(try rig.raw(from: 0, seconds: 4), pause: 9, try rig.raw(from: 4, seconds: 4))
+        defer { writer.terminate() }
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--config", config])
+
+        try waitUntil(timeout: 20) { kinds(records(log)).contains("status:capture_stalled") }
+        let stalled = try #require(records(log).first { $0["status"] == .string("capture_stalled") })
+        #expect(stalled["alert"] == .bool(true) && stalled["tier"] == .string("critical"))
+        #expect(stalled["device"] == .string("fixture:FILE=\(fifo)"))
+        #expect((stalled["seconds"]?.numberValue ?? 0) >= 3)
+        // The page and its health check say it while it lasts.
+        let health = try curl("http://127.0.0.1:\(webPort)/healthz")
+        #expect(health.status == 503 && health.body.hasPrefix("no audio from fixture:FILE="), "\(health)")
+        #expect(try curl("http://127.0.0.1:\(webPort)/").body.contains("Not listening"))
+
+        // Audio again: `listening`, with how long the room went unheard.
+        try waitUntil(timeout: 20) { kinds(records(log)).filter { $0 == "status:listening" }.count == 2 }
+        try waitUntil(timeout: 10) { (try? curl("http://127.0.0.1:\(webPort)/healthz"))?.status == 200 }
+        let back = try #require(records(log).last { $0["status"] == .string("listening") })
+        let unheard = try #require(back["unheard_s"]?.numberValue)
+        #expect(unheard >= 8 && unheard <= 12, "the FIFO paused for 9 s: \(unheard)")
+        #expect(back["alert"] == nil)
+
+        // Every sink heard both: MQTT's availability went offline and back.
+        let webhookDown = try endpoints.web.first { $0.contains("sends no audio") }
+        let down = try JSONValue(parsing: webhookDown.line)
+        #expect(down["headers"]?["Priority"]?.stringValue == "5")
+        #expect(down["headers"]?["Title"]?.stringValue == "somniq nursery: capture_stalled")
+        let webhookUp = try endpoints.web.first { $0.contains("listening again") }
+        #expect(try JSONValue(parsing: webhookUp.line)["headers"]?["Priority"]?.stringValue == "3")
+        var statusLines: [String] { endpoints.subscriber.lines.map(\.line).filter { $0.hasPrefix("somniq/nursery/status ") } }
+        try waitUntil(timeout: 10) { statusLines.count >= 3 }
+        #expect(Array(statusLines.prefix(3)) == ["somniq/nursery/status online", "somniq/nursery/status offline",
+                                                 "somniq/nursery/status online"], "\(statusLines)")
+        try waitUntil(timeout: 10) { records(endpoints.execOut).count >= 2 }
+        #expect(records(endpoints.execOut).map { $0["env"]?["SOMNIQ_STATUS"]?.stringValue } == ["capture_stalled", "listening"])
+
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        // The night's report counts the unheard seconds and lists the stall.
+        var builder = NightBuilder()
+        for r in records(log) { _ = builder.add(r) }
+        let finished = builder.finish()
+        let night = try #require(finished)
+        #expect(abs(night.unheard - unheard) < 0.01)
+        #expect(night.incidents.map(\.status) == ["capture_stalled", "listening"])
+        let text = try somniq("report", log, "--format", "text")
+        #expect(text.stdout.contains(" s not heard (no audio)"), "\(text.stdout)")
+    }
+
+    @Test func aStallThatLastsToTheEndIsCountedUntilTheSessionEnds() throws {
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
+        defer { writer.terminate() }
+        let log = rig.home + "/stall-end.jsonl"
+        let config = rig.home + "/stall-end.json"
+        try #"{"log": "\#(log)", "silence_s": 2}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--config", config])
+        try waitUntil(timeout: 20) { kinds(records(log)).contains("status:capture_stalled") }
+        Thread.sleep(forTimeInterval: 3)
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        // Said once, however long it lasts; unheard from the last audio to the end.
+        #expect(kinds(records(log)).filter { $0 == "status:capture_stalled" }.count == 1)
+        var builder = NightBuilder()
+        for r in records(log) { _ = builder.add(r) }
+        let finished = builder.finish()
+        let night = try #require(finished)
+        #expect(night.unheard >= 4.5 && night.unheard < 8, "2 s to be said, then 3 s: \(night.unheard)")
+    }
+
+    @Test func digitalSilenceReachesEverySink() throws {
+        let endpoints = try Endpoints(in: rig.home, name: "zeros")
+        defer { endpoints.stop() }
+        let log = rig.home + "/zeros.jsonl"
+        let config = rig.home + "/zeros.json"
+        try """
+        {"room": "nursery", "log": "\(log)", "silence_s": 3, "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
+          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--device", "fixture:FILE=/dev/zero", "--config", config, "--max-seconds", "8"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        #expect(kinds(records(log)).filter { $0 == "status:input_silent" }.count == 1)
+        try endpoints.subscriber.first { $0.hasPrefix("somniq/nursery/event ") && $0.contains("\"input_silent\"") }
+        let hook = try endpoints.web.first { $0.contains("the microphone is silent") }
+        #expect(try JSONValue(parsing: hook.line)["headers"]?["Priority"]?.stringValue == "5")
+        try waitUntil(timeout: 10) { !records(endpoints.execOut).isEmpty }
+        #expect(records(endpoints.execOut).map { $0["env"]?["SOMNIQ_STATUS"]?.stringValue } == ["input_silent"])
+    }
+}
