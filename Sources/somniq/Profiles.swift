@@ -73,7 +73,7 @@ struct Profiles: ParsableCommand {
             }
             print("sha256 \(p.sha256); frame rate \(StreamClock.frameRate) Hz (fixed by the 0.5 s hop)")
             print()
-            let header = ["class", "tier", "on", "off", "debounce", "cooldown", "smoothing", "min_conf", "enabled", "adjusted by"]
+            let header = ["class", "tier", "on", "off", "debounce", "cooldown", "smoothing", "min_conf", "enabled", "alerts", "adjusted by"]
             var rows = [header]
             for c in SoundClass.allCases {
                 let (r, adjusted) = p.resolve(c)
@@ -82,7 +82,7 @@ struct Profiles: ParsableCommand {
                     return "\(a.field)←\(a.source.keyPath)" + (from == p.name ? "" : " (\(LogText.escape(from)))")
                 }
                 rows.append([c.rawValue, r.tier.rawValue, num(r.on), num(r.off), num(r.debounce) + "s", num(r.cooldown) + "s",
-                             r.smoothing.summary, num(r.minConfidence), r.enabled ? "yes" : "no",
+                             r.smoothing.summary, num(r.minConfidence), r.enabled ? "yes" : "no", r.alert ? "yes" : "no",
                              notes.isEmpty ? "-" : notes.joined(separator: ", ")])
             }
             let widths = (0..<header.count).map { col in rows.map { $0[col].count }.max()! }

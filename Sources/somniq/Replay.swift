@@ -85,8 +85,9 @@ struct Replay: AsyncParsableCommand {
             let settings: DaemonConfig
             do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
             LoggingSystem.bootstrap { _ in JournalLogHandler() }
+            if let zone = settings.timeZone { TimeZoneName.use(zone) }
             let h = SinkHub(configs: settings.sinks, room: settings.room, profile: profile, version: Somniq.version,
-                            logger: Logger(label: "somniq"))
+                            logger: Logger(label: "somniq"), page: settings.http)
             // A recording's levels are not the room's now: only its alerts go out.
             h.forwardsLevels = false
             sinks.append(h)

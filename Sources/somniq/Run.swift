@@ -51,6 +51,7 @@ struct Run: AsyncParsableCommand {
         do { (settings, configPath) = try DaemonConfig.inForce(path: config) } catch { throw fail("\(error)", Exit.dataError) }
         let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
         settings = settings.overridden(by: overrides)
+        if let zone = settings.timeZone { TimeZoneName.use(zone) }
         // Clips beside a `--log` given here: a path that can never hold them is refused now.
         do { try settings.checkClipsDirectory(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
 

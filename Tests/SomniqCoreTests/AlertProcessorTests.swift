@@ -72,3 +72,31 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     // Snoring is smoothed (τ 0.5 s): it reaches `on` at its second frame.
     #expect(snoring?.onset == 0.5 && snoring?.offset == 4 && snoring?.truncated == true, "\(ends)")
 }
+
+@Test func theConfidenceShownIsThePeakSmoothedScoreTheThresholdCompared() throws {
+    // balanced snoring: EMA smoothing, on 0.7. Raw scores that average 0.77 over the event
+    // but whose smoothed peak, the figure `on` is compared with, is higher.
+    let outputs = process(.balanced, scores(.snoring, [0.6, 1, 1, 1, 1, 1, 1, 0.4, 0.4, 0.4, 0, 0, 0, 0, 0, 0]))
+    let start = try #require(outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }.first)
+    let end = try #require(outputs.compactMap { if case let .end(e) = $0 { e } else { nil } }.first)
+    #expect(start.confidence == start.trace.peakSmoothed)
+    #expect(start.confidence >= Profile.balanced.rule(for: .snoring).on)
+    #expect(end.confidence >= start.confidence && end.confidence <= 1)
+    // An event shown under `on` could never have been raised by it: none is.
+    let strict = try Profile(json: #"{"name": "strict", "extends": "balanced", "classes": {"snoring": {"on": 0.9, "min_confidence": 0.8}}}"#,
+                             file: "strict.json")
+    for output in process(strict, scores(.snoring, [0.85, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85, 0, 0, 0, 0])) {
+        Issue.record("raised with the smoothed score never at 0.9: \(output)")
+    }
+}
+
+@Test func aClassTheProfileDoesNotAlertIsLoggedSuppressedByTheProfileAndStartsNoCooldown() throws {
+    let quiet = try Profile(json: #"{"name": "doors", "extends": "balanced", "classes": {"door": {"alert": false}}}"#, file: "doors.json")
+    #expect(!quiet.rule(for: .door).alert && quiet.rule(for: .cough).alert)
+    #expect(quiet.rule(for: .door).json["alert"] == .bool(false) && quiet.rule(for: .cough).json["alert"] == nil)
+    let outputs = process(quiet, scores(.door, [0.9, 0, 0, 0.9, 0, 0]))
+    let starts = outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
+    #expect(starts.map(\.onset) == [0.0, 1.5])
+    #expect(starts.map(\.alert) == [false, false])
+    #expect(starts.map(\.suppressed) == ["profile", "profile"])
+}

@@ -2,7 +2,7 @@ import Testing
 @testable import SomniqCore
 
 private func start(_ id: String, _ c: SoundClass, tier: Tier, onset: Double, alert: Bool = true) -> EventStart {
-    EventStart(id: id, soundClass: c, tier: tier, onset: onset, alert: alert, suppressed: alert ? nil : "cooldown",
+    EventStart(id: id, soundClass: c, tier: tier, onset: onset, confidence: 0.9, alert: alert, suppressed: alert ? nil : "cooldown",
                trace: DecisionTrace(rule: Profile.balanced.rule(for: c), peakSmoothed: 1, peakRaw: 1, levelDbfs: -20,
                                     floorDbfs: -60, profileName: "balanced", profileSHA256: ""))
 }

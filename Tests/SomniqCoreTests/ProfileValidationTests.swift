@@ -24,7 +24,7 @@ private func problem(_ body: String) -> String? {
 
 @Test func unknownKeyIsAnError() {
     #expect(problem(base + #", "classes": {"cough": {"debounce": 1}}"#)
-            == "night.json: classes.cough.debounce: unknown key (expected one of: tier, on, off, debounce_s, cooldown_s, smoothing, min_confidence, enabled)")
+            == "night.json: classes.cough.debounce: unknown key (expected one of: tier, on, off, debounce_s, cooldown_s, smoothing, min_confidence, enabled, alert)")
 }
 
 @Test func wrongTypeIsAnError() {

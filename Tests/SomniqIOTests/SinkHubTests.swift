@@ -6,7 +6,7 @@ import Testing
 
 private func start(_ id: String, _ c: SoundClass, _ tier: Tier, at onset: Double) -> EventStart {
     let rule = Profile.balanced.rule(for: c)
-    return EventStart(id: id, soundClass: c, tier: tier, onset: onset, alert: true, suppressed: nil,
+    return EventStart(id: id, soundClass: c, tier: tier, onset: onset, confidence: 0.9, alert: true, suppressed: nil,
                       trace: DecisionTrace(rule: rule, peakSmoothed: 0.9, peakRaw: 0.9, levelDbfs: -30, floorDbfs: -60,
                                            profileName: "balanced", profileSHA256: Profile.balanced.sha256))
 }

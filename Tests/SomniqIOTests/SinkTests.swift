@@ -61,9 +61,10 @@ import SomniqCore
         try subscriber.first { $0 == "somniq/nursery/smoke_alarm OFF" }
         let hookJSON = try JSONValue(parsing: hook.line)
         #expect(hookJSON["path"]?.stringValue == "/somniq-test")
-        #expect(hookJSON["headers"]?["Title"]?.stringValue == "somniq nursery: smoke alarm")
+        #expect(hookJSON["headers"]?["Title"]?.stringValue == "Urgent: Smoke alarm in nursery")
         #expect(hookJSON["headers"]?["Tags"]?.stringValue == "rotating_light,smoke_alarm,nursery")
-        #expect(hookJSON["body"]?.stringValue?.hasPrefix("smoke alarm in nursery (critical) at 20") == true)
+        #expect(hookJSON["body"]?.stringValue?.hasPrefix("Smoke alarm in nursery at ") == true)
+        #expect(hookJSON["body"]?.stringValue?.contains(" (critical): score ") == true)
         #expect(execs.map { $0["env"]?["SOMNIQ_KIND"]?.stringValue } == ["event_start", "event_end"])
         #expect(execs[0]["argv"] == .array([.string("--loud")]))
         #expect(execs[0]["env"]?["SOMNIQ_CLASS"]?.stringValue == "smoke_alarm")
@@ -132,8 +133,8 @@ import SomniqCore
         #expect(level["state_topic"]?.stringValue == "somniq/bedroom_2/level")
         #expect(level["value_template"]?.stringValue == "{{ value_json.leq_dbfs }}")
         #expect(level["unit_of_measurement"]?.stringValue == "dBFS")
-        // One binary sensor per class and the level sensor, all on one device.
-        #expect(configs.count == SoundClass.allCases.count + 1)
+        // One binary sensor per class, the level sensor and the last event's, all on one device.
+        #expect(configs.count == SoundClass.allCases.count + 2)
 
         // The retained state is what a late subscriber (Home Assistant restarting) sees.
         let state = try broker.retained("somniq/bedroom_2/#")

@@ -57,7 +57,7 @@ import SomniqCore
         let webhookDown = try endpoints.web.first { $0.contains("sends no audio") }
         let down = try JSONValue(parsing: webhookDown.line)
         #expect(down["headers"]?["Priority"]?.stringValue == "5")
-        #expect(down["headers"]?["Title"]?.stringValue == "somniq nursery: capture_stalled")
+        #expect(down["headers"]?["Title"]?.stringValue == "Urgent: somniq nursery cannot hear")
         let webhookUp = try endpoints.web.first { $0.contains("listening again") }
         #expect(try JSONValue(parsing: webhookUp.line)["headers"]?["Priority"]?.stringValue == "3")
         var statusLines: [String] { endpoints.subscriber.lines.map(\.line).filter { $0.hasPrefix("somniq/nursery/status ") } }
@@ -86,7 +86,18 @@ import SomniqCore
         let log = rig.home + "/stall-end.jsonl"
         let config = rig.home + "/stall-end.json"
         try #"{"log": "\#(log)", "silence_s": 2}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--config", config])
+        // Its standard error as the journal's stream: lines carry their syslog priority.
+        let err = rig.home + "/stall-journal.txt"
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        var st = stat()
+        stat(err, &st)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.somniq)
+        p.arguments = ["run", "--device", "fixture:FILE=\(fifo)", "--config", config]
+        p.environment = rig.environment.merging(["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"]) { $1 }
+        p.standardError = try #require(FileHandle(forWritingAtPath: err))
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         try waitUntil(timeout: 20) { kinds(records(log)).contains("status:capture_stalled") }
         Thread.sleep(forTimeInterval: 3)
         p.terminate()
@@ -98,6 +109,9 @@ import SomniqCore
         let finished = builder.finish()
         let night = try #require(finished)
         #expect(night.unheard >= 4.5 && night.unheard < 8, "2 s to be said, then 3 s: \(night.unheard)")
+        // `journalctl -p crit` shows it.
+        let journal = try String(contentsOfFile: err, encoding: .utf8)
+        #expect(journal.contains("<2>no audio from fixture:FILE=\(fifo) for 2 s: the device is open but sends nothing"), "\(journal)")
     }
 
     @Test func digitalSilenceReachesEverySink() throws {

@@ -34,7 +34,7 @@ import SomniqCore
              "c.json: http.token: must be 16 to 256 letters, digits or -._~+/= (make one with: openssl rand -hex 24)"),
             (#"{"http": {}}"#, "c.json: http: needs \"listen\": \"HOST:PORT\", such as \"127.0.0.1:8080\""),
             (#"{"http": {"listen": "127.0.0.1:80", "port": 80}}"#,
-             "c.json: http.port: unknown key (expected one of: listen, token, token_file)"),
+             "c.json: http.port: unknown key (expected one of: listen, token, token_file, public_url)"),
         ]
         for (text, message) in cases {
             #expect(throws: ConfigError.self, "\(text)") { try DaemonConfig.parse(text, file: "c.json") }

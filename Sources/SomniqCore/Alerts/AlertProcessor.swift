@@ -16,8 +16,6 @@ public struct AlertProcessor: Sendable {
         var id: String
         var onset: Double
         var peakDbfs: Double
-        var scoreSum: Double
-        var frames: Int
     }
 
     /// Level and floor of the frame, for traces.
@@ -66,8 +64,6 @@ public struct AlertProcessor: Sendable {
             let action = machines[i].step(raw, frame: frame)
             if var event = open[i] {
                 event.peakDbfs = max(event.peakDbfs, levels.levelDbfs)
-                event.scoreSum += raw
-                event.frames += 1
                 open[i] = event
             }
             switch action {
@@ -75,10 +71,10 @@ public struct AlertProcessor: Sendable {
                 let rule = machines[i].rule
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
-                open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs, scoreSum: raw, frames: 1)
+                open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs)
                 emit(.start(EventStart(
-                    id: id, soundClass: c, tier: rule.tier, onset: onset, alert: !suppressed,
-                    suppressed: suppressed ? "cooldown" : nil,
+                    id: id, soundClass: c, tier: rule.tier, onset: onset, confidence: min(1, machines[i].peakSmoothed),
+                    alert: !suppressed && rule.alert, suppressed: suppressed ? "cooldown" : rule.alert ? nil : "profile",
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
                                          floorDbfs: levels.floorDbfs, profileName: profile.name,
@@ -105,8 +101,10 @@ public struct AlertProcessor: Sendable {
         }
     }
 
+    /// The event's confidence is the highest smoothed score it reached: the figure its
+    /// rule's `on` is compared with, so that what a person reads is what was decided on.
     private func end(_ e: OpenEvent, _ c: SoundClass, offset: Double, truncated: Bool) -> EventEnd {
         EventEnd(id: e.id, soundClass: c, onset: e.onset, offset: offset, peakDbfs: e.peakDbfs,
-                 confidence: e.frames > 0 ? min(1, e.scoreSum / Double(e.frames)) : 0, truncated: truncated)
+                 confidence: min(1, machines[c.index].peakSmoothed), truncated: truncated)
     }
 }

@@ -23,9 +23,12 @@ public struct AlertRule: Equatable, Sendable {
     /// Raw scores below this count as 0 (the uncertainty threshold).
     public var minConfidence: Double
     public var enabled: Bool
+    /// False: the class's events are logged (and reported), never alerted: no notification,
+    /// suppressed `"profile"`, and no cooldown started.
+    public var alert: Bool
 
     public init(tier: Tier = .high, on: Double, off: Double, debounce: Double, cooldown: Double,
-                smoothing: Smoothing = .none, minConfidence: Double = 0, enabled: Bool = true) {
+                smoothing: Smoothing = .none, minConfidence: Double = 0, enabled: Bool = true, alert: Bool = true) {
         self.tier = tier
         self.on = on
         self.off = off
@@ -34,6 +37,7 @@ public struct AlertRule: Equatable, Sendable {
         self.smoothing = smoothing
         self.minConfidence = minConfidence
         self.enabled = enabled
+        self.alert = alert
     }
 
     /// The level at which a candidate starts: `on`, or the window-mean threshold.
@@ -74,6 +78,6 @@ extension AlertRule {
             ("smoothing", smoothing.json),
             ("min_confidence", .number(minConfidence)),
             ("enabled", .bool(enabled)),
-        ])
+        ] + (alert ? [] : [("alert", .bool(false))]))
     }
 }

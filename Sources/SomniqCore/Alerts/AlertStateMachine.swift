@@ -114,7 +114,7 @@ public struct AlertStateMachine: Sendable {
         guard Self.seconds(now - start) >= rule.debounce - 1e-9 else { return nil }
         let onset = Self.seconds(start)
         let suppressed = lastAlertedEnd.map { onset - $0 < rule.cooldown } ?? false
-        state = .active(start: start, alerted: !suppressed)
+        state = .active(start: start, alerted: !suppressed && rule.alert)
         return .open(onset: onset, suppressed: suppressed)
     }
 }

@@ -18,9 +18,13 @@ public struct EventStart: Equatable, Sendable {
     public var soundClass: SoundClass
     public var tier: Tier
     public var onset: Double
+    /// The highest smoothed score up to confirmation: the figure the rule's `on` (window
+    /// mean: `threshold`) was compared with, in [0, 1].
+    public var confidence: Double
     /// False when the event was suppressed; it is logged all the same.
     public var alert: Bool
-    /// `"cooldown"` when an alert was held back by the class's cooldown.
+    /// `"cooldown"` when an alert was held back by the class's cooldown; `"profile"` when
+    /// the profile logs the class without alerting it (`"alert": false`).
     public var suppressed: String?
     public var trace: DecisionTrace
 }
@@ -33,7 +37,8 @@ public struct EventEnd: Equatable, Sendable {
     public var offset: Double
     /// Loudest window level while the event was open.
     public var peakDbfs: Double
-    /// Mean raw score of the class from confirmation to the end.
+    /// The highest smoothed score over the whole event: the figure the rule's `on` (window
+    /// mean: `threshold`) is compared with, in [0, 1].
     public var confidence: Double
     /// True when the stream ended (or the daemon stopped) with the event still open.
     public var truncated: Bool

@@ -82,8 +82,16 @@ public struct Profile: Sendable {
             debounce: pick("debounce_s", \.debounce), cooldown: pick("cooldown_s", \.cooldown),
             smoothing: pick("smoothing", \.smoothing),
             minConfidence: pick("min_confidence", \.minConfidence),
-            enabled: pick("enabled", \.enabled))
+            enabled: pick("enabled", \.enabled),
+            alert: pickAlert())
         return (rule, sources)
+        // `alert` may be left out of a base (profiles written before it): it alerts.
+        func pickAlert() -> Bool {
+            if let v = own.alert { sources.append(("alert", .classOverride(c))); return v }
+            if let v = byTier.alert { sources.append(("alert", .tier(tier))); return v }
+            if let v = base.alert { sources.append(("alert", .base)); return v }
+            return true
+        }
     }
 }
 
@@ -97,12 +105,13 @@ public struct RuleFields: Sendable, Equatable {
     public var smoothing: Smoothing?
     public var minConfidence: Double?
     public var enabled: Bool?
+    public var alert: Bool?
     public init() {}
 
     /// The JSON names of the fields this section sets.
     public var setFields: [String] {
         [("tier", tier as Any?), ("on", on), ("off", off), ("debounce_s", debounce), ("cooldown_s", cooldown),
-         ("smoothing", smoothing), ("min_confidence", minConfidence), ("enabled", enabled)]
+         ("smoothing", smoothing), ("min_confidence", minConfidence), ("enabled", enabled), ("alert", alert)]
             .compactMap { $0.1 == nil ? nil : $0.0 }
     }
 
@@ -118,6 +127,7 @@ public struct RuleFields: Sendable, Equatable {
         if let smoothing { f.smoothing = smoothing }
         if let minConfidence { f.minConfidence = minConfidence }
         if let enabled { f.enabled = enabled }
+        if let alert { f.alert = alert }
         return f
     }
 }

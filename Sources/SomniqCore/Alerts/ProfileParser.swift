@@ -114,7 +114,8 @@ struct ProfileDocument {
             throw root.error("base", "is missing (or start from another profile with \"extends\": \"balanced\")")
         }
         if extends == nil {
-            for key in RuleFields.keys where !base.setFields.contains(key) {
+            // `alert` may be left out: a class alerts unless told otherwise.
+            for key in RuleFields.keys where key != "alert" && !base.setFields.contains(key) {
                 throw root.error("base.\(key)", "is missing (the base must set every field, unless the profile extends another)")
             }
         }
@@ -143,7 +144,7 @@ private func fmt(_ x: Double) -> String { JSONValue.format(x) }
 
 extension RuleFields {
     /// The keys of a base or tier section; a class's may also set its `tier`.
-    static let keys = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled"]
+    static let keys = ["on", "off", "debounce_s", "cooldown_s", "smoothing", "min_confidence", "enabled", "alert"]
 
     /// `debounce_s`, `cooldown_s`: from 0 to an hour. A class that must sound for longer
     /// than an hour before it alerts, or stays quiet an hour after, alerts once a night.
@@ -168,6 +169,7 @@ extension RuleFields {
             case "debounce_s": debounce = try value.number(in: Self.holdRange, unit: "seconds", typeProblem: "must be a number")
             case "cooldown_s": cooldown = try value.number(in: Self.holdRange, unit: "seconds", typeProblem: "must be a number")
             case "enabled": enabled = try value.bool()
+            case "alert": alert = try value.bool()
             case "smoothing": smoothing = try Smoothing(value)
             default: break
             }

@@ -83,6 +83,7 @@ public enum Records {
             ("onset_s", .rounded(e.onset)),
         ]
         if let time { m.append(("onset_time", .string(time(e.onset)))) }
+        m.append(("confidence", .rounded(e.confidence)))
         m.append(("alert", .bool(e.alert)))
         m.append(("suppressed", e.suppressed.map(JSONValue.string) ?? .null))
         let t = e.trace

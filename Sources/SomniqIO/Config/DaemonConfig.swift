@@ -45,6 +45,9 @@ public struct DaemonConfig: Sendable, Equatable {
     public var clipsDirectory: String { clips.directory(besideLog: log) }
     /// The web page (off unless configured).
     public var http: HTTPConfig?
+    /// The time zone people read times in (notifications, the page, reports): an IANA
+    /// name, `Europe/Berlin`; nil keeps the machine's (or `TZ`'s).
+    public var timeZone: String?
 
     /// The metrics file in force: the configured one, or `somniq.prom` beside the log.
     public var metricsPath: String? {
@@ -76,7 +79,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "http"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "http", "time_zone"]
 
     /// The file read when none is named.
     public static let defaultPath = "/etc/somniq/config.json"
@@ -136,6 +139,12 @@ public struct DaemonConfig: Sendable, Equatable {
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
             case "clips": c.clips = try ClipConfig.parse(field)
             case "http": c.http = try HTTPConfig.parse(field)
+            case "time_zone":
+                let zone = try field.text()
+                guard TimeZoneName.exists(zone) else {
+                    throw field.error("\"\(LogText.escape(zone))\" is not a time zone this machine knows (a name under /usr/share/zoneinfo, such as \"Europe/Berlin\"; install tzdata)")
+                }
+                c.timeZone = zone
             default: throw root.unknownKey(key, expected: keys)
             }
         }
@@ -153,5 +162,29 @@ public enum ConfigText {
         }
         if s.unicodeScalars.contains("\u{FFFD}") { return "is not valid UTF-8" }
         return nil
+    }
+}
+
+/// IANA time zone names, as glibc reads them from the tz database (`/usr/share/zoneinfo`).
+public enum TimeZoneName {
+    /// Whether `name` is a zone of the database: `Region/City` (letters, digits, `_+-`),
+    /// a file there that starts as every compiled zone does (`TZif`).
+    public static func exists(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, name.count <= 64, parts.allSatisfy({ p in
+            !p.isEmpty && p != "." && p != ".." && p.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_+-".unicodeScalars.contains($0)) }
+        }) else { return false }
+        let fd = open("/usr/share/zoneinfo/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var st = stat()
+        var magic = [UInt8](repeating: 0, count: 4)
+        return fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && read(fd, &magic, 4) == 4 && magic == Array("TZif".utf8)
+    }
+
+    /// Puts `name` in force for this process: every local time from here on is in it.
+    public static func use(_ name: String) {
+        setenv("TZ", name, 1)
+        tzset()
     }
 }

@@ -16,6 +16,10 @@ public struct HTTPConfig: Sendable, Equatable {
     public var token: String?
     /// Where the token came from (the file), for messages.
     public var tokenFile: String?
+    /// The page's address as a phone reaches it (`https://somniq.home:8443`, behind a
+    /// proxy, or `http://192.168.1.20:8080`), without a trailing slash: notifications link
+    /// each event to its place on it, and Home Assistant's device links to it.
+    public var publicURL: String?
 
     public init(host: String, port: Int, token: String? = nil) {
         self.host = host
@@ -23,7 +27,7 @@ public struct HTTPConfig: Sendable, Equatable {
         self.token = token
     }
 
-    public static let keys = ["listen", "token", "token_file"]
+    public static let keys = ["listen", "token", "token_file", "public_url"]
 
     /// `127.0.0.1:8080`, or `[::1]:8080` for IPv6.
     public var listen: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
@@ -81,6 +85,14 @@ public struct HTTPConfig: Sendable, Equatable {
             c.token = try readToken(path, field: f)
             c.tokenFile = path
         }
+        if let u = fields["public_url"] {
+            let url = try u.text()
+            guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.count > 8, url.count <= 512,
+                  ConfigText.problem(url) == nil, !url.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "<" || $0 == ">" }) else {
+                throw u.error("\"\(LogText.escape(url))\" must be an http:// or https:// URL, such as \"https://somniq.home:8443\"")
+            }
+            c.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
         if c.token == nil, !c.isLoopback {
             throw field.error("listening on \(host) needs a token: set \"token\" or \"token_file\" (only a loopback address such as 127.0.0.1 is served without one)")
         }
@@ -105,6 +117,11 @@ public struct HTTPConfig: Sendable, Equatable {
         }
         guard portText.allSatisfy(\.isASCII), let port = Int(portText), (1...65535).contains(port) else { return nil }
         return (String(host), port)
+    }
+
+    /// Where an event is on the page: its night's report, at its row.
+    public func link(night: String, event id: String) -> String? {
+        publicURL.map { "\($0)/night/\(night)#e-\(id)" }
     }
 
     /// The token in `path`, its trailing newline dropped. The file must not be readable

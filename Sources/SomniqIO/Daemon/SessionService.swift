@@ -91,7 +91,8 @@ public actor SessionService: Service {
         unclean = UncleanEnd.scan(options.config.log)
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
         source = CaptureSource(device: options.config.device)
-        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger)
+        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger,
+                      page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
         let factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         factory.version = version

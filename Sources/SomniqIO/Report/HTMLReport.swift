@@ -317,11 +317,7 @@ public enum HTMLReport {
         let clips = alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
         var h = "<div class=\"wide\"><table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th class=\"why\">why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
         for e in alerts {
-            let t = e.trace
-            let rule = t?["rule"]
-            let why = String(cFormat: "score %.2f (smoothed %.2f) over on %.2f for %.1f s; level %.1f dBFS over a floor of %.1f",
-                             t?["peak_raw"]?.numberValue ?? 0, t?["peak_smoothed"]?.numberValue ?? 0, rule?["on"]?.numberValue ?? 0,
-                             rule?["debounce_s"]?.numberValue ?? 0, t?["level_dbfs"]?.numberValue ?? 0, t?["floor_dbfs"]?.numberValue ?? 0)
+            let why = EventWords.why(trace: e.trace)
             h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacing("_", with: " "))</td>"
                 + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(cFormat: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
                 + "<td class=\"why\">\(esc(why))</td>\(clips ? "<td>\(clipCell(e, web: web))</td>" : "")</tr>\n"

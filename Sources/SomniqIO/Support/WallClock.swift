@@ -51,6 +51,15 @@ extension WallClock {
             : String(cFormat: "%02d:%02d", Int(t.tm_hour), Int(t.tm_min))
     }
 
+    /// Local time of day with its zone, as a person reads it in a notification:
+    /// `03:12:08 CET` (the zone of `TZ`, the configuration's `time_zone`, or the machine's).
+    public static func localTimeWithZone(_ unix: Double) -> String {
+        var t = local(unix)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, "%H:%M:%S %Z", &t)
+        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : localTime(unix, seconds: true)
+    }
+
     /// Local date, `2026-11-22`.
     public static func localDate(_ unix: Double) -> String {
         let t = local(unix)

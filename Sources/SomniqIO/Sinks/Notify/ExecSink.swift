@@ -52,6 +52,7 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
         ]
         if let c = m.soundClass { env["SOMNIQ_CLASS"] = c.rawValue }
         if let s = m.status { env["SOMNIQ_STATUS"] = s }
+        if let link = m.link { env["SOMNIQ_LINK"] = link }
         if let id = m.record["id"]?.stringValue { env["SOMNIQ_EVENT_ID"] = id }
         if let t = m.record["onset_time"]?.stringValue ?? m.record["time"]?.stringValue { env["SOMNIQ_TIME"] = t }
         return env

@@ -27,6 +27,11 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private let classes: [SoundClass]
     private let version: String
     private let logger: Logger
+    /// Only for `somniq test-alert`: a client of its own beside the daemon's, which says
+    /// nothing of the room (no discovery, states, availability or last will).
+    private let testOnly: Bool
+    /// The web page's public address: Home Assistant's device links to it.
+    private let pageURL: String?
     private var client: OpaquePointer?
     private let lock = PosixLock()
     private var connected = false
@@ -49,8 +54,11 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     /// `classes`: those whose events this sink is sent (its class list and minimum tier,
     /// under the profile in force at start); only they are announced to Home Assistant.
-    init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger) {
+    init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger,
+         pageURL: String? = nil, testOnly: Bool = false) {
         _ = Self.loadFailure
+        self.testOnly = testOnly
+        self.pageURL = pageURL
         self.config = config
         self.name = name
         self.room = room
@@ -71,14 +79,15 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             return
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let m = somniq_mosquitto_new("somniq-\(room)", true, me) else {
+        // The broker lets one client of an id connect: the test's must not push the daemon's off.
+        guard let m = somniq_mosquitto_new(testOnly ? "somniq-\(room)-test-\(getpid())" : "somniq-\(room)", true, me) else {
             logger.error("sink \(name): cannot create a client: \(LogText.escape(String(cString: strerror(errno))))")
             return
         }
         client = m
         _ = somniq_mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
         let offline = Array("offline".utf8)
-        _ = somniq_mosquitto_will_set(m, "\(base)/status", Int32(offline.count), offline, 1, true)
+        if !testOnly { _ = somniq_mosquitto_will_set(m, "\(base)/status", Int32(offline.count), offline, 1, true) }
         if let user = config.username { _ = somniq_mosquitto_username_pw_set(m, user, config.password) }
         if let ca = config.caFile {
             let rc = somniq_mosquitto_tls_set(m, ca, nil, config.certFile, config.keyFile, nil)
@@ -120,6 +129,10 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         everConnected = true
         lock.unlock()
         logger.info("sink \(name): connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
+        if testOnly {
+            wake?()
+            return
+        }
         if config.discovery {
             for (topic, payload) in discovery() { publish(client, topic, payload.compactText, retain: true) }
         }
@@ -173,10 +186,15 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         switch message.kind {
         case .level:
             rc = publish(client, "\(base)/level", message.record.compactText, retain: true)
+        case .test:
+            rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
         case .eventStart, .eventEnd, .status:
             rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
             if rc == 0, let c = message.soundClass, message.kind != .status {
                 rc = publish(client, stateTopic(c), message.kind == .eventStart ? "ON" : "OFF", retain: true)
+            }
+            if rc == 0, let c = message.soundClass, message.kind == .eventStart {
+                rc = publish(client, "\(base)/last_event", Self.lastEvent(c, message).compactText, retain: true)
             }
             if rc == 0, message.kind == .status, message.isRecovery || SinkMessage.deafness.contains(message.status ?? "") {
                 rc = publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
@@ -195,16 +213,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         lock.lock()
         let up = connected
         lock.unlock()
-        if up {
+        if up, !testOnly {
             publish(client, "\(base)/status", "offline", retain: true)
-            let deadline = Date(timeIntervalSinceNow: 1)
-            while Date() < deadline {
-                lock.lock()
-                let done = acknowledged >= published || !connected
-                lock.unlock()
-                if done { break }
-                usleep(5000)
-            }
+            _ = acknowledged(until: Date(timeIntervalSinceNow: 1))
         }
         // Disconnecting marks the client as leaving, connected or not, and stopping the
         // loop wakes its thread from any wait, so it ends by itself. It is not cancelled:
@@ -216,6 +227,34 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         self.client = nil
     }
 
+    /// Waits until `deadline` for the broker to acknowledge everything published; false
+    /// when it has not (or the connection was lost first).
+    private func acknowledged(until deadline: Date) -> Bool {
+        while true {
+            lock.lock()
+            let done = acknowledged >= published, up = connected
+            lock.unlock()
+            if done { return true }
+            if !up || Date() >= deadline { return false }
+            usleep(5000)
+        }
+    }
+
+    func confirm(until deadline: Date) -> String? {
+        acknowledged(until: deadline) ? nil : "published, but \(config.host):\(config.port) did not acknowledge it in time"
+    }
+
+    /// The last alert, for Home Assistant's "last event" sensor: its class (the state), tier,
+    /// time, score and link (attributes).
+    static func lastEvent(_ c: SoundClass, _ m: SinkMessage) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("class", .string(c.rawValue)), ("tier", .string(m.tier.rawValue))]
+        if let t = m.record["onset_time"] { fields.append(("time", t)) }
+        if let score = m.record["trace"]?["peak_smoothed"] { fields.append(("confidence", score)) }
+        if let id = m.record["id"] { fields.append(("id", id)) }
+        if let link = m.link { fields.append(("link", .string(link))) }
+        return .object(fields)
+    }
+
     /// Home Assistant MQTT discovery: (topic, config) for the room's device.
     func discovery() -> [(String, JSONValue)] {
         let id = "somniq_\(room)"
@@ -225,7 +264,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             ("manufacturer", .string("somniq")),
             ("model", .string("sleep sound monitor")),
             ("sw_version", .string(version)),
-        ])
+        ] + (pageURL.map { [("configuration_url", .string($0))] } ?? []))
         let availability: [(String, JSONValue)] = [
             ("availability_topic", .string("\(base)/status")),
             ("payload_available", .string("online")),
@@ -255,6 +294,16 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             // Digital full scale, not sound pressure: no device_class claims dB SPL.
             ("unit_of_measurement", .string("dBFS")),
             ("state_class", .string("measurement")),
+            ("qos", .number(1)),
+        ] + availability + [("device", device)])))
+        out.append(("\(config.discoveryPrefix)/sensor/\(id)/last_event/config", .object([
+            ("name", .string("Last event")),
+            ("unique_id", .string("\(id)_last_event")),
+            ("object_id", .string("\(id)_last_event")),
+            ("state_topic", .string("\(base)/last_event")),
+            ("value_template", .string("{{ value_json.class }}")),
+            ("json_attributes_topic", .string("\(base)/last_event")),
+            ("icon", .string("mdi:bell-ring")),
             ("qos", .number(1)),
         ] + availability + [("device", device)])))
         return out

@@ -26,6 +26,8 @@ public final class SinkHub: RecordSink {
     }
 
     public let room: String
+    /// The web page, whose public address links each alert to its event.
+    private let page: HTTPConfig?
     private var entries: [Entry] = []
     private let logger: Logger
     /// Whether the minute levels go out (live: yes; a replay's levels are not the room's now).
@@ -36,17 +38,12 @@ public final class SinkHub: RecordSink {
 
     /// `profile`: the profile in force, whose tiers decide which classes can reach each
     /// sink (and so which Home Assistant announces).
-    public init(configs: [SinkConfig], room: String, profile: Profile, version: String, logger: Logger) {
+    public init(configs: [SinkConfig], room: String, profile: Profile, version: String, logger: Logger, page: HTTPConfig? = nil) {
         self.room = room
+        self.page = page
         self.logger = logger
         for config in configs {
-            let endpoint: SinkEndpoint = switch config.kind {
-            case let .exec(e): ExecSink(e)
-            case let .webhook(w): WebhookSink(w, version: version)
-            case let .mqtt(m):
-                MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
-                         version: version, logger: logger)
-            }
+            let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, page: page)
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
                                                                      capacity: config.queueSize, logger: logger)))
         }
@@ -57,6 +54,58 @@ public final class SinkHub: RecordSink {
             if case .webhook = config.kind, let (problem, package) = Self.libraryProblem(config.kind) {
                 logger.error("sink \(config.name): \(problem); its notifications fail until \(package) is installed")
             }
+        }
+    }
+
+    /// The endpoint a sink's configuration describes.
+    private static func endpoint(_ config: SinkConfig, room: String, profile: Profile, version: String, logger: Logger,
+                                 page: HTTPConfig? = nil, test: Bool = false) -> SinkEndpoint {
+        switch config.kind {
+        case let .exec(e): ExecSink(e)
+        case let .webhook(w): WebhookSink(w, version: version)
+        case let .mqtt(m):
+            MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
+                     version: version, logger: logger, pageURL: page?.publicURL, testOnly: test)
+        }
+    }
+
+    /// What became of a test notification at one sink.
+    public struct TestResult: Sendable {
+        public var sink: String
+        public var type: String
+        /// Nil when delivered; else why not, in words.
+        public var failure: String?
+        public var seconds: Double
+    }
+
+    /// Sends one test notification through each of `configs`, one sink after another,
+    /// each given up to `timeout` seconds (to connect, deliver, and for MQTT to have the
+    /// broker acknowledge it): what `somniq test-alert` and the web page's button do. A
+    /// failed attempt is tried again until then (a broker is still being connected to).
+    public static func sendTest(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
+                                timeout: Double, logger: Logger) -> [TestResult] {
+        configs.map { config in
+            let started = Date()
+            if let (problem, package) = libraryProblem(config.kind) {
+                return TestResult(sink: config.name, type: config.typeName, failure: "\(problem); install \(package)", seconds: 0)
+            }
+            let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, test: true)
+            endpoint.start(wake: {})
+            defer { endpoint.stop() }
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            var failure: String? = "no attempt"
+            while true {
+                do throws(SinkFailure) {
+                    try endpoint.deliver(.test(room: room, time: time))
+                    failure = endpoint.confirm(until: deadline)
+                    break
+                } catch {
+                    failure = error.description
+                    if Date().addingTimeInterval(0.1) >= deadline { break }
+                    usleep(100_000)
+                }
+            }
+            return TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: Date().timeIntervalSince(started))
         }
     }
 
@@ -101,8 +150,11 @@ public final class SinkHub: RecordSink {
     public func eventStart(_ e: EventStart, record: JSONValue) {
         guard e.alert else { return }
         let now = e.onset
-        let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier,
-                                  record: record.adding("room", .string(room)))
+        var record = record.adding("room", .string(room))
+        if let time = record["onset_time"]?.stringValue.flatMap(WallClock.parse), let link = page?.link(night: WallClock.night(time), event: e.id) {
+            record = record.adding("link", .string(link))
+        }
+        let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier, record: record)
         for i in entries.indices where entries[i].config.admits(e.soundClass, tier: e.tier) {
             // Critical alerts are neither held back nor counted against the others.
             if e.tier != .critical {

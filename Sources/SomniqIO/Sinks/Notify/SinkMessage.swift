@@ -3,7 +3,7 @@ import SomniqCore
 /// What a sink is told: an alerted event's start or end, a critical condition of the
 /// daemon itself, or (MQTT only) the minute's sound level.
 public struct SinkMessage: Sendable {
-    public enum Kind: String, Sendable { case eventStart = "event_start", eventEnd = "event_end", status, level }
+    public enum Kind: String, Sendable { case eventStart = "event_start", eventEnd = "event_end", status, level, test }
 
     public var kind: Kind
     public var room: String
@@ -19,17 +19,44 @@ public struct SinkMessage: Sendable {
     /// The conditions in which somniq hears nothing at all, and that `listening` ends.
     public static let deafness: Set<String> = ["device_lost", "capture_stalled"]
 
+    /// A test notification (`somniq test-alert`), sent at the critical tier so that it
+    /// goes wherever an alarm would, and sounds as one does.
+    public static func test(room: String, time: String) -> SinkMessage {
+        SinkMessage(kind: .test, room: room, soundClass: nil, tier: .critical,
+                    record: .object([("v", .number(1)), ("kind", .string("test")), ("room", .string(room)), ("time", .string(time))]))
+    }
+
     /// The room is heard again: good news, said at a lower priority than the loss.
     public var isRecovery: Bool { kind == .status && status == "listening" }
 
-    /// A line for people: "smoke alarm in bedroom (critical)".
+    /// Where the event is on the web page, when its public address is configured.
+    public var link: String? { record["link"]?.stringValue }
+
+    /// The notification's title: what, where; urgent for the critical tier.
+    public var title: String {
+        switch kind {
+        case .eventStart, .eventEnd:
+            let what = soundClass.map(EventWords.title) ?? label
+            return (tier == .critical && kind == .eventStart ? "Urgent: " : "") + "\(what) in \(room)"
+                + (kind == .eventEnd ? " has stopped" : "")
+        case .status where isRecovery: return "somniq \(room): listening again"
+        case .status: return "Urgent: somniq \(room) cannot hear"
+        case .level: return "somniq \(room): sound level"
+        case .test: return "somniq \(room): test"
+        }
+    }
+
+    /// A line for people, in their time zone: "Cough in nursery at 03:12:08 CET: score
+    /// 98 % (alerts from 70 %), 22 dB over the room's background", and the page's link.
     public var text: String {
         switch kind {
         case .eventStart:
-            return "\(label) in \(room) (\(tier.rawValue))" + (record["onset_time"].flatMap(\.stringValue).map { " at \($0)" } ?? "")
+            let when = record["onset_time"]?.stringValue.flatMap(WallClock.parse).map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
+            return "\(soundClass.map(EventWords.title) ?? label) in \(room)\(when) (\(tier.rawValue)): \(EventWords.why(trace: record["trace"]))"
+                + (link.map { "\n\($0)" } ?? "")
         case .eventEnd:
             let seconds = (record["offset_s"]?.numberValue ?? 0) - (record["onset_s"]?.numberValue ?? 0)
-            return "\(label) in \(room) stopped after \(Int(seconds.rounded())) s"
+            return "\(soundClass.map(EventWords.title) ?? label) in \(room) stopped after \(Int(seconds.rounded())) s"
         case .status where isRecovery:
             let unheard = record["unheard_s"]?.numberValue ?? 0
             return "somniq in \(room): listening again; the room was not heard for \(TextReport.duration(unheard))"
@@ -37,6 +64,8 @@ public struct SinkMessage: Sendable {
             return "somniq in \(room): \(Self.statusText(status ?? ""))"
         case .level:
             return "sound level in \(room)"
+        case .test:
+            return "somniq in \(room): a test notification; somniq's alerts from this room reach you here"
         }
     }
 

@@ -22,10 +22,15 @@ protocol SinkEndpoint: AnyObject, Sendable {
     /// Called from another thread when the worker gives up on a delivery under way (the
     /// daemon or a replay is ending): cut it short if it can be (exec kills its program).
     func abort()
+    /// After a delivery, waits until `deadline` for the endpoint to confirm it reached its
+    /// far end; why not, if it did not (MQTT: the broker's acknowledgement). A delivery
+    /// that returned has reached it for exec and webhook.
+    func confirm(until deadline: Date) -> String?
 }
 
 extension SinkEndpoint {
     func abort() {}
+    func confirm(until deadline: Date) -> String? { nil }
 }
 
 /// Counts a sink keeps, for the metrics file and the log.

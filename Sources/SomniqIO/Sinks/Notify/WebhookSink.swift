@@ -55,10 +55,11 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
             let emoji = m.kind == .eventEnd || m.isRecovery ? "white_check_mark"
                 : m.tier == .critical ? "rotating_light" : m.tier == .high ? "warning" : "bell"
             let tags = [emoji, m.soundClass?.rawValue ?? m.status ?? m.kind.rawValue, m.room]
+            // ntfy's `Click`: tapping the notification opens the event on the page.
             return (m.text, ["Content-Type: text/plain; charset=utf-8",
-                             "Title: somniq \(m.room): \(m.label)",
+                             "Title: \(m.title)",
                              "Priority: \(ntfyPriority(m))",
-                             "Tags: \(tags.joined(separator: ","))"])
+                             "Tags: \(tags.joined(separator: ","))"] + (m.link.map { ["Click: \($0)"] } ?? []))
         }
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import SomniqCore
+@testable import SomniqIO
+
+/// `somniq test-alert`, and notifications a person reads: with the real parts (a Mosquitto
+/// broker on loopback, an HTTP server, a program run by the exec sink).
+@Suite(.serialized) struct TestAlertTests {
+    let home = temporaryDirectory()
+
+    func config(_ json: String) throws -> String {
+        let path = home + "/config-\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aTestAlertReachesEverySinkAndSaysWhichFailedAndWhy() throws {
+        let endpoints = try Endpoints(in: home, name: "test-alert")
+        defer { endpoints.stop() }
+        let closed = try freePort()
+        let cfg = try config("""
+        {"room": "nursery", "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
+          {"type": "webhook", "name": "phone", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"},
+          {"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\(closed)/"}]}
+        """)
+        let r = try somniq("test-alert", "--config", cfg, "--timeout", "2")
+        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("mqtt (mqtt): delivered in "))
+        #expect(lines[1].hasPrefix("phone (webhook): delivered in "))
+        #expect(lines[2].hasPrefix("exec (exec): delivered in "))
+        #expect(lines[3].hasPrefix("dead (webhook): not delivered: ") && lines[3].contains("127.0.0.1:\(closed)"), "\(lines[3])")
+
+        // What each endpoint got: a test, said as one.
+        let hook = try JSONValue(parsing: try endpoints.web.first { $0.contains("test notification") }.line)
+        #expect(hook["headers"]?["Title"]?.stringValue == "somniq nursery: test")
+        #expect(hook["headers"]?["Priority"]?.stringValue == "5")
+        #expect(hook["body"]?.stringValue == "somniq in nursery: a test notification; somniq's alerts from this room reach you here")
+        let event = try endpoints.subscriber.first { $0.hasPrefix("somniq/nursery/event ") }
+        #expect(event.line.contains("\"kind\":\"test\""))
+        try waitUntil(timeout: 5) { !records(endpoints.execOut).isEmpty }
+        #expect(records(endpoints.execOut).first?["env"]?["SOMNIQ_KIND"]?.stringValue == "test")
+        // The test's MQTT client says nothing of the room: no availability, no states, no
+        // discovery, so a daemon running beside it is left as it was.
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(endpoints.subscriber.lines.map(\.line).filter { !$0.hasPrefix("somniq/nursery/event ") && !$0.hasPrefix("somniq/probe-") } == [])
+    }
+
+    @Test func oneSinkByNameAndTheErrorsOfAWrongAsk() throws {
+        let endpoints = try Endpoints(in: home, name: "one-sink")
+        defer { endpoints.stop() }
+        let cfg = try config("""
+        {"room": "nursery", "sinks": [
+          {"type": "webhook", "name": "phone", "url": "http://127.0.0.1:\(endpoints.httpPort)/"},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))]}]}
+        """)
+        let one = try somniq("test-alert", "--config", cfg, "--sink", "phone")
+        #expect(one.status == 0 && one.stdout.hasPrefix("phone (webhook): delivered in ") && one.stdout.split(separator: "\n").count == 1)
+        #expect(records(endpoints.execOut).isEmpty)
+        let unknown = try somniq("test-alert", "--config", cfg, "--sink", "pager")
+        #expect(unknown.status == 64 && unknown.stderr == "somniq: \(cfg): no sink named pager (there are: phone, exec)\n")
+        let none = try somniq("test-alert", "--config", try config(#"{"room": "nursery"}"#))
+        #expect(none.status == 65 && none.stderr.hasSuffix(": no sinks to test; add one under \"sinks\" in the configuration\n"))
+    }
+
+    @Test func notificationsAreInTheConfiguredTimeZoneWithTheScoreAndALinkToTheEvent() throws {
+        let endpoints = try Endpoints(in: home, name: "words")
+        defer { endpoints.stop() }
+        // India has no daylight saving: 23:12 there is 23:12 in any season.
+        let cfg = try config("""
+        {"room": "nursery", "time_zone": "Asia/Kolkata",
+         "http": {"listen": "127.0.0.1:18080", "public_url": "https://somniq.example:8443/"},
+         "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
+          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
+        """)
+        let out = home + "/words.jsonl"
+        let r = try somniq("replay", Paths.demoNight, "--config", cfg, "--start", "2026-11-22T23:10", "--format", "jsonl", "--output", out)
+        #expect(r.status == 0, "\(r.stderr)")
+        let alarm = try #require(records(out).first { $0["kind"] == .string("event_start") && $0["class"] == .string("smoke_alarm") })
+        let id = try #require(alarm["id"]?.stringValue)
+        let link = "https://somniq.example:8443/night/2026-11-22#e-\(id)"
+        try waitUntil(timeout: 10) { !records(endpoints.execOut).isEmpty }
+        let exec = try #require(records(endpoints.execOut).first { $0["env"]?["SOMNIQ_KIND"]?.stringValue == "event_start" })
+        let message = try #require(exec["env"]?["SOMNIQ_MESSAGE"]?.stringValue)
+        let score = Int(((alarm["confidence"]?.numberValue ?? 0) * 100).rounded())
+        #expect(message == "Smoke alarm in nursery at 23:12:00 IST (critical): score \(score) % (alerts from 70 %), "
+                + "\(Int(((alarm["trace"]?["level_dbfs"]?.numberValue ?? 0) - (alarm["trace"]?["floor_dbfs"]?.numberValue ?? 0)).rounded())) dB over the room's background\n\(link)",
+                "\(message)")
+        #expect(exec["env"]?["SOMNIQ_LINK"]?.stringValue == link)
+        let hook = try JSONValue(parsing: try endpoints.web.first { $0.contains("Smoke alarm in nursery") }.line)
+        #expect(hook["headers"]?["Title"]?.stringValue == "Urgent: Smoke alarm in nursery")
+        #expect(hook["headers"]?["Click"]?.stringValue == link)
+        // The score shown is the one the profile compared, and the log says it too.
+        #expect(alarm["confidence"] == alarm["trace"]?["peak_smoothed"])
+
+        // Home Assistant: the device links to the page, and a sensor holds the last alert.
+        let retained = try endpoints.broker.retained("#")
+        let discovery = try JSONValue(parsing: try #require(retained["homeassistant/sensor/somniq_nursery/last_event/config"]))
+        #expect(discovery["state_topic"]?.stringValue == "somniq/nursery/last_event")
+        #expect(discovery["device"]?["configuration_url"]?.stringValue == "https://somniq.example:8443")
+        let last = try JSONValue(parsing: try #require(retained["somniq/nursery/last_event"]))
+        let lastAlert = try #require(records(out).last { $0["kind"] == .string("event_start") && $0["alert"] == .bool(true) })
+        #expect(last["class"] == lastAlert["class"] && last["tier"] == lastAlert["tier"] && last["time"] == lastAlert["onset_time"])
+    }
+
+    @Test func aTimeZoneTheMachineDoesNotKnowIsRefusedByName() throws {
+        let cfg = try config(#"{"time_zone": "Mars/Olympus_Mons"}"#)
+        let r = try somniq("run", "--config", cfg, "--check-config")
+        #expect(r.status == 65)
+        #expect(r.stderr == "somniq: \(cfg): time_zone: \"Mars/Olympus_Mons\" is not a time zone this machine knows (a name under /usr/share/zoneinfo, such as \"Europe/Berlin\"; install tzdata)\n")
+    }
+}
