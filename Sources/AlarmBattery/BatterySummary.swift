@@ -57,6 +57,11 @@ public struct BatterySummary: Sendable {
         lines.append("alarms      found \(found.count)/\(req.count) (\(Self.percent(found.count, req.count))) within 4 s / by the 2nd T4 group;"
             + " split \(split.count); found once \(req.filter(\.foundOnce).count)/\(req.count); median latency \(median);"
             + " below-spec SNR (3-6 dB, not required) \(below.filter(\.found).count)/\(below.count)")
+        let errors = found.compactMap(\.onsetError).map(abs).sorted()
+        if !errors.isEmpty {
+            lines.append("  onsets: \(errors.filter { $0 <= 0.5 }.count)/\(errors.count) of the found open within 0.5 s of their first beep;"
+                + " median \(fixed(errors[errors.count / 2], 2)) s, worst \(fixed(errors.last!, 2)) s")
+        }
         lines.append("  (k/n below: required alarms found as one event)")
         lines.append("  by family  " + Self.grouped(req, by: \.family, order: ["t3", "t4", "t3-520", "continuous", "steady-beep"]))
         lines.append("  by in-band SNR  " + Self.snrBands.map { name, r in

@@ -2,11 +2,13 @@ import SomniqCore
 
 /// A case pushed through somniq's pipeline, as `somniq replay` pushes a file, and judged.
 ///
-/// The rules (`AlarmCheck` for the alarms): an alarm is found when a `smoke_alarm` event
-/// starts within 4 s of its labelled onset (or before it ends); a T4 alarm is allowed until
-/// its second group has begun sounding, onset + group period + 0.5 s. "One event each":
-/// exactly one `smoke_alarm` event overlaps the label. A look-alike fails when it raises
-/// any `smoke_alarm` event at all.
+/// The rules (`AlarmCheck` for the alarms): an alarm is found when a `smoke_alarm` event is
+/// raised within 4 s of its labelled onset (or before it ends): its score rose by then, its
+/// alert comes the profile's debounce later; a T4 alarm is allowed until its second group
+/// has begun sounding, onset + group period + 0.5 s. "One event each": exactly one
+/// `smoke_alarm` event overlaps the label. A look-alike fails when it raises any
+/// `smoke_alarm` event at all. Where the event says the alarm began (its onset, the first
+/// beep the detector heard) is judged apart: `onsetError`.
 public struct CaseRun: Sendable {
     public var name: String
     public var index: Int
@@ -24,8 +26,13 @@ public struct CaseRun: Sendable {
     public var labels: [(onset: Double, offset: Double)]
     /// The smoke_alarm events the pipeline raised (onset, offset), in order.
     public var events: [(onset: Double, offset: Double)]
-    /// Seconds from the labelled onset to the event that found it; nil: missed.
+    /// When each of them was raised: its score rose to the profile's `on` (its trace's
+    /// `confirmed_s` less the debounce), in order.
+    public var raised: [Double]
+    /// Seconds from the labelled onset to the raising of the event that found it; nil: missed.
     public var latency: Double?
+    /// Seconds from the labelled onset to the onset of the event that found it.
+    public var onsetError: Double?
     /// Latest onset that counts as found, seconds from the labelled onset.
     public var allowed: Double
     /// smoke_alarm events overlapping the label.
@@ -48,11 +55,14 @@ public struct CaseRun: Sendable {
     public init(_ item: BatteryCase, transform: SpectrumTransform, profile: Profile) throws {
         let pipeline = try Pipeline(transform: transform, profile: profile)
         var found: [(onset: Double, offset: Double)] = []
+        var raised: [Double] = []
         var opened = 0
         func collect(_ outputs: [PipelineOutput]) {
             for o in outputs {
                 switch o {
-                case let .start(e) where e.soundClass == .smokeAlarm: opened += 1
+                case let .start(e) where e.soundClass == .smokeAlarm:
+                    opened += 1
+                    raised.append((e.trace.confirmed ?? e.onset) - e.trace.rule.debounce)
                 case let .end(e) where e.soundClass == .smokeAlarm: found.append((e.onset, e.offset))
                 default: break
                 }
@@ -68,22 +78,25 @@ public struct CaseRun: Sendable {
         }
         collect(pipeline.finish())
         precondition(opened == found.count, "every smoke_alarm event opened is closed by finish()")
-        self.init(item, events: found)
+        self.init(item, events: found, raised: raised)
     }
 
     /// Judges `item` given the smoke_alarm events raised on it.
     /// A continuous horn or steady beeping is found 10 s after it starts, within the next window.
     public static let hornDeadline = 10.5
 
-    public init(_ item: BatteryCase, events: [(onset: Double, offset: Double)]) {
+    /// `raised`: when each event was raised (`raised`); by default, at its onset.
+    public init(_ item: BatteryCase, events: [(onset: Double, offset: Double)], raised: [Double]? = nil) {
+        let raised = raised ?? events.map(\.onset)
         name = item.name; index = item.index; seed = item.seed
         isAlarm = item.isAlarm; isRequired = item.isRequired; family = item.family
         background = item.background; inBandSnrDb = item.inBandSnrDb; peakDbfs = item.peakDbfs
         clipped = item.clipped; edgeDraws = item.edgeDraws; parameters = item.parameters; seconds = item.seconds
-        labels = item.labels; self.events = events
+        labels = item.labels; self.events = events; self.raised = raised
         let label = AlarmCheck.label
         let reference = item.labels.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: label) }
-        let estimated = events.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: label) }
+        // Judged when raised, from then to the event's end.
+        let estimated = zip(events, raised).map { LabeledEvent(onset: max($0.0.onset, $0.1), offset: $0.0.offset, label: label) }
         var check = AlarmCheck()
         check.add(file: item.name, reference: reference, estimated: estimated)
         stray = check.falseAlarms
@@ -100,9 +113,12 @@ public struct CaseRun: Sendable {
             }
             if allowed > AlarmCheck.tolerance {
                 if latency == nil {
-                    latency = events.first { $0.onset > r.onset + AlarmCheck.tolerance && $0.onset <= min(r.offset, r.onset + allowed) }
+                    latency = estimated.first { $0.onset > r.onset + AlarmCheck.tolerance && $0.onset <= min(r.offset, r.onset + allowed) }
                         .map { $0.onset - r.onset }
                 }
+            }
+            if latency != nil, let k = events.firstIndex(where: { $0.offset >= r.onset && $0.onset <= r.offset }) {
+                onsetError = events[k].onset - r.onset
             }
         } else {
             overlapping = 0
@@ -123,7 +139,7 @@ public struct CaseRun: Sendable {
         } else if overlapping != 1 {
             what = "split into \(overlapping) events (\(events)), latency \(fixed(latency!, 1)) s"
         } else {
-            what = "found, latency \(fixed(latency!, 1)) s"
+            what = "found, latency \(fixed(latency!, 1)) s, onset \(fixed(onsetError ?? 0, 2)) s from the first beep"
         }
         return "\(isAlarm ? "alarm" : "look-alike") \(index) [\(name)]: \(what) — \(parameters)"
     }

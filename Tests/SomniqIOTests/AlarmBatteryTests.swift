@@ -169,3 +169,24 @@ enum KnownBatteryFailures {
     let families = (0..<Battery.familyDeck.count).map { b.alarmRecipe($0, seed: 9).family }
     #expect(families.sorted() == Battery.familyDeck.sorted())
 }
+
+/// An alarm's event is where the alarm sounded, from its first beep to its last, though its
+/// pattern is confirmed seconds later (a T3 at its fourth beep): the trace says when.
+@Test(arguments: ["t3", "t4", "t3-520", "continuous", "steady-beep"])
+func anAlarmsEventOpensAtItsFirstBeepAndEndsAtItsLast(family: String) throws {
+    let transform = FFTWTransform(size: 1024)
+    let cases = BatterySample.alarms(seed: 4, count: 2) { $0.family == family && BatterySample.plain($0) && $0.snrDb > 15 }
+    #expect(cases.count == 2)
+    for c in cases {
+        let run = try CaseRun(c, transform: transform, profile: .balanced)
+        let label = try #require(c.labels.first)
+        #expect(run.foundOnce, "\(run.verdict)")
+        guard let event = run.events.first, let raised = run.raised.first else { continue }
+        // One short frame (16 ms) either way, and at the end a dry room's tail of a frame more.
+        let frame = AlarmDetector.frameSeconds
+        #expect(abs(event.onset - label.onset) <= frame, "\(family): onset \(event.onset), first beep \(label.onset)")
+        #expect(abs(event.offset - label.offset) <= 2 * frame, "\(family): offset \(event.offset), last beep ends \(label.offset)")
+        // The alert came when the pattern showed, seconds after the onset.
+        #expect(raised > event.onset + 1, "\(family): raised at \(raised), onset \(event.onset)")
+    }
+}

@@ -11,6 +11,9 @@ public struct AlertProcessor: Sendable {
     /// Per class, the frame after the last one it was given: where an event open at a
     /// reload or at the end of the stream ends.
     private var nextFrame: [Int]
+    /// Where the last smoke alarm event ended: an alarm span that began before it is that
+    /// event's, and opens no other event at its first beep.
+    private var alarmEnded = -Double.infinity
 
     private struct OpenEvent: Sendable {
         var id: String
@@ -55,8 +58,14 @@ public struct AlertProcessor: Sendable {
 
     /// Feeds the raw scores of frame `frame` (time `frame × 0.5 s`) for `classes`; calls
     /// `emit` for every event that starts or ends.
+    ///
+    /// `alarm`: the latest alarm the detector found (`Classifier.alarm`). The detector
+    /// finds an alarm by its pattern, seconds after its first beep (a T3 at its fourth); the
+    /// smoke alarm's event is alerted then, as its score rises, but opens at the first beep
+    /// and ends at the last, the span the detector heard (SPEC §4: an onset is where the
+    /// sound began, not when it was confirmed).
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
-                              levels: Levels, emit: (AlertOutput) -> Void) {
+                              levels: Levels, alarm: AlarmDetector.Span? = nil, emit: (AlertOutput) -> Void) {
         for c in classes {
             let i = c.index
             let raw = Double(scores[c])
@@ -67,7 +76,11 @@ public struct AlertProcessor: Sendable {
                 open[i] = event
             }
             switch action {
-            case let .open(onset, suppressed)?:
+            case var .open(onset, suppressed)?:
+                if c == .smokeAlarm, let a = alarm, a.from < onset, a.from > alarmEnded,
+                   a.to >= onset - AlarmDetector.longestConfirmation {
+                    onset = a.from
+                }
                 let rule = machines[i].rule
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
@@ -78,10 +91,16 @@ public struct AlertProcessor: Sendable {
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
                                          floorDbfs: levels.floorDbfs, profileName: profile.name,
-                                         profileSHA256: profile.sha256))))
-            case let .close(offset, truncated)?:
+                                         profileSHA256: profile.sha256, confirmed: Double(frame) * StreamClock.frameSeconds))))
+            case var .close(offset, truncated)?:
                 if let event = open[i] {
                     open[i] = nil
+                    if c == .smokeAlarm {
+                        // Over once the pattern has been silent for its longest pause: it
+                        // ended with its last beep.
+                        if let a = alarm, a.to >= event.onset, a.to < offset { offset = a.to }
+                        alarmEnded = offset
+                    }
                     emit(.end(end(event, c, offset: offset, truncated: truncated)))
                 }
             case nil:

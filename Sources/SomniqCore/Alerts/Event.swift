@@ -10,6 +10,11 @@ public struct DecisionTrace: Equatable, Sendable {
     /// Where a learned rule decided the class: the inputs that weighed most in the window
     /// the event was confirmed on, heaviest first.
     public var weights: [LearnedRules.Weight] = []
+    /// When the event was confirmed (stream seconds): the time of the frame its alert was
+    /// raised on. Its onset may lie well before (a smoke alarm opens at its first beep and
+    /// is confirmed by its pattern, seconds later): the difference is the confirmation's
+    /// latency.
+    public var confirmed: Double?
 }
 
 /// An event confirmed by the alert processor (written as `event_start`).

@@ -120,6 +120,10 @@ public struct AlarmDetector: Sendable {
     static let hornHz: ClosedRange<Float> = 2000...4500
     static let hornPitchTolerance: Float = 0.025
     static let hornSeconds = 10.0
+    /// The longest an alarm sounds before its pattern is found: a horn's or steady beeping's
+    /// 10 s, and a frame and a beep besides (a T3 is found 4 s in, a T4 6 s in). An alarm's
+    /// event opens at its first beep, up to this much before it is alerted.
+    public static let longestConfirmation = hornSeconds + 1
     /// A horn's beep holds its pitch within ±1 %: from its lowest to its highest 2 %, and
     /// 1.5 % more for the frame pitch estimate's error (±0.75 %, a tenth of a bin at 3 kHz).
     static let hornSpread: Float = 0.035

@@ -74,6 +74,9 @@ public struct Classifier: Sendable {
     private let learnedClasses: [SoundClass]
     /// The learned rules' inputs for the window decided last (`LearnedInputs.names`).
     public private(set) var inputs: [Float]
+    /// The latest alarm the detector has found, as known at the newest window pushed: from
+    /// its first beep to its last so far. The smoke alarm's event opens and closes on it.
+    public private(set) var alarm: AlarmDetector.Span?
     /// Each class's learned score in the window before.
     private var learnedBefore = [Float](repeating: 0, count: SoundClass.allCases.count)
 
@@ -94,6 +97,7 @@ public struct Classifier: Sendable {
 
     /// Takes the next window. Call `next` until it returns nil before pushing another.
     public mutating func push(_ f: WindowFeatures) {
+        if let a = f.alarm { alarm = a }
         pending.append(.init(features: f, rules: Rules(f)))
     }
 

@@ -95,7 +95,7 @@ public enum Records {
             ("floor_dbfs", .rounded(t.floorDbfs, 1)),
             ("profile", .string(t.profileName)),
             ("profile_sha256", .string(t.profileSHA256)),
-        ] + (t.weights.isEmpty ? [] : [("learned", .array(t.weights.map {
+        ] + (t.confirmed.map { [("confirmed_s", .rounded($0))] } ?? []) + (t.weights.isEmpty ? [] : [("learned", .array(t.weights.map {
             .object([("input", .string($0.input)), ("value", .rounded($0.value)), ("weight", .rounded($0.weight))])
         }))]))))
         return .object(m)

@@ -14,7 +14,8 @@ public final class Pipeline {
     /// Frames decided so far for the prompt classes and for the trains.
     private var decidedPrompt = 0, decidedTrain = 0
     /// How far past a minute every class must be decided before its activity is final:
-    /// the longest debounce (an event's onset is its candidate's start) and 2 s to spare.
+    /// the longest debounce (an event's onset is its candidate's start) and 2 s to spare,
+    /// or an alarm's confirmation (its event opens at its first beep), if longer.
     private var settleSeconds = 0.0
     private var scores = ClassScores()
     private let reportsWindows: Bool
@@ -50,7 +51,7 @@ public final class Pipeline {
     }
 
     private static func settleSeconds(_ profile: Profile) -> Double {
-        SoundClass.allCases.map { profile.rule(for: $0).debounce }.max()! + 2
+        max(SoundClass.allCases.map { profile.rule(for: $0).debounce }.max()! + 2, AlarmDetector.longestConfirmation)
     }
 
     public var profile: Profile { alerts.profile }
@@ -121,8 +122,9 @@ public final class Pipeline {
             measure(.alerts) {
                 let classes = decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses
                 let levels = AlertProcessor.Levels(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs))
-                alerts.step(scores, frame: features.index, classes: classes, levels: levels, emit: { alerted($0) })
-                comparison?.step(scores, frame: features.index, classes: classes, levels: levels)
+                let alarm = classifier.alarm
+                alerts.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm, emit: { alerted($0) })
+                comparison?.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm)
             }
             if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }
         }

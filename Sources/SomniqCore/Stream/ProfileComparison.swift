@@ -18,10 +18,11 @@ public struct ProfileComparison: Sendable {
     }
 
     /// The same call `Pipeline` makes to its own alert processor, for every profile.
-    public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass], levels: AlertProcessor.Levels) {
+    public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass], levels: AlertProcessor.Levels,
+                              alarm: AlarmDetector.Span? = nil) {
         var counts = take()
         for k in processors.indices {
-            processors[k].step(scores, frame: frame, classes: classes, levels: levels) { Self.tally($0, &counts, k) }
+            processors[k].step(scores, frame: frame, classes: classes, levels: levels, alarm: alarm) { Self.tally($0, &counts, k) }
         }
         put(counts)
     }
