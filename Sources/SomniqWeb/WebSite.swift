@@ -210,18 +210,26 @@ final class WebSite: @unchecked Sendable {
     }
 
     /// The metrics as the textfile has them: the daemon's own, or the textfile beside the
-    /// log that `somniq serve` serves.
+    /// log that `somniq serve` serves. That file is only read if it is a regular file at
+    /// its own name: a link there (to /etc/passwd, say) would serve whatever it points to,
+    /// and a FIFO would block the read (the file is opened without blocking, then checked).
     func metrics() -> Reply {
         let text: String
         if let live = settings.live {
             text = live.snapshot.metrics
-        } else if let file = settings.metricsFile, case let .success(bytes) = TextFile.read(file, what: "a metrics file", limit: 16 << 20) {
-            text = String(decoding: bytes, as: UTF8.self)
+        } else if let file = settings.metricsFile {
+            switch TextFile.read(file, what: "a metrics file", limit: 16 << 20, followingLinks: false) {
+            case let .success(bytes): text = String(decoding: bytes, as: UTF8.self)
+            case let .failure(e) where e.missing: return Self.noMetrics
+            case let .failure(e): return .text(404, "no metrics: \(LogText.escape(file)): \(e.problem)")
+            }
         } else {
-            return .text(404, "no metrics: somniq serve shows the daemon's textfile (somniq.prom beside the log), and there is none")
+            return Self.noMetrics
         }
         return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
     }
+
+    private static let noMetrics = Reply.text(404, "no metrics: somniq serve shows the daemon's textfile (somniq.prom beside the log), and there is none")
 
     // MARK: clips
 

@@ -186,6 +186,28 @@ import SomniqCore
         #expect(try fetch(base + "/", method: "POST").status != 200, "read-only")
     }
 
+    /// `/metrics` of `somniq serve` reads somniq.prom beside the log only if it is a regular
+    /// file at that name: a link there is not followed, and a FIFO is neither waited for nor read.
+    @Test func metricsFollowNoLinkAndWaitForNoFIFO() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let prom = dir + "/somniq.prom"
+        try FileManager.default.createSymbolicLink(atPath: prom, withDestinationPath: "/etc/passwd")
+        let linked = try fetch(server.base + "/metrics")
+        #expect(linked.status == 404 && !linked.text.contains("root:"), "\(linked.status): \(linked.text.prefix(100))")
+        #expect(linked.text == "no metrics: \(prom): is a symbolic link, which is not followed; give a metrics file itself\n")
+
+        try FileManager.default.removeItem(atPath: prom)
+        #expect(mkfifo(prom, 0o600) == 0)
+        let asked = Date()
+        let fifo = try fetch(server.base + "/metrics", timeout: 5)
+        #expect(Date().timeIntervalSince(asked) < 2, "a FIFO with no writer is answered at once")
+        #expect(fifo.status == 404)
+        #expect(fifo.text == "no metrics: \(prom): is not a regular file (a device, a FIFO or a socket); give a metrics file\n")
+        #expect(try fetch(server.base + "/healthz").status == 200)
+    }
+
     /// A clip plays and seeks over HTTP (range requests), is found by its event in the log,
     /// and no URL reaches a file by its path.
     @Test func clipsSeekWithRangeRequestsAndAreLookedUpNotJoined() throws {

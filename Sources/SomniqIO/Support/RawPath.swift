@@ -26,16 +26,20 @@ public enum RawPath {
 /// writer would hang open(2) forever), and only if it is a regular file.
 enum InputFile {
     /// A descriptor of `path`, or what is wrong with it, worded for the user.
-    static func open(_ path: String, what: String) -> Result<Int32, InputFileError> {
-        let fd = RawPath.bytes(of: path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    /// `followingLinks: false` refuses a symbolic link at `path` itself (`O_NOFOLLOW`): for a
+    /// file served to others, whose name someone else may have made a link to any file.
+    static func open(_ path: String, what: String, followingLinks: Bool = true) -> Result<Int32, InputFileError> {
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
+        let fd = RawPath.bytes(of: path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, flags) }
         guard fd >= 0 else {
             let e = errno
             let problem = switch e {
             case ENOENT: "no such file; check the path"
             case EACCES: "permission denied; check the file's permissions"
+            case ELOOP where !followingLinks: "is a symbolic link, which is not followed; give \(what) itself"
             default: "cannot open: \(String(cString: strerror(e)))"
             }
-            return .failure(InputFileError(problem: problem))
+            return .failure(InputFileError(problem: problem, missing: e == ENOENT))
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
@@ -60,6 +64,8 @@ enum InputFile {
 
 public struct InputFileError: Error {
     public var problem: String
+    /// There is no file at the path (as against one that cannot be read or is refused).
+    public var missing = false
 }
 
 /// A small text file somniq is given (a profile, a configuration, a label file): read
@@ -68,10 +74,11 @@ public enum TextFile {
     /// 1 MiB: a profile or a configuration is a few KB; a night's labels a few hundred lines.
     public static let limit = 1 << 20
 
-    /// The bytes of `path`, with a leading UTF-8 byte order mark removed, or what is wrong.
-    public static func read(_ path: String, what: String, limit: Int = limit) -> Result<[UInt8], InputFileError> {
+    /// The bytes of `path`, with a leading UTF-8 byte order mark removed, or what is wrong;
+    /// with `followingLinks: false`, a symbolic link at `path` is refused.
+    public static func read(_ path: String, what: String, limit: Int = limit, followingLinks: Bool = true) -> Result<[UInt8], InputFileError> {
         let fd: Int32
-        switch InputFile.open(path, what: what) {
+        switch InputFile.open(path, what: what, followingLinks: followingLinks) {
         case let .success(d): fd = d
         case let .failure(e): return .failure(e)
         }
