@@ -188,6 +188,12 @@ struct Guard: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // A request with more than one Host is refused (RFC 9112 §3.2): a proxy in front may
+        // have routed it by another Host than the one read here. SwiftNIO keeps the first as
+        // the authority and leaves any other among the fields.
+        if request.headers.contains(where: { $0.name.canonicalName == "host" }) {
+            return WebServer.respond(.text(400, "bad request: more than one Host header (RFC 9112 §3.2); send one"))
+        }
         guard let token else {
             // A page elsewhere can point a name of its own at 127.0.0.1 (DNS rebinding) and
             // read what a loopback server serves without a token: its Host gives it away.

@@ -108,3 +108,57 @@ func networkAddress() -> String? {
     }
     return nil
 }
+
+/// A TCP connection to 127.0.0.1:`port` written and read as bytes: for what curl will not
+/// send (two Host headers, a request head a line at a time). Closed when let go of.
+final class LoopbackSocket {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        a.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            let e = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: e) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Writes `text`; false once the server has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Whether the server has closed the connection (its end, or a reset, is there to
+    /// read), without waiting.
+    var closedByServer: Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// Everything the server sends until it closes the connection, or until `timeout`.
+    func readToEnd(timeout: Double = 5) -> String {
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            reply += chunk[0..<n]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+}

@@ -208,6 +208,27 @@ import SomniqCore
         #expect(try fetch(server.base + "/healthz").status == 200)
     }
 
+    /// A request with two Host headers is 400 (RFC 9112 §3.2), whichever is first, and has
+    /// nothing of the log; one Host is served.
+    @Test func twoHostHeadersAreABadRequest() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let here = "127.0.0.1:\(server.port)"
+        func ask(_ hosts: [String]) throws -> String {
+            let socket = try LoopbackSocket(port: server.port)
+            socket.send("GET /api/nights HTTP/1.1\r\n" + hosts.map { "Host: \($0)\r\n" }.joined() + "Connection: close\r\n\r\n")
+            return socket.readToEnd()
+        }
+        for hosts in [[here, here], [here, "attacker.example"], ["attacker.example", here]] {
+            let reply = try ask(hosts)
+            #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(hosts): \(reply.prefix(60))")
+            #expect(reply.hasSuffix("\r\n\r\nbad request: more than one Host header (RFC 9112 §3.2); send one\n"), "\(hosts)")
+            #expect(!reply.contains("2026-11-2"), "\(hosts)")
+        }
+        #expect(try ask([here]).hasPrefix("HTTP/1.1 200 "))
+    }
+
     /// A clip plays and seeks over HTTP (range requests), is found by its event in the log,
     /// and no URL reaches a file by its path.
     @Test func clipsSeekWithRangeRequestsAndAreLookedUpNotJoined() throws {
