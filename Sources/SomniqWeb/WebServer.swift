@@ -209,8 +209,7 @@ struct Guard: RouterMiddleware {
             reply.headers.append(("Set-Cookie", "\(Self.cookie)=\(String(decoding: token, as: UTF8.self)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"))
             return WebServer.respond(reply)
         }
-        if let auth = WebServer.header(request, "authorization"), auth.hasPrefix("Bearer "),
-           Self.equal(token, Array(auth.dropFirst(7).utf8)) {
+        if let auth = WebServer.header(request, "authorization"), let given = Self.bearer(auth), Self.equal(token, Array(given.utf8)) {
             return try await next(request, context)
         }
         for header in request.headers where header.name.canonicalName == "cookie" {
@@ -231,6 +230,13 @@ struct Guard: RouterMiddleware {
             """)
         reply.headers.append(("WWW-Authenticate", "Bearer realm=\"somniq\""))
         return WebServer.respond(reply)
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` field: the scheme in any case, then one
+    /// or more spaces (RFC 9110 §11.1, §11.4); nil for another scheme.
+    static func bearer(_ field: String) -> Substring? {
+        guard let space = field.firstIndex(of: " "), field[..<space].lowercased() == "bearer" else { return nil }
+        return field[space...].drop { $0 == " " }
     }
 
     /// A path on this server to redirect to: a single `/` first and no `\` (which browsers

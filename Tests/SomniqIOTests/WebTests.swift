@@ -229,6 +229,24 @@ import SomniqCore
         #expect(try ask([here]).hasPrefix("HTTP/1.1 200 "))
     }
 
+    /// The bearer scheme is read in any case (RFC 9110 §11.1), and after one or more spaces
+    /// (§11.4); another scheme, or the token glued to it, is no bearer token.
+    @Test func theBearerSchemeIsReadInAnyCase() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let tokenFile = dir + "/token"
+        let token = "0123456789abcdef0123456789abcdef"
+        try token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let server = try Served(log, clips: clips, tokenFile: tokenFile)
+        defer { server.stop() }
+        for given in ["Bearer \(token)", "bearer \(token)", "BEARER \(token)", "bEaReR \(token)", "Bearer   \(token)"] {
+            #expect(try fetch(server.base + "/api/nights", headers: ["Authorization: " + given]).status == 200, "\(given)")
+        }
+        for given in ["Basic \(token)", "Bearer\(token)", "Bearer", "Bearers \(token)", "Bearer \(token) x"] {
+            #expect(try fetch(server.base + "/api/nights", headers: ["Authorization: " + given]).status == 401, "\(given)")
+        }
+    }
+
     /// A clip plays and seeks over HTTP (range requests), is found by its event in the log,
     /// and no URL reaches a file by its path.
     @Test func clipsSeekWithRangeRequestsAndAreLookedUpNotJoined() throws {
