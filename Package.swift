@@ -18,6 +18,10 @@ let package = Package(
         // swift-configuration support is not used.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // SwiftNIO, which Hummingbird is built on: the web server's own channel handler (the
+        // limits on connections, the deadline for a request's head).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
@@ -54,6 +58,9 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -84,7 +91,8 @@ let package = Package(
         ]),
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "SomniqWeb", "AlarmBattery"],
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "SomniqWeb", "AlarmBattery",
+                                                          .product(name: "NIOCore", package: "swift-nio")],
                     resources: []),
     ],
     swiftLanguageModes: [.v6]

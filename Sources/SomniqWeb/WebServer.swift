@@ -14,10 +14,19 @@ import SomniqIO
 /// served comes from `WebSite`, on its worker thread; the server's own threads are
 /// SwiftNIO's, so neither touches the listening session's.
 public enum WebServer {
-    /// At most this many connections at once; more wait in the kernel's backlog. A phone,
-    /// a laptop and a Prometheus scraper need a handful; 32 bounds what a hostile client
-    /// can hold open.
+    /// Beyond this many connections, the one that has waited longest for a request (of the
+    /// peer holding the most) is closed; only connections being answered, or not read yet,
+    /// may be more (see `Admission`). A phone, a laptop and a Prometheus scraper need a handful.
     public static let maxConnections = 32
+    /// Beyond this many from one peer (an IPv4 address, an IPv6 /64), the one of its own that
+    /// has waited longest is closed. A browser opens at most 6 connections to a server over
+    /// HTTP/1.1; 8 leaves room for a script beside it, and four such peers are served whole.
+    public static let connectionsPerPeer = 8
+    /// A connection's first request head must be whole this long after it opened, or it is
+    /// closed. A client sends its head at once, in one segment; 5 s leaves room for two
+    /// retransmissions of a lost one on a poor Wi-Fi link (TCP waits 1 s, then 2 s: RFC 6298
+    /// §2, §5.5), and a slow client holds a connection no longer than that.
+    public static let headSeconds: Int64 = 5
     /// A connection that sends nothing for this long is closed (a slow client holds a slot
     /// no longer).
     public static let idleSeconds: Int64 = 15
@@ -113,11 +122,17 @@ public enum WebServer {
             respond(.init(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(LiveScript.text.utf8)))
         }
         let address: BindAddress = .hostname(settings.http.host, port: settings.http.port)
+        let limits = ConnectionLimits(perPeer: connectionsPerPeer, total: maxConnections, headSeconds: headSeconds)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(idleSeconds))),
+            server: HTTPServerBuilder { responder in
+                LimitedHTTP1Channel(responder: responder, limits: limits, idleTimeout: .seconds(idleSeconds))
+            },
+            // The limits must see a new connection to make room for it (a health check that
+            // waited in the kernel's backlog behind slow clients went unanswered), so accepting
+            // pauses only at twice as many, counting those being closed.
             configuration: .init(address: address, serverName: nil,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+                                 availableConnectionsDelegate: MaximumAvailableConnections(2 * maxConnections)),
             onServerRunning: { channel in
                 logger.info("web page on http://\(settings.http.listen)/\(settings.http.token == nil ? "" : " (token required)")")
                 await onRunning(channel.localAddress?.port ?? settings.http.port)

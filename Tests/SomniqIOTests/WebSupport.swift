@@ -162,3 +162,57 @@ final class LoopbackSocket {
         return String(decoding: reply, as: UTF8.self)
     }
 }
+
+/// Slow clients as a hostile probe runs them (slowloris): `count` connections to
+/// 127.0.0.1:`port`, each sending a request head one line every `every` seconds, in turns
+/// spread over that period, and never its end; a connection the server has closed is
+/// opened again at its next turn. They stop by themselves after `seconds`, closing all.
+final class SlowClients: @unchecked Sendable {
+    struct Tally {
+        /// Connections opened, the first `count` included.
+        var opened = 0
+        /// The longest any connection was seen open (at the turn that found it closed, or at
+        /// the end): at most the server's hold on it plus one turn.
+        var longestOpen = 0.0
+    }
+    private let lock = NSLock()
+    private var tally = Tally()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(port: Int, count: Int, every: Double, seconds: Double) {
+        Thread { [self] in
+            run(port: port, count: count, every: every, seconds: seconds)
+            done.signal()
+        }.start()
+    }
+
+    /// The tally, once they have stopped.
+    func finished() -> Tally {
+        done.wait()
+        return lock.withLock { tally }
+    }
+
+    private func run(port: Int, count: Int, every: Double, seconds: Double) {
+        let start = Date()
+        var held: [(socket: LoopbackSocket, since: Date, lines: Int)?] = Array(repeating: nil, count: count)
+        func seen(_ since: Date) { lock.withLock { tally.longestOpen = max(tally.longestOpen, Date().timeIntervalSince(since)) } }
+        for turn in 0... {
+            let at = start.addingTimeInterval(Double(turn) * every / Double(count))
+            guard at.timeIntervalSince(start) < seconds else { break }
+            Thread.sleep(until: at)
+            let i = turn % count
+            if let h = held[i], !h.socket.closedByServer {
+                h.socket.send("X-Slow-\(h.lines): \(turn)\r\n")
+                held[i]?.lines += 1
+                continue
+            }
+            if let h = held[i] { seen(h.since) }
+            held[i] = nil
+            guard let socket = try? LoopbackSocket(port: port) else { continue }
+            socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+            held[i] = (socket, Date(), 0)
+            lock.withLock { tally.opened += 1 }
+        }
+        for case let h? in held { seen(h.since) }
+    }
+}

@@ -387,6 +387,86 @@ import SomniqCore
         #expect(try NightReports.night(in: log, key: "2026-11-22").events.count == night.events.count, "the log keeps every event")
     }
 
+    // MARK: slow and many clients
+
+    /// A request's head must be whole within 5 s of the connection's start: one sent a line
+    /// every quarter of a second is closed then, one that takes 2.5 s is answered.
+    @Test func aRequestHeadHasFiveSeconds() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let slow = try LoopbackSocket(port: server.port), late = try LoopbackSocket(port: server.port)
+        let opened = Date()
+        slow.send("GET /healthz HTTP/1.1\r\n")
+        late.send("GET /healthz HTTP/1.1\r\n")
+        var closedAfter: Double?
+        for line in 1...32 {
+            Thread.sleep(until: opened.addingTimeInterval(Double(line) * 0.25))
+            if slow.closedByServer {
+                closedAfter = Date().timeIntervalSince(opened)
+                break
+            }
+            slow.send("X-Slow-\(line): 1\r\n")
+            if line == 10 { late.send("Host: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n") }
+        }
+        #expect(closedAfter.map { $0 >= 4.75 && $0 <= 5.75 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
+        let reply = late.readToEnd(timeout: 1)
+        #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("ok: serving \(log)\n"), "\(reply.prefix(60))")
+    }
+
+    /// One address keeps at most 8 connections: its next one closes the one it has left
+    /// waiting longest, and a whole request from it is answered at once.
+    @Test func anAddressKeepsEightConnections() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        var sockets: [LoopbackSocket] = []
+        for _ in 0..<12 {
+            let socket = try LoopbackSocket(port: server.port)
+            socket.send("GET /healthz HTTP/1.1\r\n")
+            sockets.append(socket)
+            Thread.sleep(forTimeInterval: 0.05)  // taken in this order
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(sockets.map(\.closedByServer) == Array(repeating: true, count: 4) + Array(repeating: false, count: 8))
+        let asked = Date()
+        #expect(try fetch(server.base + "/healthz", timeout: 3).status == 200)
+        #expect(Date().timeIntervalSince(asked) < 1)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(sockets[4].closedByServer, "the request took the place of the connection waiting longest")
+        #expect(!sockets[5].closedByServer)
+    }
+
+    /// 80 slow clients on loopback (a request head a line a second each, never ended,
+    /// opened again when closed) for 8 s do not blind /healthz: every probe, one every
+    /// 0.2 s from the same address, is answered 200 within 1 s; no slow connection is held
+    /// past its head's 5 s.
+    @Test func slowClientsLeaveHealthAnswered() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let clients = SlowClients(port: server.port, count: 80, every: 1, seconds: 8)
+        Thread.sleep(forTimeInterval: 1.5)  // every one has connected
+        var took: [Double] = [], failed: [String] = []
+        let end = Date(timeIntervalSinceNow: 6)
+        while Date() < end {
+            let asked = Date()
+            do {
+                let r = try fetch(server.base + "/healthz", timeout: 3)
+                if r.status != 200 { failed.append("\(r.status) \(r.text)") }
+            } catch { failed.append("\(error)") }
+            took.append(Date().timeIntervalSince(asked))
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let tally = clients.finished()
+        let worst = took.max() ?? 0
+        print("80 slow clients for 8 s: /healthz answered \(took.count - failed.count) of \(took.count), the slowest in \(Int(worst * 1000)) ms;"
+              + " \(tally.opened) slow connections opened, the longest seen open \(String(format: "%.1f", tally.longestOpen)) s")
+        #expect(failed.isEmpty, "\(failed)")
+        #expect(worst < 1, "the slowest probe took \(worst) s")
+        #expect(tally.longestOpen < 6.5, "a slow connection was held \(tally.longestOpen) s")
+    }
+
     // MARK: somniq run with "http"
 
     /// The daemon on the ALSA file plugin (its capture paced at real time, then stalling),

@@ -1,0 +1,198 @@
+import HummingbirdCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTPTypes
+
+/// The limits on the web server's connections, shared by its event loops: which ones are
+/// kept when clients open too many (`Admission`: per peer, and in all), and the deadline
+/// for a connection's first request head. A slow client (slowloris: a header line every few
+/// seconds, never the end) is closed at the deadline, or sooner by a connection that needs
+/// its place, so it holds nothing that a whole request needs, token or not.
+final class ConnectionLimits: Sendable {
+    let headSeconds: Int64
+    /// A new connection that has sent nothing is not closed for another this long: a
+    /// client sends its request as it connects, and it arrives within a round trip.
+    static let firstChance: TimeAmount = .seconds(1)
+    private let state: NIOLockedValueBox<State>
+
+    private struct State {
+        var admission: Admission<UInt64>
+        var channels: [UInt64: any Channel] = [:]
+        var lastID: UInt64 = 0
+    }
+
+    init(perPeer: Int, total: Int, headSeconds: Int64) {
+        self.headSeconds = headSeconds
+        state = NIOLockedValueBox(State(admission: Admission(perPeer: perPeer, total: total)))
+    }
+
+    /// Takes in `channel`; its id.
+    fileprivate func open(_ channel: any Channel) -> UInt64 {
+        let peer = Self.peer(channel.remoteAddress)
+        let (id, closing) = state.withLockedValue { s in
+            s.lastID += 1
+            s.channels[s.lastID] = channel
+            return (s.lastID, Self.take(s.admission.open(s.lastID, peer: peer), from: &s))
+        }
+        Self.close(closing)
+        return id
+    }
+
+    fileprivate func hadItsChance(_ id: UInt64) {
+        Self.close(state.withLockedValue { Self.take($0.admission.hadItsChance(id), from: &$0) })
+    }
+
+    fileprivate func answering(_ id: UInt64) { state.withLockedValue { $0.admission.answering(id) } }
+
+    fileprivate func answered(_ id: UInt64) {
+        Self.close(state.withLockedValue { Self.take($0.admission.answered(id), from: &$0) })
+    }
+
+    fileprivate func closed(_ id: UInt64) {
+        state.withLockedValue { s in
+            s.admission.closed(id)
+            s.channels[id] = nil
+        }
+    }
+
+    private static func take(_ ids: [UInt64], from s: inout State) -> [any Channel] {
+        ids.compactMap { s.channels.removeValue(forKey: $0) }
+    }
+
+    /// Outside the lock, and on the channel's event loop's next turn: closing runs its
+    /// handlers (this one's among them), and SwiftNIO asserts that a channel still open
+    /// when it fired the event being handled (an end of input read with the first bytes,
+    /// say) is open when that event is done.
+    private static func close(_ channels: [any Channel]) {
+        for channel in channels { channel.eventLoop.execute { channel.close(promise: nil) } }
+    }
+
+    /// A peer, as the limits count them: an IPv4 address, or an IPv6 address's /64, which
+    /// one host (or one home network) may pick any address of; an IPv4 address in IPv6's
+    /// clothes (::ffff:a.b.c.d, on a dual-stack socket) is the IPv4 address.
+    static func peer(_ address: SocketAddress?) -> String {
+        guard case let .v6(v6)? = address else { return address?.ipAddress ?? "local" }
+        let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12...].map { String($0) }.joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+
+    /// One connection's handler, after the HTTP parser: it tells the limits when the
+    /// connection opens, has been read, is being answered, waits again and closes, and
+    /// closes it when its first request's head is not whole by the deadline. Between
+    /// requests, Hummingbird's idle timeout closes it.
+    final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPRequestPart
+        typealias InboundOut = HTTPRequestPart
+        typealias OutboundIn = HTTPResponsePart
+        typealias OutboundOut = HTTPResponsePart
+
+        private let limits: ConnectionLimits
+        private var id: UInt64?
+        /// Requests read and not yet answered (pipelined ones are read ahead).
+        private var unanswered = 0
+        private var readOnce = false
+        private var deadline: Scheduled<Void>?
+        private var chance: Scheduled<Void>?
+
+        init(_ limits: ConnectionLimits) { self.limits = limits }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { start(context) }
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            start(context)
+            context.fireChannelActive()
+        }
+
+        private func start(_ context: ChannelHandlerContext) {
+            guard id == nil else { return }
+            let id = limits.open(context.channel)
+            self.id = id
+            let loop = context.eventLoop.assumeIsolated()
+            deadline = loop.scheduleTask(in: .seconds(limits.headSeconds)) { context.close(promise: nil) }
+            chance = loop.scheduleTask(in: ConnectionLimits.firstChance) { [limits] in limits.hadItsChance(id) }
+        }
+
+        func channelReadComplete(context: ChannelHandlerContext) {
+            // What came with the connection is read: a whole head has made it answering.
+            if !readOnce, let id {
+                readOnce = true
+                chance?.cancel()
+                chance = nil
+                limits.hadItsChance(id)
+            }
+            context.fireChannelReadComplete()
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            if case .head = unwrapInboundIn(data), let id {
+                deadline?.cancel()
+                deadline = nil
+                unanswered += 1
+                if unanswered == 1 { limits.answering(id) }
+            }
+            context.fireChannelRead(data)
+        }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            // A reply to no request (Hummingbird's 400 for what does not parse) counts for none.
+            guard case .end = unwrapOutboundIn(data), unanswered > 0, let id else {
+                context.write(data, promise: promise)
+                return
+            }
+            unanswered -= 1
+            guard unanswered == 0 else {
+                context.write(data, promise: promise)
+                return
+            }
+            // It waits again once its reply is written: closed for another before, it would
+            // lose the reply. A request read ahead meanwhile keeps it answering.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolated().whenComplete { _ in
+                if self.unanswered == 0, self.id == id { self.limits.answered(id) }
+            }
+            if let promise { written.futureResult.cascade(to: promise) }
+            context.write(data, promise: written)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            stop()
+            context.fireChannelInactive()
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) { stop() }
+
+        private func stop() {
+            deadline?.cancel()
+            chance?.cancel()
+            (deadline, chance) = (nil, nil)
+            if let id { limits.closed(id) }
+            id = nil
+        }
+    }
+}
+
+/// HTTP/1.1 as Hummingbird serves it (`HTTP1Channel`), each connection under `limits`.
+struct LimitedHTTP1Channel: HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    let responder: HTTPChannelHandler.Responder
+    let limits: ConnectionLimits
+    let idleTimeout: TimeAmount
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        // Made for each connection: the handler is that connection's.
+        let http = HTTP1Channel(responder: responder,
+                                configuration: .init(additionalChannelHandlers: [ConnectionLimits.Handler(limits)], idleTimeout: idleTimeout))
+        return http.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: value, logger: logger)
+    }
+}
