@@ -30,6 +30,9 @@ public enum WebServer {
     /// A connection that sends nothing for this long is closed (a slow client holds a slot
     /// no longer).
     public static let idleSeconds: Int64 = 15
+    /// Connects the kernel holds until they are accepted (Linux caps it at
+    /// net.core.somaxconn, 4096 by default).
+    static let backlog = 1024
     /// Page requests waiting for the worker thread beyond this are answered 503 at once.
     public static let queuedPages = 16
     /// The episode form's body: a note of 500 characters and every box ticked is under 2 KB.
@@ -130,8 +133,11 @@ public enum WebServer {
             },
             // The limits must see a new connection to make room for it (a health check that
             // waited in the kernel's backlog behind slow clients went unanswered), so accepting
-            // pauses only at twice as many, counting those being closed.
-            configuration: .init(address: address, serverName: nil,
+            // pauses only at twice as many, counting those being closed. The backlog holds
+            // `backlog` connects: slow clients opening again at once the hundreds that were
+            // closed overflowed the default 256, and a connect beyond is dropped, to be sent
+            // again only a second later (TCP's first timeout).
+            configuration: .init(address: address, serverName: nil, backlog: backlog,
                                  availableConnectionsDelegate: MaximumAvailableConnections(2 * maxConnections)),
             onServerRunning: { channel in
                 logger.info("web page on http://\(settings.http.listen)/\(settings.http.token == nil ? "" : " (token required)")")
