@@ -103,7 +103,7 @@ func networkAddress() -> String? {
         guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-        let text = String(cString: host)
+        let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if !text.hasPrefix("127.") { return text }
     }
     return nil
