@@ -8,7 +8,7 @@ APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndf
                pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
                binutils man-db file curl chromium
 
-.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench web-bench eval battery profiles learn clean
+.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench web-bench eval battery learn clean
 
 all: build
 
@@ -113,7 +113,7 @@ eval: build
 # Re-fits the learned rules, rules/learned.txt (about 10 minutes on 2 cores): mixes 16 h of
 # material from folds 0-2 of the corpus into .build/learn (tools/learn/material.py), fits
 # them there with the pinned packages of tools/learn/requirements.txt (tools/learn/train.py),
-# embeds the file and rebuilds. Commit rules/learned.txt and the embedded copy together.
+# and rebuilds (the build embeds the file: Plugins/EmbedData). Commit rules/learned.txt.
 LEARN_VENV = .build/learn/venv
 learn: build
 	@[ -d $(CORPUS)/tune ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
@@ -123,16 +123,11 @@ learn: build
 	  cp tools/learn/requirements.txt $(LEARN_VENV)/.installed; }
 	python3 tools/learn/material.py --corpus $(CORPUS)
 	$(LEARN_VENV)/bin/python tools/learn/train.py --corpus $(CORPUS)
-	scripts/embed-learned-rules.sh
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 battery: build
 	.build/release/somniq-battery --corpus $(CORPUS)
-
-# Re-embeds profiles/*.json into the binary after editing them.
-profiles:
-	scripts/embed-profiles.sh
 
 clean:
 	rm -rf .build

@@ -38,10 +38,13 @@ let package = Package(
         // Header-only wrappers of C library calls Swift cannot make (variadic ones).
         .systemLibrary(name: "CSupport"),
 
-        // Pure, deterministic signal processing, classification and alert logic.
+        // Pure, deterministic signal processing, classification and alert logic. Its data
+        // (the built-in profiles, the learned rules) is embedded from the repository's one
+        // copy at build time.
         .target(name: "SomniqCore", dependencies: [
             .product(name: "RealModule", package: "swift-numerics"),
-        ]),
+        ], plugins: ["EmbedData"]),
+        .plugin(name: "EmbedData", capability: .buildTool()),
 
         // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
