@@ -136,6 +136,48 @@ private func occurrences(_ s: String, in text: String) -> Int { text.components(
     }
 }
 
+/// A FIFO put in the log's place is refused at once by every reader of the log, never
+/// waited on (the probe's: the web page's thread blocked in open(2) for good, every page
+/// timed out even after the log was put back, and SIGTERM was ignored). The index that
+/// waited keeps up again once the log is back; an index file that is a FIFO is not read.
+@Test func aFIFOInPlaceOfTheLogIsRefusedAtOnceByEveryReader() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let real = try demoLog(in: dir)
+    let log = dir + "/events.jsonl"
+    #expect(mkfifo(log, 0o600) == 0)
+    let refused = "\(log): is not a regular file (a device, a FIFO or a socket); give the event log (a .jsonl file)"
+    func said(_ read: () throws -> Void) -> String {
+        do { try read(); return "read" } catch { return "\(error)" }
+    }
+    let index = LogIndex(log: log, indexPath: LogIndex.besideLog(log))
+    withoutWaiting(on: log) {
+        #expect(said { _ = try LogReader(path: log) } == refused)
+        #expect(said { _ = try NightReports.night(in: log, key: nil) } == refused)
+        #expect(said { _ = try History.read(logs: [log], grouping: .all) } == refused)
+        #expect(said { try index.refresh() } == refused)
+    }
+    // Through the binary, with a time limit: a clear error, no hang.
+    for command in ["report", "history"] {
+        let r = try runProgram("/usr/bin/timeout", ["30", Paths.somniq, command, log])
+        #expect(r.status == 65 && r.stderr == "somniq: \(refused)\n", "\(command): \(r.status) \(r.stderr)")
+    }
+    // The log put back: the same index reads it.
+    #expect(rename(real, log) == 0)
+    #expect(try index.refresh())
+    #expect(index.keys == ["2026-11-22"])
+
+    // The index's file a FIFO: not read (the log is), and replaced by a file when written.
+    let other = dir + "/other.jsonl"
+    _ = try somniq("replay", Paths.demoNight, "--format", "jsonl", "--output", other, "--start", "2026-11-22T23:10")
+    #expect(mkfifo(LogIndex.besideLog(other), 0o600) == 0)
+    try withoutWaiting(on: LogIndex.besideLog(other)) { () throws in
+        let beside = LogIndex(log: other, indexPath: LogIndex.besideLog(other))
+        #expect(try beside.refresh())
+        #expect(beside.keys == ["2026-11-22"])
+    }
+}
+
 // MARK: fault 5
 
 @Test func aSixteenMegabyteLineAndMegabytesOfNulBytesAreSkippedInBoundedMemoryAndSaidOnce() throws {

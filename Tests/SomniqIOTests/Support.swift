@@ -1,6 +1,7 @@
 import Foundation
 import SomniqCore
 @testable import SomniqIO
+import Testing
 
 /// Paths the tests use: the package, its fixtures, the shared corpus beside the clone.
 enum Paths {
@@ -117,4 +118,26 @@ func detections(samples: [Float], profile: Profile = .balanced) throws -> [Detec
         guard case let .end(e) = o else { return nil }
         return Detection(onset: e.onset, offset: e.offset, soundClass: e.soundClass)
     }.sorted { ($0.onset, $0.soundClass) < ($1.onset, $1.soundClass) }
+}
+
+/// Runs `body`, which must not wait on the FIFO at `fifo`: if it is still running after
+/// `seconds` (blocked in open(2), as a reader waits for a writer), a watchdog opens and
+/// closes the FIFO's other end, which lets that open return (and a read after it end), and
+/// the wait is recorded as a failure: a regression fails the test instead of hanging the run.
+func withoutWaiting<T>(on fifo: String, seconds: Double = 10, _ body: () throws -> T) rethrows -> T {
+    let finished = DispatchSemaphore(value: 0), waited = DispatchSemaphore(value: 0)
+    let watchdog = Thread {
+        while finished.wait(timeout: .now() + seconds) == .timedOut {
+            waited.signal()
+            let fd = open(fifo, O_RDWR | O_NONBLOCK)
+            usleep(200_000)
+            if fd >= 0 { close(fd) }
+        }
+    }
+    watchdog.start()
+    defer {
+        finished.signal()
+        if waited.wait(timeout: .now()) == .success { Issue.record("waited on the FIFO \(fifo) for \(Int(seconds)) s and more") }
+    }
+    return try body()
 }

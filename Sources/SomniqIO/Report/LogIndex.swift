@@ -70,15 +70,14 @@ public final class LogIndex {
     /// the daemon is writing now is read next time.
     @discardableResult
     public func refresh() throws(ReportError) -> Bool {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
-            throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
-        }
-        guard st.st_mode & S_IFMT != S_IFDIR else {
-            throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
+        // Opened, not stat(2)ed by name: a FIFO put in the log's place is refused here, and
+        // what is read below is the file whose identity is compared.
+        let file = try LogReader.open(path)
+        guard let st = file.status() else {
+            throw ReportError(description: "\(LogText.escape(path)): cannot read the log: \(String(cString: strerror(errno)))")
         }
         let size = Int(st.st_size)
-        if UInt64(st.st_dev) != device || UInt64(st.st_ino) != inode || size < covered || readTail(before: covered) != tail {
+        if UInt64(st.st_dev) != device || UInt64(st.st_ino) != inode || size < covered || readTail(file, before: covered) != tail {
             savedCount = -1
             pieces = []
             episodeRecords = []
@@ -87,7 +86,7 @@ public final class LogIndex {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
         }
-        let end = lastLineEnd(before: size)
+        let end = lastLineEnd(file, before: size)
         guard end > covered else { return false }
         let resume = pieces.last?.from ?? covered
         let session = pieces.last?.session
@@ -95,7 +94,7 @@ public final class LogIndex {
         episodeRecords.removeAll { $0.offset >= resume }
         try read(from: resume, to: end, session: session)
         covered = end
-        tail = readTail(before: end)
+        tail = readTail(file, before: end)
         if pieces.count != savedCount { save() }
         return true
     }
@@ -136,8 +135,7 @@ public final class LogIndex {
     }
 
     /// The offset just past the last newline at or before `size`.
-    private func lastLineEnd(before size: Int) -> Int {
-        guard let file = ReadingFile(path: path) else { return covered }
+    private func lastLineEnd(_ file: ReadingFile, before size: Int) -> Int {
         var end = size
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while end > covered {
@@ -150,8 +148,8 @@ public final class LogIndex {
         return covered
     }
 
-    private func readTail(before end: Int) -> [UInt8] {
-        guard end > 0, let file = ReadingFile(path: path) else { return [] }
+    private func readTail(_ file: ReadingFile, before end: Int) -> [UInt8] {
+        guard end > 0 else { return [] }
         let from = max(0, end - Self.tailLength)
         var bytes = [UInt8](repeating: 0, count: end - from)
         let n = bytes.withUnsafeMutableBytes { pread(file.fileDescriptor, $0.baseAddress!, end - from, off_t(from)) }

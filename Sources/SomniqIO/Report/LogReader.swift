@@ -42,14 +42,8 @@ public final class LogReader {
     /// end, past its newline), or to the end of the file.
     public init(path: String, from: Int = 0, to: Int? = nil) throws(ReportError) {
         self.path = path
-        guard let f = ReadingFile(path: path) else {
-            throw ReportError(description: "\(LogText.escape(path)): cannot open the log: \(String(cString: strerror(errno)))")
-        }
+        let f = try Self.open(path)
         file = f
-        var st = stat()
-        if fstat(f.fileDescriptor, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
-            throw ReportError(description: "\(LogText.escape(path)): is a directory; give the event log (a .jsonl file)")
-        }
         if from > 0, lseek(f.fileDescriptor, off_t(from), SEEK_SET) < 0 {
             throw ReportError(description: "\(LogText.escape(path)): cannot read the log: \(String(cString: strerror(errno)))")
         }
@@ -142,6 +136,18 @@ public final class LogReader {
             return nil
         }
         return record
+    }
+}
+
+extension LogReader {
+    /// The log at `path`, open for reading; a FIFO, a device or a directory in its place is
+    /// refused at once, never waited on (README: inputs that are not regular files are refused).
+    static func open(_ path: String) throws(ReportError) -> ReadingFile {
+        switch ReadingFile.open(path) {
+        case let .success(file): return file
+        case let .failure(refusal):
+            throw ReportError(description: "\(LogText.escape(path)): \(refusal.problem("the event log (a .jsonl file)", failing: "cannot open the log"))")
+        }
     }
 }
 

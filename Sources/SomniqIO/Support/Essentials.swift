@@ -198,15 +198,74 @@ public func errorText(_ error: any Error) -> String {
     return String(describing: error)
 }
 
-/// A file open for reading (FileHandle(forReadingAtPath:) and its reads), closed on deinit.
+/// A regular file open for reading (FileHandle(forReadingAtPath:) and its reads), closed
+/// on deinit. It is opened without blocking and refused unless it is a regular file: a
+/// FIFO with no writer would hold open(2) forever (and with it the thread that reads,
+/// whatever comes after), a device would never end.
 public final class ReadingFile {
     public let fileDescriptor: Int32
 
-    /// nil when the file cannot be opened, with `errno` set.
+    /// Why a file could not be opened for reading.
+    public enum Refusal: Error, Equatable {
+        /// open(2) or fstat(2) failed with this errno.
+        case failed(Int32)
+        case directory
+        /// A FIFO, a device or a socket.
+        case notRegular
+
+        /// `is a directory; give the event log (a .jsonl file)`, with `what` saying what to give;
+        /// an errno's words (`No such file or directory`) after `failing` for a failed open.
+        public func problem(_ what: String, failing: String) -> String {
+            switch self {
+            case let .failed(e): "\(failing): \(String(cString: strerror(e)))"
+            case .directory: "is a directory; give \(what)"
+            case .notRegular: "is not a regular file (a device, a FIFO or a socket); give \(what)"
+            }
+        }
+    }
+
+    /// The regular file at `path`, or why not.
+    public static func open(_ path: String) -> Result<ReadingFile, Refusal> {
+        descriptor(of: path).map(ReadingFile.init(descriptor:))
+    }
+
+    /// nil when the file cannot be opened, with `errno` set, or is not a regular file
+    /// (`errno` EINVAL).
     public init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        fileDescriptor = fd
+        switch Self.descriptor(of: path) {
+        case let .success(fd): fileDescriptor = fd
+        case let .failure(.failed(e)): errno = e; return nil
+        case .failure: errno = EINVAL; return nil
+        }
+    }
+
+    private init(descriptor: Int32) { fileDescriptor = descriptor }
+
+    /// A descriptor of the regular file at `path` (by the bytes that were typed: RawPath),
+    /// opened without waiting on a writer, or why not.
+    static func descriptor(of path: String, followingLinks: Bool = true) -> Result<Int32, Refusal> {
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
+        let fd = RawPath.bytes(of: path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, flags) }
+        guard fd >= 0 else { return .failure(.failed(errno)) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            close(fd)
+            return .failure(.failed(e))
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return .failure(st.st_mode & S_IFMT == S_IFDIR ? .directory : .notRegular)
+        }
+        // A regular file's reads do not wait on a writer; they are made as usual from here on.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return .success(fd)
+    }
+
+    /// The file's identity and size, as fstat(2) gives them for the open file.
+    public func status() -> stat? {
+        var st = stat()
+        return fstat(fileDescriptor, &st) == 0 ? st : nil
     }
 
     deinit { close(fileDescriptor) }

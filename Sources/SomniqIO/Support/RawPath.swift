@@ -29,35 +29,15 @@ enum InputFile {
     /// `followingLinks: false` refuses a symbolic link at `path` itself (`O_NOFOLLOW`): for a
     /// file served to others, whose name someone else may have made a link to any file.
     static func open(_ path: String, what: String, followingLinks: Bool = true) -> Result<Int32, InputFileError> {
-        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
-        let fd = RawPath.bytes(of: path).withUnsafeBufferPointer { Glibc.open($0.baseAddress!, flags) }
-        guard fd >= 0 else {
-            let e = errno
-            let problem = switch e {
-            case ENOENT: "no such file; check the path"
-            case EACCES: "permission denied; check the file's permissions"
-            case ELOOP where !followingLinks: "is a symbolic link, which is not followed; give \(what) itself"
-            default: "cannot open: \(String(cString: strerror(e)))"
+        ReadingFile.descriptor(of: path, followingLinks: followingLinks).mapError { refusal in
+            let problem = switch refusal {
+            case .failed(ENOENT): "no such file; check the path"
+            case .failed(EACCES): "permission denied; check the file's permissions"
+            case .failed(ELOOP) where !followingLinks: "is a symbolic link, which is not followed; give \(what) itself"
+            case let .failed(e): "cannot open: \(String(cString: strerror(e)))"
+            case .directory, .notRegular: refusal.problem(what, failing: "")
             }
-            return .failure(InputFileError(problem: problem, missing: e == ENOENT))
-        }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let e = errno
-            close(fd)
-            return .failure(InputFileError(problem: "cannot read: \(String(cString: strerror(e)))"))
-        }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG:
-            // Reads block as usual from here on.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-            return .success(fd)
-        case S_IFDIR:
-            close(fd)
-            return .failure(InputFileError(problem: "is a directory; give \(what)"))
-        default:
-            close(fd)
-            return .failure(InputFileError(problem: "is not a regular file (a device, a FIFO or a socket); give \(what)"))
+            return InputFileError(problem: problem, missing: refusal == .failed(ENOENT))
         }
     }
 }
