@@ -85,3 +85,61 @@ private func meta(_ key: String) -> String? {
     #expect(shipped["decides"] as? [String] == LearnedRules.candidates.filter { builtin.decides($0) }.map(\.rawValue))
     #expect(try learnedRules("--decide-by", "hand")["decides"] as? [String] == [])
 }
+
+/// `--learned-rules` naming a FIFO fails at once, naming the file, in every command that
+/// takes it (the probe's: replay, features and rules list waited for a writer forever).
+@Test func aFIFONamedAsTheLearnedRulesIsRefusedAtOnce() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fifo = dir + "/rules.txt"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let message = "\(fifo): is not a regular file (a device, a FIFO or a socket); give a file of learned rules (tools/learn/train.py writes one)"
+    withoutWaiting(on: fifo) {
+        do {
+            _ = try LearnedRulesFile.read(path: fifo, use: .shipped)
+            Issue.record("a FIFO was read as learned rules")
+        } catch { #expect("\(error)" == message) }
+    }
+    for command in [["replay", Paths.demoNight], ["features", Paths.demoNight], ["rules", "list"]] {
+        let r = try runProgram("/usr/bin/timeout", ["30", Paths.somniq] + command + ["--learned-rules", fifo])
+        #expect(r.status == 65 && r.stderr == "somniq: \(message)\n", "\(command): \(r.status) \(r.stderr)")
+    }
+}
+
+/// A file whose `body_sha256` is not the digest of its classes and trees (a digest
+/// edited, or trees edited after the trainer wrote them) is refused, naming the file, the
+/// digest it records and the one its body has, and what to do.
+@Test func aBodyDigestThatIsNotTheBodysIsAnErrorNamingBothDigests() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let text = try String(contentsOfFile: Paths.package + "/rules/learned.txt", encoding: .utf8)
+    let recorded = try #require(meta("body_sha256"))
+    func refusal(_ file: String, expected: String, actual: String) -> String {
+        "somniq: \(file): body_sha256 is \(expected), but its classes and trees hash to \(actual): they were changed after "
+            + "tools/learn/train.py wrote them; write the file again with the trainer, or put back the lines that were changed\n"
+    }
+    // The file as the trainer wrote it is taken.
+    let same = dir + "/same.txt"
+    try text.write(toFile: same, atomically: true, encoding: .utf8)
+    #expect(try somniq("rules", "list", "--learned-rules", same).status == 0)
+
+    let zeros = String(repeating: "0", count: 64)
+    let digest = dir + "/digest.txt"
+    try text.replacingOccurrences(of: "body_sha256=\(recorded)", with: "body_sha256=\(zeros)").write(toFile: digest, atomically: true, encoding: .utf8)
+    let r = try somniq("rules", "list", "--learned-rules", digest)
+    #expect(r.status == 65 && r.stderr == refusal(digest, expected: zeros, actual: recorded), "\(r.stderr)")
+
+    // One leaf of the first tree changed, the recorded digest kept.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let leaf = try #require(lines.firstIndex { $0.hasPrefix("l ") })
+    lines[leaf] = "l 9.5"
+    let edited = lines.joined(separator: "\n")
+    let first = try #require(lines.firstIndex { $0.hasPrefix("class ") })
+    let actual = SHA256.hex(Array(lines[first...].joined(separator: "\n").utf8))
+    let trees = dir + "/trees.txt"
+    try edited.write(toFile: trees, atomically: true, encoding: .utf8)
+    for command in [["rules", "list"], ["replay", Paths.demoNight]] {
+        let e = try somniq(command + ["--learned-rules", trees])
+        #expect(e.status == 65 && e.stderr == refusal(trees, expected: recorded, actual: actual), "\(command): \(e.stderr)")
+    }
+}

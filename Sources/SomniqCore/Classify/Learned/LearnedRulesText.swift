@@ -31,6 +31,18 @@ extension LearnedRules {
         SHA256.hex(Array(LearnedInputs.names.joined(separator: "\n").utf8))
     }
 
+    /// The SHA-256 that `tools/learn/train.py` records as `body_sha256`: of the lines from
+    /// the first `class` line to the end, each ended by a newline (a line's `\r` and blank
+    /// lines at the end left out, as the parser reads past them).
+    public static func bodyDigest(of text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        let body = lines.drop { !$0.hasPrefix("class ") }
+        var bytes: [UInt8] = []
+        for line in body { bytes += line.utf8; bytes.append(0x0A) }
+        return SHA256.hex(bytes)
+    }
+
     public init(text: String, use: Use = .shipped) throws(ParseError) {
         // Tens of thousands of nodes: their lines are read as bytes (a String's hash and
         // comparison are Unicode-aware, and would make this take a fifth of a second).
