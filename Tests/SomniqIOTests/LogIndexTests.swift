@@ -160,6 +160,70 @@ import SomniqCore
         }
     }
 
+    /// An index whose figures no log could give is made anew from the log, never added up
+    /// (the probe's: two pieces of one night with 2^62 sessions each overflowed an Int when
+    /// the history added them, and the web page's thread, `serve` with it, died). Counts
+    /// past the bytes of their piece, sums that overflow, negative or impossible seconds.
+    @Test func anIndexWithFiguresNoLogCouldGiveIsMadeAnewNotAddedUp() throws {
+        let (log, _) = try threeNights(in: dir)
+        let indexPath = LogIndex.besideLog(log)
+        try LogIndex(log: log, indexPath: indexPath).refresh()
+        let good = try JSONValue(parsing: try String(contentsOfFile: indexPath, encoding: .utf8))
+        let whole = try History.read(logs: [log], grouping: .all).table()
+        let huge = JSONValue.number(4611686018427387904)  // 2^62: two of them overflow an Int
+        func with(_ v: JSONValue, _ key: String, _ new: JSONValue) -> JSONValue {
+            guard case let .object(members) = v else { return v }
+            return .object(members.map { $0.0 == key ? ($0.0, new) : $0 })
+        }
+        /// The index with each of its first two pieces changed by `change`, the second made a
+        /// piece of the first one's night when `oneNight`.
+        func damaged(oneNight: Bool = true, _ change: (JSONValue) -> JSONValue) -> String {
+            guard case let .array(pieces)? = good["pieces"] else { return "" }
+            var changed = pieces
+            changed[0] = change(pieces[0])
+            changed[1] = change(oneNight ? with(pieces[1], "key", pieces[0]["key"]!) : pieces[1])
+            return with(good, "pieces", .array(changed)).compactText
+        }
+        let cases: [(String, String)] = [
+            ("sessions", damaged { with($0, "sessions", huge) }),
+            ("disturbances", damaged { with($0, "disturbances", huge) }),
+            ("pauses", damaged { with($0, "pauses", huge) }),
+            ("skipped", damaged { with($0, "skipped", .array([huge, .number(0), .number(0)])) }),
+            ("alerts", damaged { with($0, "alerts", .object([("high", huge)])) }),
+            ("events", damaged { with($0, "events", .object([("cough", huge)])) }),
+            ("alerts of two tiers", damaged(oneNight: false) { with($0, "alerts", .object([("critical", huge), ("high", huge)])) }),
+            ("snoring_s 1e308", damaged { with($0, "snoring_s", .number(1e308)) }),
+            ("heard_s -1", damaged(oneNight: false) { with($0, "heard_s", .number(-1)) }),
+            ("heard_s a week", damaged(oneNight: false) { with($0, "heard_s", .number(7 * 86400)) }),
+            ("a count past its piece's bytes", damaged(oneNight: false) { with($0, "disturbances", .number(1e9)) }),
+            ("a loudest minute out of range", damaged(oneNight: false) {
+                with($0, "loudest", .object([("leq", .number(1e300)), ("clock", .string("23:10")), ("when", .string("2026-11-20 23:10"))]))
+            }),
+        ]
+        for (what, text) in cases {
+            try text.write(toFile: indexPath, atomically: true, encoding: .utf8)
+            let index = LogIndex(log: log, indexPath: indexPath)
+            #expect(index.pieces.isEmpty && index.covered == 0, "\(what): a damaged index is not taken")
+            #expect(index.history(grouping: .all).nights.isEmpty, "\(what)")
+            #expect(try index.refresh(), "\(what)")
+            #expect(index.history(grouping: .week).table() == (try History.read(logs: [log], grouping: .week)).table(), "\(what)")
+            #expect(index.history(grouping: .all).table() == whole, "\(what)")
+        }
+        // The index as the probe left it, through the real binary: `episode add` reads the
+        // index after writing the episode (to say whether the night was heard).
+        try cases[0].1.write(toFile: indexPath, atomically: true, encoding: .utf8)
+        let add = try somniq("episode", "add", "--log", log, "--night", "2026-11-21", "--severity", "mild")
+        #expect(add.status == 0 && add.stderr == "", "\(add.status) \(add.stderr)")
+        #expect(add.stdout.hasSuffix(" added to the night of 2026-11-21: mild\n"), "\(add.stdout)")
+        #expect(try index(of: log).keys == ["2026-11-20", "2026-11-21", "2026-11-22"])
+    }
+
+    private func index(of log: String) throws -> LogIndex {
+        let index = LogIndex(log: log, indexPath: LogIndex.besideLog(log))
+        try index.refresh()
+        return index
+    }
+
     /// A level record timed millennia after its session (the fuzzer's find) cuts nothing:
     /// every minute stays within a year of its night.
     @Test func aMinuteTimedFarPastItsSessionCutsNoNight() throws {

@@ -81,19 +81,43 @@ public struct NightRow: Sendable {
     public var snoringShare: Double { heardSeconds > 0 ? min(1, snoringSeconds / heardSeconds) : 0 }
     public var alertCount: Int { alerts.values.reduce(0, +) }
 
+    /// `self` and `other` added, or nil when a count would overflow: a count read from a
+    /// log is at most its lines, but one read from a damaged index (LogIndex) may be
+    /// anything, and is checked with this before it is added for good.
+    func adding(_ other: NightRow) -> NightRow? {
+        func plus(_ a: Int, _ b: Int) -> Int? {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? nil : sum
+        }
+        func merged<K>(_ a: [K: Int], _ b: [K: Int]) -> [K: Int]? {
+            var out = a
+            for (k, n) in b {
+                guard let sum = plus(out[k] ?? 0, n) else { return nil }
+                out[k] = sum
+            }
+            return out
+        }
+        var r = self
+        guard let sessions = plus(sessions, other.sessions), let disturbances = plus(disturbances, other.disturbances),
+              let pauses = plus(pauses, other.pauses), let episodes = plus(episodes, other.episodes),
+              let alerts = merged(alerts, other.alerts), let events = merged(events, other.events),
+              // alertCount adds the tiers together.
+              alerts.values.reduce(Optional(0), { sum, n in sum.flatMap { plus($0, n) } }) != nil else { return nil }
+        (r.sessions, r.disturbances, r.pauses, r.episodes, r.alerts, r.events) = (sessions, disturbances, pauses, episodes, alerts, events)
+        r.heardSeconds += other.heardSeconds
+        r.snoringSeconds += other.snoringSeconds
+        if let o = other.loudest, o.leq > loudest?.leq ?? -.infinity { r.loudest = o }
+        r.symptoms.formUnion(other.symptoms)
+        r.tags.formUnion(other.tags)
+        return r
+    }
+
     /// Another piece of the same night (a second log, or sessions another night came between).
     mutating func add(_ other: NightRow) {
-        sessions += other.sessions
-        heardSeconds += other.heardSeconds
-        snoringSeconds += other.snoringSeconds
-        disturbances += other.disturbances
-        pauses += other.pauses
-        alerts.merge(other.alerts, uniquingKeysWith: +)
-        events.merge(other.events, uniquingKeysWith: +)
-        if let o = other.loudest, o.leq > loudest?.leq ?? -.infinity { loudest = o }
-        symptoms.formUnion(other.symptoms)
-        tags.formUnion(other.tags)
-        episodes += other.episodes
+        guard let sum = adding(other) else {
+            preconditionFailure("\(night): a count past \(Int.max): rows from a log count its lines, an index's are checked (LogIndex)")
+        }
+        self = sum
     }
 }
 

@@ -167,12 +167,22 @@ public final class LogIndex {
     /// One row per night, its pieces added together and its episodes set on it (as
     /// `History.read` does).
     public var rows: [NightRow] {
-        var rows: [String: NightRow] = [:]
-        for p in pieces {
-            if rows[p.key] == nil { rows[p.key] = p.row } else { rows[p.key]!.add(p.row) }
-        }
+        // Pieces read from the log count its lines, and a loaded index's sums were checked
+        // (`load`): nil is not met here.
+        var rows = Self.nightRows(pieces) ?? [:]
         History.attach(episodes, to: &rows)
         return Array(rows.values)
+    }
+
+    /// The pieces' rows added up night by night, every count checked: nil when one would
+    /// overflow.
+    static func nightRows(_ pieces: [Piece]) -> [String: NightRow]? {
+        var rows: [String: NightRow] = [:]
+        for p in pieces {
+            guard let sum = rows[p.key].map({ $0.adding(p.row) }) ?? p.row else { return nil }
+            rows[p.key] = sum
+        }
+        return rows
     }
 
     /// The log's episodes, as they stand after every removal.
@@ -254,10 +264,13 @@ public final class LogIndex {
                   let record = item["record"] else { return nil }
             return (offset, record)
         }
-        // Every piece within what was indexed, one after the other.
+        // Every piece within what was indexed, one after the other, each with figures its
+        // bytes could hold, and their sums in range: the index is derived data, and one
+        // that could not have been made from a log is made from the log again.
         guard pieces.count == items.count, episodeRecords.count == episodeItems.count,
               zip(pieces, pieces.dropFirst()).allSatisfy({ $0.to <= $1.from }), (pieces.last?.to ?? 0) <= covered,
-              pieces.allSatisfy({ p in p.session.map { $0 >= 0 && $0 < p.from } ?? true }) else { return }
+              pieces.allSatisfy({ p in p.session.map { $0 >= 0 && $0 < p.from } ?? true }),
+              pieces.allSatisfy(Self.plausible), Self.nightRows(pieces).flatMap(Self.checkedTotal) != nil else { return }
         self.episodeRecords = episodeRecords
         self.device = device
         self.inode = inode
@@ -265,6 +278,55 @@ public final class LogIndex {
         self.tail = tail
         self.pieces = pieces
         savedCount = pieces.count
+    }
+
+    /// The longest a piece's seconds heard or snoring may be: a dated night runs from noon
+    /// to noon, 25 h on the day clocks go back, and its last level record may reach past
+    /// noon by what one covers (LogRanges.levelSeconds); a recording replayed without a
+    /// start time is one session of at most a year of audio (LogRanges.seconds). Several
+    /// sessions in one night are restarts, one after the other. The index of a log that
+    /// says more (two daemons writing one log) is only made again, never misread.
+    static func longest(_ p: Piece) -> Double {
+        p.start != nil ? 25 * 3600 + LogRanges.levelSeconds.upperBound : LogRanges.seconds.upperBound
+    }
+
+    /// Whether a piece's figures are ones its bytes of the log could give. Every count is
+    /// of lines of the piece (a session_start, an event_start, a skipped line), so none
+    /// exceeds its length in bytes, and the pieces lie one after the other within what
+    /// was indexed: so no sum of them exceeds an Int (checked all the same, `nightRows`).
+    static func plausible(_ p: Piece) -> Bool {
+        let r = p.row, bytes = p.to - p.from
+        let counts = [r.sessions, r.disturbances, r.pauses, p.skipped.unreadable, p.skipped.overlong, p.skipped.outOfRange]
+            + Array(r.alerts.values) + Array(r.events.values)
+        // Added as Doubles: these sums are what is being checked, and may not fit an Int.
+        let events = r.events.values.reduce(0.0) { $0 + Double($1) }, alerts = r.alerts.values.reduce(0.0) { $0 + Double($1) }
+        guard bytes > 0, counts.allSatisfy({ (0...bytes).contains($0) }), r.sessions >= 1,
+              // An alert and a disturbance are each an event; a pause is an event of its class.
+              events <= Double(bytes), alerts <= events, Double(r.disturbances) <= events,
+              r.pauses <= r.events[.breathingPause] ?? 0 else { return false }
+        let seconds = 0...longest(p)
+        guard seconds.contains(r.heardSeconds), seconds.contains(r.snoringSeconds) else { return false }  // NaN and ±∞ too
+        // A dated night is named by its evening's date, and starts within the years a log's
+        // times are read in (WallClock.parse: 0001 to 9999, ±2.6e11 s).
+        if let start = p.start {
+            guard abs(start) < 3e11, History.isDate(p.key) else { return false }
+        }
+        if let l = r.loudest {
+            guard LogRanges.dbfs.contains(l.leq), l.clock.utf8.count <= 32, l.when.utf8.count <= 64,
+                  ConfigText.problem(l.clock) == nil, ConfigText.problem(l.when) == nil else { return false }
+        }
+        return true
+    }
+
+    /// The sum of every night's row, or nil when a count would overflow (the history adds
+    /// them all).
+    private static func checkedTotal(_ rows: [String: NightRow]) -> NightRow? {
+        var total = NightRow(named: "total")
+        for r in rows.values {
+            guard let sum = total.adding(r) else { return nil }
+            total = sum
+        }
+        return total
     }
 
     static func encode(_ p: Piece) -> JSONValue {
