@@ -91,6 +91,7 @@ struct EpisodeCommand: ParsableCommand {
         var night: String?
 
         func run() throws {
+            if let night, let problem = History.dateProblem(night) { throw fail("night \(night): \(problem)", Exit.usage) }
             let log = try logOptions.path()
             let book: EpisodeBook
             do { book = try Episodes.read(log) } catch { throw fail("\(error)", Exit.dataError) }

@@ -31,6 +31,10 @@ struct Report: ParsableCommand {
     var output: String?
 
     func run() throws {
+        // A night written as a date must be one (a recording's is its path).
+        if let night, History.writtenAsDate(night), let problem = History.dateProblem(night) {
+            throw fail("night \(night): \(problem)", Exit.usage)
+        }
         let n: Night
         do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
         if !n.skipped.isEmpty { skippedWarning("\(log): \(n.skipped.description)") }

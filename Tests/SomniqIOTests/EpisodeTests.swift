@@ -198,6 +198,51 @@ import SomniqCore
     }
 }
 
+/// A night is a date of the calendar (the probe's: 2026-02-30 was kept, and listed after
+/// 2026-03-02; year 0000's week was "-001-W52"): refused by name where a person types
+/// one (`episode add`, the web page's form through `Episode.make`, `report --night`,
+/// `episode list --night`), leap years counted.
+@Test func aNightThatTheCalendarHasNotIsRefusedByName() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/events.jsonl"
+    #expect(try somniq("replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-03-02T23:00").status == 0)
+    let refused = [
+        ("2026-02-30", "there is no such date: February 2026 has 28 days"),
+        ("2026-04-31", "there is no such date: April 2026 has 30 days"),
+        ("2025-02-29", "there is no such date: February 2025 has 28 days"),
+        ("2100-02-29", "there is no such date: February 2100 has 28 days"),
+        ("0000-01-01", "there is no year 0000 here: years 0001 to 9999"),
+        ("2026-00-10", "there is no month 00: months 01 to 12"),
+        ("2026-3-02", "give the evening's date, such as 2026-11-22"),
+        ("+026-03-02", "give the evening's date, such as 2026-11-22"),
+    ]
+    for (night, problem) in refused {
+        let r = try somniq("episode", "add", "--log", log, "--night", night, "--severity", "mild")
+        #expect(r.status == 64 && r.stderr == "somniq: night \(night): \(problem)\n", "\(night): \(r.stderr)")
+        guard case let .failure(e) = Episode.make(night: night, severity: "mild", symptoms: [], tags: [], note: nil, at: nil,
+                                                   duration: nil, now: 1_795_400_000) else {
+            Issue.record("\(night): the page's form took it")
+            continue
+        }
+        #expect(e.description == "night \(night): \(problem)")
+        #expect(!History.isDate(night))
+    }
+    for command in [["report", log, "--night", "2026-02-30"], ["episode", "list", "--log", log, "--night", "2026-02-30"]] {
+        let r = try somniq(command)
+        #expect(r.status == 64 && r.stderr == "somniq: night 2026-02-30: there is no such date: February 2026 has 28 days\n", "\(command)")
+    }
+    #expect(records(log).allSatisfy { $0["kind"] != .string("episode") }, "nothing was written")
+    // Leap days that are.
+    for night in ["2028-02-29", "2000-02-29"] {
+        #expect(try somniq("episode", "add", "--log", log, "--night", night, "--severity", "mild").status == 0, "\(night)")
+    }
+    #expect(try History.read(logs: [log], grouping: .all).nights.map(\.night) == ["2000-02-29", "2026-03-02", "2028-02-29"])
+    // The first and last years have four-digit weeks.
+    #expect(History.period(of: try #require(History.day("0001-01-01")), .week) == "0001-W01")
+    #expect(History.period(of: try #require(History.day("9999-12-31")), .week) == "9999-W52")
+}
+
 /// A removal counts wherever it is: logs may be read in any order.
 @Test func aRemovalTakesBackAnEpisodeWrittenBeforeOrAfterIt() throws {
     let e = Episode(id: "ep-1-00000001", night: "2026-11-22", severity: .mild, tags: ["alcohol"], recorded: 1_795_400_000)

@@ -129,7 +129,7 @@ public struct Episode: Sendable, Equatable {
     public static func make(night: String, severity: String, symptoms: [String], tags: [String], note: String?,
                             at: String?, duration: Double?, now: Double) -> Result<Episode, EpisodeError> {
         func failure(_ text: String) -> Result<Episode, EpisodeError> { .failure(EpisodeError(description: text)) }
-        guard History.isDate(night) else { return failure("night \(LogText.escape(night)): give the evening's date, such as 2026-11-22") }
+        if let problem = History.dateProblem(night) { return failure("night \(LogText.escape(night)): \(problem)") }
         guard let level = Severity(rawValue: severity) else {
             return failure("severity \"\(LogText.escape(severity))\": mild, moderate or severe")
         }

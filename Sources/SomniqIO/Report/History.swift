@@ -260,11 +260,51 @@ public struct History: Sendable {
     /// Whether `key` names a dated night (`2026-11-22`), not a recording.
     public static func isDate(_ key: String) -> Bool { day(key) != nil }
 
-    /// Days since 1970-01-01 of `2026-11-22`, or nil.
+    /// The years a night may be in: those `WallClock.parse` reads a log's times in, so that
+    /// every night a log can hold is one the history takes (a box whose clock was never set
+    /// writes 1970-01-01, the night of 1969-12-31 east of Greenwich), and those ISO 8601
+    /// writes in four digits without an expansion, as the keys, the week labels
+    /// (`2026-W47`) and the CSV do. Year 0000 is 1 BC: no somniq night.
+    public static let years = 1...9999
+
+    /// Days since 1970-01-01 of `2026-11-22`, or nil when it is not a date of the calendar.
     static func day(_ date: String) -> Int? {
-        let p = date.split(separator: "-").compactMap { Int($0) }
-        guard p.count == 3, date.count == 10, (1...12).contains(p[1]), (1...31).contains(p[2]) else { return nil }
-        return Int(timegm2(p[0], p[1], p[2]) / 86400)
+        guard case let .success(p) = parseDate(date) else { return nil }
+        return Int(timegm2(p.year, p.month, p.day) / 86400)
+    }
+
+    /// What is wrong with `text` as a night's date, for a person who typed it; nil when it
+    /// is a date of the calendar (`2026-02-29` is not: 2026 is not a leap year).
+    public static func dateProblem(_ text: String) -> String? {
+        guard case let .failure(problem) = parseDate(text) else { return nil }
+        return problem.description
+    }
+
+    /// Whether `text` is written as a date, `dddd-dd-dd`, whether or not the calendar has it
+    /// (a recording's night is named by its path instead).
+    public static func writtenAsDate(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return parts.map(\.count) == [4, 2, 2] && parts.allSatisfy { $0.allSatisfy { (0x30...0x39).contains($0) } }
+    }
+
+    private struct DateProblem: Error, CustomStringConvertible { var description: String }
+
+    /// `YYYY-MM-DD`, every part digits, the day one its month has in its year (Gregorian).
+    private static func parseDate(_ text: String) -> Result<(year: Int, month: Int, day: Int), DateProblem> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard writtenAsDate(text), let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {
+            return .failure(DateProblem(description: "give the evening's date, such as 2026-11-22"))
+        }
+        guard years.contains(year) else { return .failure(DateProblem(description: "there is no year \(parts[0]) here: years 0001 to 9999")) }
+        guard (1...12).contains(month) else { return .failure(DateProblem(description: "there is no month \(parts[1]): months 01 to 12")) }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...length).contains(day) else {
+            let name = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                        "November", "December"][month - 1]
+            return .failure(DateProblem(description: "there is no such date: \(name) \(parts[0]) has \(length) days"))
+        }
+        return .success((year, month, day))
     }
 
     /// `2026-11-22` of a day number.
