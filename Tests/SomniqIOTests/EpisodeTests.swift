@@ -112,7 +112,7 @@ import SomniqCore
         #expect(Factors(history).withoutSound == ["2026-11-10"])
         // Listed, but counted in no total, mean or trend.
         #expect(history.periods.map(\.nights) == [6] && history.total.sessions == 6)
-        #expect(history.periods[0].meanSnoring == history.periods[0].total.snoringMinutes / 6)
+        #expect(history.periods[0].meanSnoring == history.periods[0].total.snoringSeconds / 60 / 6)
 
         let handle = try #require(FileHandle(forWritingAtPath: log))
         handle.seekToEndOfFile()

@@ -55,23 +55,6 @@ private func nineNights(in dir: String) throws -> [String] {
         return
     }
     #expect(nights.count == 9)
-    // Each figure of a week's total, and of the whole total, is the sum over its nights.
-    func sum(_ rows: [JSONValue], _ path: [String]) -> Double {
-        let total = rows.compactMap { row in path.reduce(Optional(row)) { $0?[$1] }?.numberValue }.reduce(0, +)
-        return (total * 10).rounded() / 10
-    }
-    let figures = [["sessions"], ["heard_min"], ["snoring_min"], ["disturbances"], ["pauses"]]
-        + Tier.allCases.map { ["alerts", $0.rawValue] } + SoundClass.allCases.map { ["events", $0.rawValue] }
-    for p in periods {
-        let label = try #require(p["period"]?.stringValue)
-        let mine = nights.filter { $0["week"]?.stringValue == label }
-        #expect(p["nights"]?.numberValue == Double(mine.count))
-        for f in figures { #expect(sum([p], f) == sum(mine, f), "\(label) \(f)") }
-    }
-    #expect(periods.map { $0["period"]?.stringValue } == ["2026-W46", "2026-W47"])
-    let total = try #require(doc["total"])
-    for f in figures { #expect(sum([total], f) == sum(nights, f), "total \(f)") }
-
     // Each night's figures are what its sessions' records say: minutes heard from the
     // level records, snoring minutes from the snoring events' durations.
     var heard: [String: Double] = [:], snoring: [String: Double] = [:], sessions: [String: Int] = [:]
@@ -87,6 +70,31 @@ private func nineNights(in dir: String) throws -> [String] {
         default: break
         }
     }
+    // Each count of a week's total, and of the whole total, is the sum over its nights;
+    // its minutes are the sum of its nights' seconds, rounded once (not a sum of rounded
+    // minutes).
+    func tenth(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+    func sum(_ rows: [JSONValue], _ path: [String]) -> Double {
+        tenth(rows.compactMap { row in path.reduce(Optional(row)) { $0?[$1] }?.numberValue }.reduce(0, +))
+    }
+    func minutes(_ rows: [JSONValue], _ seconds: [String: Double]) -> Double {
+        tenth(rows.compactMap { $0["night"]?.stringValue }.map { seconds[$0] ?? 0 }.reduce(0, +) / 60)
+    }
+    let figures = [["sessions"], ["disturbances"], ["pauses"]]
+        + Tier.allCases.map { ["alerts", $0.rawValue] } + SoundClass.allCases.map { ["events", $0.rawValue] }
+    for p in periods {
+        let label = try #require(p["period"]?.stringValue)
+        let mine = nights.filter { $0["week"]?.stringValue == label }
+        #expect(p["nights"]?.numberValue == Double(mine.count))
+        for f in figures { #expect(sum([p], f) == sum(mine, f), "\(label) \(f)") }
+        #expect(p["heard_min"]?.numberValue == minutes(mine, heard) && p["snoring_min"]?.numberValue == minutes(mine, snoring), "\(label)")
+    }
+    #expect(periods.map { $0["period"]?.stringValue } == ["2026-W46", "2026-W47"])
+    let total = try #require(doc["total"])
+    for f in figures { #expect(sum([total], f) == sum(nights, f), "total \(f)") }
+    #expect(total["heard_min"]?.numberValue == minutes(nights, heard) && total["snoring_min"]?.numberValue == minutes(nights, snoring))
+    #expect(total["snoring_share"]?.numberValue == JSONValue.rounded(snoring.values.reduce(0, +) / heard.values.reduce(0, +)).numberValue)
+
     for n in nights {
         let key = try #require(n["night"]?.stringValue)
         #expect(n["heard_min"]?.numberValue == ((heard[key] ?? 0) / 6).rounded() / 10, "\(key)")
@@ -174,4 +182,41 @@ private func nineNights(in dir: String) throws -> [String] {
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/latest.txt") == "kept.txt")
     #expect(try String(contentsOfFile: dir + "/kept.txt", encoding: .utf8).hasPrefix("night 2026-11-22: 3.0 min heard"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["kept.txt", "latest.txt", "night.jsonl"])
+}
+
+/// Two nights of 95 s heard and 33.25 s snoring, 35 % each, are 35 % together: totals,
+/// shares and means come from the seconds, not from the rounded minutes (1.2 of 3.2,
+/// the 37 % the probe found).
+@Test func aTotalAndItsShareComeFromTheSecondsNotFromRoundedMinutes() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func night(_ day: String) -> String {
+        func level(_ start: Int, _ seconds: Int, _ clock: String) -> String {
+            #"{"v":1,"kind":"level","start_s":\#(start),"seconds":\#(seconds),"time":"\#(day)T\#(clock)","leq_dbfs":-40,"l10_dbfs":-35,"l90_dbfs":-50,"lmax_dbfs":-30,"floor_dbfs":-55,"active_s":{"snoring":\#(seconds / 2)}}"#
+        }
+        return [
+            #"{"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"\#(day)T23:00:00"}"#,
+            level(0, 60, "23:00:00"),
+            #"{"v":1,"kind":"event_start","id":"s-\#(day)","class":"snoring","tier":"high","onset_s":10,"alert":false}"#,
+            #"{"v":1,"kind":"event_end","id":"s-\#(day)","class":"snoring","onset_s":10,"offset_s":43.25,"peak_dbfs":-30,"confidence":0.9,"truncated":false}"#,
+            level(60, 35, "23:01:00"),
+            #"{"v":1,"kind":"session_end","stream_s":95}"#,
+        ].joined(separator: "\n") + "\n"
+    }
+    let log = dir + "/events.jsonl"
+    try (night("2026-11-20") + night("2026-11-21")).write(toFile: log, atomically: true, encoding: .utf8)
+    let r = try somniq("history", log)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == """
+        night            heard     snoring   share  disturbances  alerts c/h/m/l      loudest minute
+        2026-11-20       1.6 min   0.6 min   35 %   0             0/0/0/0             23:00  -40.0 dBFS
+        2026-11-21       1.6 min   0.6 min   35 %   0             0/0/0/0             23:00  -40.0 dBFS
+        total            3.2 min   1.1 min   35 %   0             0/0/0/0             2026-11-20 23:00  -40.0 dBFS
+        a night          1.6 min   0.6 min          0.0           0.0
+        snoring by night  ▁▁
+
+        """, "\(r.stdout)")
+    let json = try JSONValue(parsing: try somniq("history", log, "--json").stdout)
+    #expect(json["total"]?["snoring_share"] == .number(0.35) && json["total"]?["heard_min"] == .number(3.2)
+            && json["total"]?["snoring_min"] == .number(1.1))
 }
