@@ -16,7 +16,7 @@ struct EpisodeCommand: ParsableCommand {
         symptom beside those without. Symptoms: snoring, gasping, restless, insomnia, \
         nightmares, sleepwalking, daytime-sleepiness, morning-headache, dry-mouth, \
         chest-pain. Tags are words of your own (alcohol, late-meal, side-sleeping): \
-        letters, digits and -, at most 32.
+        letters of any script (with their accents), digits and -, at most 32.
         """,
         subcommands: [Add.self, List.self, Remove.self])
 

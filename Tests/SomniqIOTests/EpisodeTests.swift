@@ -80,7 +80,7 @@ import SomniqCore
             (["--severity", "mild", "--tag", String(repeating: "a", count: 33)],
              "somniq: \"\(String(repeating: "a", count: 33))\" is not a tag: letters, digits and - only, at most 32"),
             (["--severity", "mild", "--note", "one\u{1B}[2J"], "somniq: the note must not contain control characters"),
-            (["--severity", "mild", "--tag", "İstanbul"], "somniq: \"İstanbul\" is not a tag: letters, digits and - only, at most 32"),
+            (["--severity", "mild", "--tag", "a.b"], "somniq: \"a.b\" is not a tag: letters, digits and - only, at most 32"),
             (["--severity", "mild", "--at", "2026-11-20T03:00"],
              "somniq: at 2026-11-20T03:00 is in the night of 2026-11-19, not of 2026-11-18 (a night runs from noon to noon)"),
             (["--severity", "mild", "--at", "soon"], "somniq: at soon: give a time such as 03:12 or 2026-11-23T03:12"),
@@ -241,6 +241,56 @@ import SomniqCore
     // The first and last years have four-digit weeks.
     #expect(History.period(of: try #require(History.day("0001-01-01")), .week) == "0001-W01")
     #expect(History.period(of: try #require(History.day("9999-12-31")), .week) == "9999-W52")
+}
+
+/// A note is capped in bytes as well as characters: one letter and 60,000 combining marks
+/// is one character of 120 KB (the probe's line), refused; 500 accented letters are
+/// taken. A record holding such a note (written by hand) is not read as an episode.
+@Test func aNoteOfOneLetterAndSixtyThousandMarksIsRefused() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/events.jsonl"
+    let marks = "a" + String(repeating: "\u{301}", count: 60_000)
+    #expect(marks.count == 1 && marks.utf8.count == 120_001)
+    let r = try somniq("episode", "add", "--log", log, "--night", "2026-11-22", "--severity", "mild", "--note", marks)
+    #expect(r.status == 64)
+    #expect(r.stderr == "somniq: a note is at most 4000 bytes of UTF-8 (this one has 120001: combining accents and marks count there, not as characters)\n")
+    #expect(!FileManager.default.fileExists(atPath: log) || records(log).isEmpty, "nothing was written")
+    let accented = String(repeating: "é", count: 500)
+    #expect(try somniq("episode", "add", "--log", log, "--night", "2026-11-22", "--severity", "mild", "--note", accented).status == 0)
+    #expect(records(log).last?["note"] == .string(accented))
+
+    var book = EpisodeBook()
+    book.add(.object([("v", .number(1)), ("kind", .string("episode")), ("id", .string("ep-1-00000001")), ("night", .string("2026-11-22")),
+                      ("severity", .string("mild")), ("symptoms", .array([])), ("tags", .array([])), ("note", .string(marks)),
+                      ("time", .string("2026-11-23T08:00:00.000Z"))]))
+    #expect(book.episodes.isEmpty && book.unreadable == 1)
+}
+
+/// A tag is a word of any script: `İstanbul` (lowercased to i and a combining dot) and
+/// `été` written with combining accents are taken, lowercased as before; spaces,
+/// punctuation, controls and a mark with no letter before it are not.
+@Test func aTagOfLettersOfAnyScriptIsTakenAndPunctuationIsNot() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/events.jsonl"
+    let decomposed = "e\u{301}te\u{301}"
+    let r = try somniq("episode", "add", "--log", log, "--night", "2026-11-22", "--severity", "mild",
+                       "--tag", "İstanbul", "--tag", decomposed, "--tag", "Nuit-2", "--tag", "ÉTÉ")
+    #expect(r.status == 0, "\(r.stderr)")
+    // Kept as typed, lowercased; ÉTÉ is été again (canonically equivalent), kept once.
+    let kept = records(log).last?["tags"]?.arrayValue?.compactMap { $0.stringValue }
+    let tags = try #require(kept)
+    #expect(tags.map { Array($0.unicodeScalars) } == [Array("i\u{307}stanbul".unicodeScalars), Array(decomposed.unicodeScalars), Array("nuit-2".unicodeScalars)])
+    #expect(try History.read(logs: [log], grouping: .all).nights.first?.tags == ["i\u{307}stanbul", "été", "nuit-2"])
+    for tag in ["a b", "a_b", "a.b", "a/b", "tab\there", "\u{301}e", "a\u{200B}b", "x\u{7F}"] {
+        let refused = try somniq("episode", "add", "--log", log, "--night", "2026-11-22", "--severity", "mild", "--tag", tag)
+        #expect(refused.status == 64 && refused.stderr == "somniq: \"\(LogText.escape(tag))\" is not a tag: letters, digits and - only, at most 32\n",
+                "\(tag.unicodeScalars.map { String($0.value, radix: 16) }): \(refused.stderr)")
+    }
+    // 32 characters of a letter and four marks each: 32 characters, but 288 bytes.
+    let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 4), count: 32)
+    #expect(Episode.tagProblem(heavy) != nil && Episode.tagProblem(String(repeating: "é", count: 32)) == nil)
 }
 
 /// A removal counts wherever it is: logs may be read in any order.

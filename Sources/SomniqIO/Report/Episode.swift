@@ -77,20 +77,49 @@ public struct Episode: Sendable, Equatable {
     // MARK: what may be said
 
     public static let maxTag = 32, maxNote = 500
+    /// The most UTF-8 bytes of a tag and of a note. The caps above count characters as a
+    /// person reads them (grapheme clusters), and one of those may hold any number of
+    /// combining marks: a letter and 60,000 accents is one character of 120 KB. Bytes are
+    /// what a line of the log, a CSV header and a page hold, so they are capped too, at 8
+    /// a character: room for any script's letters with an accent or two, and for an emoji
+    /// with a skin tone or a flag, written as many times as the characters allow.
+    public static let maxTagBytes = 8 * maxTag, maxNoteBytes = 8 * maxNote
     /// A night lasts at most from noon to noon.
     public static let durationRange = 0.0...(24 * 60.0)
 
-    /// A tag is a word: letters, digits and `-`, 1 to 32 of them (it names a column of the
-    /// history, a CSV header and a JSON key; no spaces, no markup, no line breaks).
+    /// A tag is a word: letters of any script with their marks (`été` written as `e` and a
+    /// combining acute, `i̇stanbul` as İstanbul lowercases), digits and `-`, 1 to 32 of
+    /// them (it names a column of the history, a CSV header and a JSON key; no spaces, no
+    /// punctuation, no markup, no control characters or line breaks). A mark must follow a
+    /// letter: alone in front it would sit on whatever is printed before the tag.
     public static func tagProblem(_ tag: String) -> String? {
-        let ok = !tag.isEmpty && tag.count <= maxTag
-            && tag.unicodeScalars.allSatisfy { $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        let scalars = tag.unicodeScalars
+        let ok = !tag.isEmpty && tag.count <= maxTag && tag.utf8.count <= maxTagBytes
+            && !(scalars.first.map(isMark) ?? false)
+            && scalars.allSatisfy { $0 == "-" || isLetter($0) || isMark($0) || $0.properties.numericType == .decimal }
         return ok ? nil : "\"\(LogText.escape(tag))\" is not a tag: letters, digits and - only, at most \(maxTag)"
     }
 
-    /// A note is one line of at most 500 characters: no control characters.
+    private static func isLetter(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
+
+    private static func isMark(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    /// A note is one line of at most 500 characters and 4,000 bytes: no control characters.
     public static func noteProblem(_ note: String) -> String? {
         if note.count > maxNote { return "a note is at most \(maxNote) characters (this one has \(note.count))" }
+        if note.utf8.count > maxNoteBytes {
+            return "a note is at most \(maxNoteBytes) bytes of UTF-8 (this one has \(note.utf8.count): combining accents and marks count there, not as characters)"
+        }
         if let problem = ConfigText.problem(note) { return "the note \(problem)" }
         return nil
     }
