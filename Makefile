@@ -76,7 +76,8 @@ readme-check: deps
 	$(SWIFT) build --product somniq
 	scripts/readme-check.py --somniq $(README_SOMNIQ)
 
-# libFuzzer on the audio reader, the profile and config readers and the label reader,
+# libFuzzer on the audio reader, the profile, config and label readers, the event log
+# (report, history), its index and the learned rules file reader,
 # FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.
 FUZZ_SECONDS ?= 60
 fuzz: deps
