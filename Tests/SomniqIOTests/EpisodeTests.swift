@@ -237,7 +237,15 @@ import SomniqCore
     for night in ["2028-02-29", "2000-02-29"] {
         #expect(try somniq("episode", "add", "--log", log, "--night", night, "--severity", "mild").status == 0, "\(night)")
     }
-    #expect(try History.read(logs: [log], grouping: .all).nights.map(\.night) == ["2000-02-29", "2026-03-02", "2028-02-29"])
+    // An episode of 2026-02-30 already in a log (written before this check) is not a night:
+    // skipped and counted, not listed after 2026-03-02.
+    let handle = try #require(FileHandle(forWritingAtPath: log))
+    handle.seekToEndOfFile()
+    handle.write(Data(#"{"v":1,"kind":"episode","id":"ep-1-00000001","night":"2026-02-30","severity":"mild","symptoms":[],"tags":[],"time":"2026-03-01T08:00:00.000Z"}"#.utf8 + [0x0A]))
+    handle.closeFile()
+    let history = try History.read(logs: [log], grouping: .all)
+    #expect(history.nights.map(\.night) == ["2000-02-29", "2026-03-02", "2028-02-29"])
+    #expect(history.skipped == LogSkips(unreadable: 1))
     // The first and last years have four-digit weeks.
     #expect(History.period(of: try #require(History.day("0001-01-01")), .week) == "0001-W01")
     #expect(History.period(of: try #require(History.day("9999-12-31")), .week) == "9999-W52")
