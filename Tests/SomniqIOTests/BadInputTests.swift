@@ -42,6 +42,28 @@ import SomniqCore
         #expect(log.last?["kind"]?.stringValue == "session_end" && log.last?["reason"]?.stringValue == "end_of_file")
     }
 
+    @Test func aFLACWhoseWriterNeverWroteItsLengthIsAnalysedToItsEnd() throws {
+        // A FLAC encoder writes the stream's length into its header when it finishes: one
+        // killed (a crash, a night audio part still being written) leaves 0 there, which
+        // libsndfile reads as a length of SF_COUNT_MAX frames.
+        let whole = dir + "/whole.flac", open = dir + "/open.flac"
+        try sox(Paths.demoNight, whole, "trim", "0", "60")
+        var data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+        #expect(data[0..<4].elementsEqual("fLaC".utf8) && data[4] & 0x7F == 0)    // STREAMINFO first
+        // Its last 36 bits, after 10 bytes of block and frame sizes and 28 bits of rate,
+        // channels and sample size: the total samples.
+        data[21] &= 0xF0
+        for k in 22..<26 { data[k] = 0 }
+        try Data(data).write(to: URL(fileURLWithPath: open))
+        let (r, log) = try replayLog(open)
+        #expect(r.status == 0)
+        #expect(r.stderr == "somniq: warning: \(open): the header gives no length (its writer stopped before finishing it: a crash, or a part still being written); analysed the 60.000 s there are\n")
+        let status = try #require(log.first { $0["status"]?.stringValue == "length_mismatch" })
+        #expect(status["header_s"] == .null && status["audio_s"] == .number(60))
+        let (_, wholeLog) = try replayLog(whole)
+        #expect(events(log) == events(wholeLog) && !events(log).isEmpty)
+    }
+
     @Test func aWAVWhoseHeaderUnderstatesItsLengthIsAnalysedToItsEnd() throws {
         // A recorder that stopped without finishing its file: the data size says 15 s of 60.
         let whole = dir + "/whole.wav", short = dir + "/short.wav"

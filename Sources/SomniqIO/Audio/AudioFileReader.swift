@@ -24,6 +24,9 @@ public final class AudioFileReader {
     private let declaredDataBytes: (declared: UInt64, present: UInt64)?
     /// MPEG (MP3) gives no exact length: libsndfile estimates it from the stream.
     private let lengthIsEstimate: Bool
+    /// A FLAC file whose writer stopped before writing its length into its header (a crash,
+    /// or a night audio part still being written): libsndfile says SF_COUNT_MAX frames.
+    public let lengthUnknown: Bool
     public let formatName: String
     public private(set) var framesRead: Int64 = 0
 
@@ -72,6 +75,7 @@ public final class AudioFileReader {
             if descriptor >= 0 { self.tail = (tail, descriptor, Int32(info.format & Int32(SF_FORMAT_SUBMASK))) }
         }
         lengthIsEstimate = info.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG)
+        lengthUnknown = info.frames == sf_count_t.max
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         frames = info.frames
@@ -150,6 +154,9 @@ public final class AudioFileReader {
     /// LAME file at 44.1 kHz, whose MPEG frames are 26 ms each).
     public var lengthProblem: String? {
         let read = timeText(framesRead)
+        if lengthUnknown {
+            return "the header gives no length (its writer stopped before finishing it: a crash, or a part still being written); analysed the \(read) there are"
+        }
         if let d = declaredDataBytes {
             return "the header promises \(d.declared) bytes of audio data but the file holds \(d.present); analysed the \(read) there are (the file was cut off)"
         }

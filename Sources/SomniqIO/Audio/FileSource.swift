@@ -39,9 +39,10 @@ public final class FileSource: AudioSource, AsyncIteratorProtocol {
     }
 
     /// The share of the file read so far (0 … 1; a header may understate the length).
-    public var fraction: Double { Swift.min(1, Double(reader.framesRead) / Double(Swift.max(1, reader.frames))) }
+    public var fraction: Double { reader.lengthUnknown ? 0 : Swift.min(1, Double(reader.framesRead) / Double(Swift.max(1, reader.frames))) }
     /// What the header said and what the file held, once it has been read to its end.
     public var headerSeconds: Double { reader.headerSeconds }
+    public var lengthUnknown: Bool { reader.lengthUnknown }
     public var audioSeconds: Double { Double(reader.framesRead) / Double(reader.sampleRate) }
     /// Set once the file is read, when its length was not what its header said.
     public var lengthProblem: String? { reader.lengthProblem }

@@ -57,7 +57,7 @@ public final class Replayer {
         }
         progress?(1)
         if let problem = file.lengthProblem {
-            try session.status("length_mismatch", details: [("header_s", .rounded(file.headerSeconds)),
+            try session.status("length_mismatch", details: [("header_s", file.lengthUnknown ? .null : .rounded(file.headerSeconds)),
                                                             ("audio_s", .rounded(file.audioSeconds))])
             warning?(problem)
         }
