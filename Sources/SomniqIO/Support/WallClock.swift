@@ -77,3 +77,28 @@ extension WallClock {
         return parts
     }
 }
+
+extension WallClock {
+    /// The first time after `unix` at which a stretch of `seconds` ends when stretches are
+    /// laid end to end from local midnight: the next multiple of `seconds` of the local day,
+    /// or midnight, or noon (where a night ends), whichever comes first. With `seconds` a
+    /// divisor of an hour, cuts fall on the clock's round times (every hour: 00:00, 01:00…).
+    /// A cut the clock skips or repeats (a daylight-saving change) is moved to keep every
+    /// stretch after `unix` and at most `seconds` long.
+    public static func nextCut(after unix: Double, every seconds: Int) -> Double {
+        var whole = time_t(unix.rounded(.down))
+        var t = tm()
+        localtime_r(&whole, &t)
+        let ofDay = Int(t.tm_hour) * 3600 + Int(t.tm_min) * 60 + Int(t.tm_sec)
+        var cut = min((ofDay / seconds + 1) * seconds, 86_400)
+        if ofDay < 43_200 { cut = min(cut, 43_200) }
+        var at = t
+        at.tm_hour = Int32(cut / 3600)
+        at.tm_min = Int32(cut / 60 % 60)
+        at.tm_sec = Int32(cut % 60)
+        at.tm_isdst = -1
+        let found = Double(mktime(&at))
+        let latest = unix + Double(seconds)
+        return found > unix && found <= latest ? found : latest
+    }
+}
