@@ -1,0 +1,135 @@
+import FoundationEssentials
+import Glibc
+import SomniqCore
+
+/// The night's audio as the daemon's session keeps it (`Session.nightAudio`): exactly the
+/// samples the pipeline gets, as 16-bit FLAC, in parts cut at each multiple of `part_s` on
+/// the local clock (each hour), at noon (a night's end) and wherever the stream's
+/// wall-clock time jumps (a device back after a loss, audio dropped), so that every part's
+/// audio runs on from one known time: the `night_audio` status record that names it.
+///
+/// On the audio path it only copies samples into the writer's ring (`NightAudioWriter`),
+/// allocating nothing per block; a thread of its own writes the files, so a slow or full
+/// disk never holds up listening or the log. What could not be kept is said.
+public final class NightAudio {
+    public let config: NightAudioConfig
+    public let store: NightStore
+    private let writer: NightAudioWriter
+
+    /// The part being filled: where it began and the frame at which it ends.
+    private struct Part {
+        var start: NightAudioWriter.Start
+        var end: Int64
+    }
+    private var part: Part?
+    /// Samples the ring had no room for, since `from`: said when a part begins again.
+    private var dropped: (from: NightAudioWriter.Start, frames: Int64)?
+    /// A jump of more than this between the stream's wall-clock time and the part's is a
+    /// new part: the clock was set anew (a device back after a loss).
+    static let jumpSeconds = 0.01
+
+    /// `queueSeconds`: the audio the ring holds while the disk is slow (30 s of 16-bit
+    /// samples, 0.96 MB, allocated once).
+    public init(config: NightAudioConfig, directory: String, queueSeconds: Double = 30) {
+        self.config = config
+        store = NightStore(directory: directory)
+        writer = NightAudioWriter(store: store, maxBytes: config.maxBytes, keepNights: config.keepNights, queueSeconds: queueSeconds)
+    }
+
+    /// Before the session's first record: the directory is made ready (`NightStore.prepare`).
+    public func prepare() throws(NightStore.Failure) { try store.prepare() }
+
+    /// The next samples of the stream, the first at stream frame `frame`; `unix` gives the
+    /// wall-clock time of a stream time (`Session.WallTimes.unix`).
+    public func append(_ samples: UnsafeBufferPointer<Float>, at frame: Int64, unix: (Double) -> Double) {
+        var done = 0
+        while done < samples.count {
+            let f = frame + Int64(done)
+            if let p = part, f >= p.end || abs(unix(StreamClock.seconds(f)) - (p.start.unix + StreamClock.seconds(f - p.start.frame))) > Self.jumpSeconds {
+                part = nil
+            }
+            if part == nil {
+                let start = NightAudioWriter.Start(frame: f, unix: unix(StreamClock.seconds(f)))
+                // Half a sample on: a part that starts on a cut, a hair before it in floating
+                // point, runs to the next.
+                let cut = WallClock.nextCut(after: start.unix + 0.5 / Double(StreamClock.sampleRate), every: config.partSeconds)
+                let next = Part(start: start, end: f + max(1, Int64(((cut - start.unix) * Double(StreamClock.sampleRate)).rounded())))
+                // A part begins only with samples the ring has room for: never an empty file.
+                let wanted = samples.count - done
+                guard writer.room() >= min(wanted, Int(next.end - f)), writer.mark(start) else {
+                    drop(wanted, at: f, unix: unix)
+                    return
+                }
+                part = next
+                if let d = dropped { said.append(Self.lost(from: d.from, frames: d.frames)) }
+                dropped = nil
+            }
+            let take = min(samples.count - done, Int(part!.end - f))
+            let slice = UnsafeBufferPointer(rebasing: samples[done..<done + take])
+            if !writer.push(slice) {
+                drop(take, at: f, unix: unix)
+                part = nil
+            }
+            done += take
+        }
+    }
+
+    private func drop(_ count: Int, at frame: Int64, unix: (Double) -> Double) {
+        if dropped == nil { dropped = (.init(frame: frame, unix: unix(StreamClock.seconds(frame))), 0) }
+        dropped!.frames += Int64(count)
+    }
+
+    /// The stream ended: the part under way is finished, waiting up to `within` seconds for
+    /// the disk.
+    public func finish(within seconds: Double) {
+        if let d = dropped { said.append(Self.lost(from: d.from, frames: d.frames)) }
+        dropped = nil
+        part = nil
+        let unwritten = writer.finish(within: seconds)
+        if unwritten > 0 {
+            said.append(("night_audio_dropped", [
+                ("reason", .string("shutdown")), ("seconds", .rounded(StreamClock.seconds(unwritten))),
+                ("error", .string("the disk had not taken the last \(JSONValue.format(StreamClock.seconds(unwritten))) s when the session ended")),
+            ]))
+        }
+    }
+
+    /// What the session has to say in `status` records, since the last call: each part
+    /// started (`night_audio`), a disk that refuses (`night_audio_failed`), audio not kept
+    /// (`night_audio_dropped`), nights deleted (`night_audio_deleted`).
+    public func takeSaid() -> [(status: String, details: [(String, JSONValue)])] {
+        for n in writer.takeNews() { said.append(Self.record(n)) }
+        guard !said.isEmpty else { return [] }
+        defer { said.removeAll() }
+        return said
+    }
+    private var said: [(status: String, details: [(String, JSONValue)])] = []
+
+    static func time(_ unix: Double) -> JSONValue { .string(WallClock.iso8601(Date(timeIntervalSince1970: unix))) }
+
+    /// The ring was full: the disk is slower than the audio.
+    static func lost(from: NightAudioWriter.Start, frames: Int64) -> (String, [(String, JSONValue)]) {
+        ("night_audio_dropped", [
+            ("reason", .string("queue_full")), ("from_s", .rounded(StreamClock.seconds(from.frame))), ("from_time", time(from.unix)),
+            ("seconds", .rounded(StreamClock.seconds(frames))),
+            ("error", .string("the disk was too slow: the audio waiting to be written filled its queue")),
+        ])
+    }
+
+    static func record(_ n: NightAudioWriter.News) -> (String, [(String, JSONValue)]) {
+        switch n {
+        case let .started(path, night, frame, unix):
+            ("night_audio", [("path", .string(path)), ("night", .string(night)), ("start_s", .rounded(StreamClock.seconds(frame))),
+                             ("start_time", time(unix))])
+        case let .failed(path, reason, problem):
+            ("night_audio_failed", [("path", .string(path)), ("reason", .string(reason)), ("error", .string(problem))])
+        case let .lost(path, reason, problem, frame, unix, frames):
+            ("night_audio_dropped", [("path", .string(path)), ("reason", .string(reason)), ("from_s", .rounded(StreamClock.seconds(frame))),
+                                     ("from_time", time(unix)), ("seconds", .rounded(StreamClock.seconds(frames))),
+                                     ("error", .string(problem))])
+        case let .deleted(d):
+            ("night_audio_deleted", [("night", .string(d.night)), ("reason", .string(d.reason)),
+                                     ("mb", .rounded(Double(d.bytes) / 1_000_000, 1))])
+        }
+    }
+}

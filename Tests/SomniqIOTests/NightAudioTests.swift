@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import SomniqCore
+@testable import SomniqIO
+
+/// A file's 16-bit samples as libsndfile decodes them (a FLAC part, a clip).
+func samples16(_ path: String) throws -> [Int16] {
+    let reader = try AudioFileReader(path: path)
+    #expect(reader.sampleRate == 16_000 && reader.channels == 1)
+    var out: [Int16] = []
+    var block = [Float](repeating: 0, count: 8192)
+    while true {
+        let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+        if n == 0 { return out }
+        out += block[0..<n].map { Int16(($0 * 32768).rounded()) }
+    }
+}
+
+/// Raw S16_LE samples (an ALSA fixture).
+func raw16(_ path: String) throws -> [Int16] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+}
+
+/// The `night_audio` records of a log: each part's path, its stream time and its wall time.
+func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime: String, night: String)] {
+    log.filter { $0["status"] == .string("night_audio") }.compactMap { r in
+        guard let p = r["path"]?.stringValue, let s = r["start_s"]?.numberValue, let t = r["start_time"]?.stringValue,
+              let n = r["night"]?.stringValue else { return nil }
+        return (p, s, t, n)
+    }
+}
+
+/// The writer on its own thread, with real libsndfile, fed faster than any disk.
+@Suite struct NightAudioTests {
+    @Test func aDiskSlowerThanTheAudioLosesWholeBlocksSaysSoAndEveryPartStillRunsFromItsTime() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var config = NightAudioConfig()
+        config.enabled = true
+        config.partSeconds = 60
+        // A ring of 0.1 s: blocks pushed as fast as memory goes outrun FLAC and the disk.
+        let night = NightAudio(config: config, directory: dir, queueSeconds: 0.1)
+        try night.prepare()
+        let start = try #require(WallClock.parse("2026-11-22T23:10:00"))
+        // A ramp, different at every sample of 2 minutes: where a part starts, its samples say.
+        let seconds = 120, block = 1600
+        let source = (0..<seconds * 16_000).map { Int16(truncatingIfNeeded: $0 &* 7) }
+        let floats = source.map { Float($0) / 32768 }
+        var said: [(status: String, details: [(String, JSONValue)])] = []
+        floats.withUnsafeBufferPointer { all in
+            for at in stride(from: 0, to: all.count, by: block) {
+                night.append(UnsafeBufferPointer(rebasing: all[at..<min(all.count, at + block)]), at: Int64(at), unix: { start + $0 })
+                said += night.takeSaid()
+            }
+        }
+        night.finish(within: 30)
+        said += night.takeSaid()
+        let records = said.map { s in JSONValue.object([("status", .string(s.status))] + s.details) }
+        let dropped = records.filter { $0["status"] == .string("night_audio_dropped") }
+        #expect(!dropped.isEmpty && dropped.allSatisfy { $0["reason"] == .string("queue_full") }, "\(records.map(\.compactText))")
+        let parts = nightParts(records)
+        #expect(parts.count >= dropped.count, "a part begins after each loss: \(parts.count) parts, \(dropped.count) losses")
+        var kept = 0
+        for part in parts {
+            let got = try samples16(part.path)
+            let from = Int((part.startS * 16_000).rounded())
+            #expect(!got.isEmpty && Array(source[from..<from + got.count]) == got, "\(part.path) holds the stream from \(part.startS) s")
+            #expect(part.startTime == WallClock.iso8601(Date(timeIntervalSince1970: start + part.startS)))
+            kept += got.count
+        }
+        let lost = dropped.compactMap { $0["seconds"]?.numberValue }.reduce(0, +)
+        #expect(abs(Double(kept) / 16_000 + lost - Double(seconds)) < 0.01, "kept \(kept) samples, lost \(lost) s")
+        // Each loss says from where: right after the samples the part before it holds.
+        for d in dropped {
+            let from = try #require(d["from_s"]?.numberValue)
+            #expect(parts.contains { p in abs(p.startS + Double((try? samples16(p.path).count) ?? 0) / 16_000 - from) < 0.001 })
+        }
+    }
+}
