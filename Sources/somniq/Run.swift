@@ -52,8 +52,9 @@ struct Run: AsyncParsableCommand {
         let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
         settings = settings.overridden(by: overrides)
         if let zone = settings.timeZone { TimeZoneName.use(zone) }
-        // Clips beside a `--log` given here: a path that can never hold them is refused now.
-        do { try settings.checkClipsDirectory(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
+        // Clips and night audio beside a `--log` given here: a path that can never hold them
+        // is refused now.
+        do { try settings.checkDirectories(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
 
         if checkConfig {
             let p: Profile

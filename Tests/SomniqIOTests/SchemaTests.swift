@@ -185,6 +185,15 @@ struct SchemaTests {
         #"{"clips": {"classes": []}}"#,
         #"{"clips": {"dir": "clips"}}"#,
         #"{"clips": {"keep": true}}"#,
+        #"{"night_audio": true}"#,
+        #"{"night_audio": {"enabled": 1}}"#,
+        #"{"night_audio": {"dir": "nights"}}"#,
+        #"{"night_audio": {"max_mb": 0}}"#,
+        #"{"night_audio": {"keep_nights": 0}}"#,
+        #"{"night_audio": {"keep_nights": 2.5}}"#,
+        #"{"night_audio": {"part_s": 5}}"#,
+        #"{"night_audio": {"part_s": 3601}}"#,
+        #"{"night_audio": {"quota_mb": 2000}}"#,
     ]
 
     @Test func theDefaultConfigurationAndTheCorpusValidateAsTheReaderSays() throws {
@@ -220,6 +229,7 @@ struct SchemaTests {
         #expect(keys(config["properties"]) == DaemonConfig.keys)
         #expect(keys(config["$defs"]?["sink"]?["properties"]) == SinkConfig.commonKeys)
         #expect(keys(config["$defs"]?["clips"]?["properties"]) == ClipConfig.keys)
+        #expect(keys(config["$defs"]?["nightAudio"]?["properties"]) == NightAudioConfig.keys)
         #expect(keys(config["properties"]?["http"]?["properties"]) == HTTPConfig.keys)
     }
 }

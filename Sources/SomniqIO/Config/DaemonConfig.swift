@@ -43,6 +43,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var clips = ClipConfig()
     /// The clips directory in force.
     public var clipsDirectory: String { clips.directory(besideLog: log) }
+    /// The audio heard, kept night by night (off by default).
+    public var nightAudio = NightAudioConfig()
+    /// The night audio directory in force.
+    public var nightAudioDirectory: String { nightAudio.directory(besideLog: log) }
     /// The web page (off unless configured).
     public var http: HTTPConfig?
     /// The time zone people read times in (notifications, the page, reports): an IANA
@@ -79,7 +83,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "http", "time_zone"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "night_audio", "http", "time_zone"]
 
     /// The file read when none is named.
     public static let defaultPath = "/etc/somniq/config.json"
@@ -98,7 +102,7 @@ public struct DaemonConfig: Sendable, Equatable {
         // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
         case let .success(bytes):
             let c = try parse(String(decoding: bytes, as: UTF8.self), file: path)
-            try c.checkClipsDirectory(file: path)
+            try c.checkDirectories(file: path)
             return c
         case let .failure(e):
             throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
@@ -106,14 +110,21 @@ public struct DaemonConfig: Sendable, Equatable {
         }
     }
 
-    /// With clips enabled, their directory in force must be a directory, or not exist yet
-    /// (it is made with the first clip): a regular file there would keep no clip all night.
-    /// `read` checks it; after `--log` is put over the file, check again.
-    public func checkClipsDirectory(file: String?) throws(ConfigError) {
-        guard clips.enabled, let reason = ClipStore.notADirectory(clipsDirectory) else { return }
-        throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",
-                          problem: "the clips directory \(clipsDirectory) \(reason), so no clip could be kept; "
-                          + (clips.directory == nil ? "set clips.dir to a directory" : "name a directory") + ", or move the file away")
+    /// With clips or night audio enabled, their directory in force must be a directory, or
+    /// not exist yet (it is made when first needed): a regular file there would keep
+    /// nothing all night. `read` checks it; after `--log` is put over the file, check again.
+    public func checkDirectories(file: String?) throws(ConfigError) {
+        if clips.enabled, let reason = ClipStore.notADirectory(clipsDirectory) {
+            throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",
+                              problem: "the clips directory \(clipsDirectory) \(reason), so no clip could be kept; "
+                              + (clips.directory == nil ? "set clips.dir to a directory" : "name a directory") + ", or move the file away")
+        }
+        if nightAudio.enabled, let reason = ClipStore.notADirectory(nightAudioDirectory) {
+            throw ConfigError(file: file ?? "(built-in defaults)", keyPath: nightAudio.directory == nil ? "log" : "night_audio.dir",
+                              problem: "the night audio directory \(nightAudioDirectory) \(reason), so no audio could be kept; "
+                              + (nightAudio.directory == nil ? "set night_audio.dir to a directory" : "name a directory")
+                              + ", or move the file away")
+        }
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
@@ -138,6 +149,7 @@ public struct DaemonConfig: Sendable, Equatable {
                 c.sinks = try field.array("must be an array of sinks").map { item throws(ConfigError) in try SinkConfig.parse(item) }
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
             case "clips": c.clips = try ClipConfig.parse(field)
+            case "night_audio": c.nightAudio = try NightAudioConfig.parse(field)
             case "http": c.http = try HTTPConfig.parse(field)
             case "time_zone":
                 let zone = try field.text()

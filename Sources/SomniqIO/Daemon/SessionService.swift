@@ -97,6 +97,7 @@ public actor SessionService: Service {
         let factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         factory.version = version
         if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
+        if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
         let clock = clock
         session = factory.session(sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
                                   idPrefix: "s\(Int(Date().timeIntervalSince1970))-e",
@@ -119,7 +120,19 @@ public actor SessionService: Service {
                 session.clips = nil
             }
         }
+        // Likewise the night audio's.
+        var nightAudioProblem: NightStore.Failure?
+        if let nightAudio = session.nightAudio {
+            do { try nightAudio.prepare() } catch {
+                logger.error("\(error); no night audio is kept this session")
+                nightAudioProblem = error
+                session.nightAudio = nil
+            }
+        }
         deliver { try session.start(source.source) }
+        if let p = nightAudioProblem {
+            status("night_audio_failed", details: [("path", .string(p.path)), ("reason", .string(p.reason)), ("error", .string(p.problem))])
+        }
         lastAudio = .now
         if let unclean {
             logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
@@ -221,8 +234,10 @@ public actor SessionService: Service {
     private func shutdown(reason: String) {
         source.close()
         notifier.notify("STOPPING=1")
-        // Clips still open are cut short and written, waiting up to 3 s for the disk.
-        deliver { try session.finish(clipSeconds: 3) }
+        // Clips still open are cut short and written, waiting up to 3 s for the disk; the
+        // night audio's part under way is finished, within 0.5 s (a disk that holds it up
+        // longer leaves it readable, without its length in its header).
+        deliver { try session.finish(clipSeconds: 3, nightAudioSeconds: 0.5) }
         hub.shutdown(within: stopSeen.map { Swift.max(0.3, 1.2 - Date().timeIntervalSince($0)) } ?? 1.5)
         reportSinkDrops()
         metrics.deviceUp = false
@@ -402,9 +417,10 @@ public actor SessionService: Service {
             options.config.silenceSeconds = config.silenceSeconds
             options.config.clippingSeconds = config.clippingSeconds
             var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
-            if config.device != options.config.device || config.log != options.config.log || config.http != options.config.http {
-                details.append(("restart_needed", .string("device, log and http changes take effect after a restart")))
-                logger.warning("device, log and http changes take effect after a restart (systemctl restart somniq)")
+            if config.device != options.config.device || config.log != options.config.log || config.http != options.config.http
+                || config.nightAudio != options.config.nightAudio {
+                details.append(("restart_needed", .string("device, log, night_audio and http changes take effect after a restart")))
+                logger.warning("device, log, night_audio and http changes take effect after a restart (systemctl restart somniq)")
             }
             status("profile_reloaded", details: details)
             logger.info("reloaded profile \(profile.name)")

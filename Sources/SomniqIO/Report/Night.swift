@@ -269,5 +269,5 @@ public struct NightBuilder {
 
     static let incidents: Set<String> = ["device_lost", "capture_stalled", "input_silent", "clipping", "overrun", "log_write_failed",
                                          "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples",
-                                         "clip_skipped"]
+                                         "clip_skipped", "night_audio_failed", "night_audio_dropped"]
 }

@@ -46,6 +46,9 @@ public final class Session {
     public var times: WallTimes?
     /// Clips of alerted events (opt-in); nil keeps none.
     public var clips: ClipCapture?
+    /// The audio itself, kept as FLAC night by night (opt-in, live sessions: it needs
+    /// `times`); nil keeps none.
+    public var nightAudio: NightAudio?
     public private(set) var summary = Summary()
 
     public init(pipeline: Pipeline, sinks: [RecordSink], version: String) {
@@ -68,8 +71,10 @@ public final class Session {
     /// Pushes 16 kHz mono samples through the pipeline and its outputs to the sinks.
     public func push(_ samples: UnsafeBufferPointer<Float>) throws {
         clips?.append(samples)
+        if let nightAudio, let times { nightAudio.append(samples, at: pipeline.streamFrames, unix: times.unix) }
         for output in pipeline.push(samples) { try send(output) }
         try reportSkippedClips()
+        try reportNightAudio()
     }
 
     /// Puts a new profile in force; events of classes it disables end now.
@@ -96,11 +101,23 @@ public final class Session {
     }
 
     /// Ends the stream: what the pipeline still holds is decided, and open events close.
-    /// Their clips are written (waiting up to `clipSeconds` for the disk).
-    public func finish(clipSeconds: Double = 10) throws {
+    /// Their clips are written (waiting up to `clipSeconds` for the disk), and the night
+    /// audio's last part (up to `nightAudioSeconds`).
+    public func finish(clipSeconds: Double = 10, nightAudioSeconds: Double = 10) throws {
         for output in pipeline.finish() { try send(output) }
         clips?.finish(within: clipSeconds)
         try reportSkippedClips()
+        nightAudio?.finish(within: nightAudioSeconds)
+        try reportNightAudio()
+    }
+
+    /// What the night audio has to say, as `status` records: each part started
+    /// (`night_audio`, with its `path`, `night`, `start_s` and `start_time`), a disk that
+    /// refuses (`night_audio_failed`), audio not kept (`night_audio_dropped`, with
+    /// `from_s`, `from_time`, `seconds` and the `reason`), nights deleted (`night_audio_deleted`).
+    private func reportNightAudio() throws {
+        guard let nightAudio else { return }
+        for s in nightAudio.takeSaid() { try status(s.status, details: s.details) }
     }
 
     /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why

@@ -22,6 +22,8 @@ public final class SessionFactory {
     public var version = "0.1.0"
     /// Keep clips of the alerted events in this directory, within the policy's quota.
     public var clips: (policy: ClipPolicy, directory: String)?
+    /// Keep the audio heard, night by night, in this directory (the daemon).
+    public var nightAudio: (config: NightAudioConfig, directory: String)?
     private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
@@ -45,6 +47,7 @@ public final class SessionFactory {
         let session = Session(pipeline: pipeline, sinks: sinks, version: version)
         session.times = times
         if let clips { session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile) }
+        if let nightAudio { session.nightAudio = NightAudio(config: nightAudio.config, directory: nightAudio.directory) }
         return session
     }
 }
