@@ -88,6 +88,21 @@ import SomniqCore
         #expect(!FileManager.default.fileExists(atPath: rig.home + "/nights"))
     }
 
+    @Test func aNightsDirectoryThatCannotBeMadeCostsTheAudioNotTheSession() throws {
+        // Nothing can be made under /proc, whoever runs the test.
+        let raw = try rig.raw(from: 0, seconds: 3)
+        let log = rig.home + "/unmade.jsonl"
+        let c = try config(#"{"log": "\#(log)", "night_audio": {"enabled": true, "dir": "/proc/somniq-nights"}}"#)
+        let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(raw)", "--max-seconds", "3"])
+        #expect(try waitForExit(p, timeout: 20) == 0)
+        let log1 = records(log)
+        #expect(Array(kinds(log1).prefix(3)) == ["session_start", "status:night_audio_failed", "status:listening"])
+        let failed = try #require(log1.first { $0["status"] == .string("night_audio_failed") })
+        #expect(failed["path"] == .string("/proc/somniq-nights") && failed["reason"] == .string("failed"))
+        #expect(failed["error"]?.stringValue?.hasPrefix("cannot create the night audio directory") == true, "\(failed.compactText)")
+        #expect(nightParts(log1).isEmpty && kinds(log1).last == "session_end")
+    }
+
     @Test func theOldestNightsGoAtTheFirstPartTonightsStays() throws {
         let dir = rig.home + "/kept"
         for name in ["2000-01-01", "2000-01-02", "2000-01-03"] {
