@@ -77,4 +77,59 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
             #expect(parts.contains { p in abs(p.startS + Double((try? samples16(p.path).count) ?? 0) / 16_000 - from) < 0.001 })
         }
     }
+
+    /// Feeds `seconds` of a ramp, from stream frame `from`, in ALSA periods, with the wall
+    /// clock `unix`; returns the records said.
+    private func feed(_ night: NightAudio, seconds: Double, from: Int64 = 0,
+                      unix: (Double) -> Double) -> [JSONValue] {
+        let count = Int(seconds * 16_000)
+        let floats = (0..<count).map { Float(Int16(truncatingIfNeeded: (Int(from) + $0) &* 7)) / 32768 }
+        var said: [(status: String, details: [(String, JSONValue)])] = []
+        floats.withUnsafeBufferPointer { all in
+            for at in stride(from: 0, to: all.count, by: 1600) {
+                night.append(UnsafeBufferPointer(rebasing: all[at..<min(all.count, at + 1600)]), at: from + Int64(at), unix: unix)
+                said += night.takeSaid()
+            }
+        }
+        return said.map { s in JSONValue.object([("status", .string(s.status))] + s.details) }
+    }
+
+    private func nightAudio(_ dir: String) throws -> NightAudio {
+        var config = NightAudioConfig()
+        config.enabled = true
+        let night = NightAudio(config: config, directory: dir)
+        try night.prepare()
+        return night
+    }
+
+    @Test func aPartEndsAtNoonAndTheNextIsTheNextNights() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let night = try nightAudio(dir)
+        let start = try #require(WallClock.parse("2026-11-23T11:59:55"))
+        var said = feed(night, seconds: 8, unix: { start + $0 })
+        night.finish(within: 10)
+        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status))] + s.details) }
+        let parts = nightParts(said)
+        #expect(parts.map(\.path) == [dir + "/2026-11-22/2026-11-23_11-59-55.flac", dir + "/2026-11-23/2026-11-23_12-00-00.flac"])
+        #expect(parts.map(\.startS) == [0, 5])
+        #expect(try parts.map { try samples16($0.path).count } == [80_000, 48_000])
+    }
+
+    @Test func aJumpOfTheWallClockStartsAPartAtItsNewTime() throws {
+        // A device back after 30 s away: the daemon's clock is set anew, the stream goes on.
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let night = try nightAudio(dir)
+        let start = try #require(WallClock.parse("2026-11-22T23:10:00"))
+        var said = feed(night, seconds: 5, unix: { start + $0 })
+        said += feed(night, seconds: 5, from: 80_000, unix: { start + 30 + $0 })
+        night.finish(within: 10)
+        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status))] + s.details) }
+        let parts = nightParts(said)
+        #expect(parts.map(\.startS) == [0, 5])
+        #expect(parts.map(\.startTime) == [start, start + 35].map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) })
+        #expect(parts.last?.path == dir + "/2026-11-22/2026-11-22_23-10-35.flac")
+        #expect(try parts.map { try samples16($0.path).count } == [80_000, 80_000])
+    }
 }
