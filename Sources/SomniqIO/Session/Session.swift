@@ -47,7 +47,8 @@ public final class Session {
     /// Clips of alerted events (opt-in); nil keeps none.
     public var clips: ClipCapture?
     /// The audio itself, kept as FLAC night by night (opt-in, live sessions: it needs
-    /// `times`); nil keeps none.
+    /// `times`); nil keeps none. Its owner makes its directory ready (`NightAudio.prepare`)
+    /// before `start`, and keeps listening if that fails.
     public var nightAudio: NightAudio?
     public private(set) var summary = Summary()
 
