@@ -158,6 +158,24 @@ import SomniqCore
         #expect(abs(kept + lost.reduce(0, +) - 60) < 1, "kept \(kept) s, lost \(lost) s")
     }
 
+    @Test func sigtermFinishesThePartWholeWithinTheUnitsTwoSeconds() throws {
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 12))
+        defer { writer.terminate() }
+        let log = rig.home + "/term.jsonl"
+        let c = try config(#"{"log": "\#(log)", "night_audio": {"enabled": true}}"#)
+        let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(fifo)"])
+        try rig.waitUntilIdle(p, after: fifo, writer: writer)
+        let sent = Date()
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+        #expect(Date().timeIntervalSince(sent) < 2.0)
+        #expect(kinds(records(log)).last == "session_end")
+        // Finished: its header has its length, and it holds every sample heard.
+        let part = try #require(nightParts(records(log)).first)
+        let reader = try AudioFileReader(path: part.path), kept = try samples16(part.path)
+        #expect(!reader.lengthUnknown && reader.frames == kept.count && kept.count >= 12 * 16_000)
+    }
+
     @Test func aPartCutOffByAKillIsReadToWhereItStopped() throws {
         // A raw file, not a FIFO: the file plugin garbles a FIFO's audio at each 64 KiB the
         // pipe holds, and the pipeline would hear, and keep, other samples than the fixture.
