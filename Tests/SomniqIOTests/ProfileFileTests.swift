@@ -82,9 +82,9 @@ import SomniqCore
     #expect(try loader.load(dir + "/p\(ProfileLoader.maxDepth - 1).json").ancestors.count == ProfileLoader.maxDepth)
 }
 
-/// The README's example profile, as a user would copy it.
+/// The example profile of docs/profiles.md (once the README's), as a user would copy it.
 private func readmeProfile() throws -> String {
-    let readme = try String(contentsOfFile: Paths.package + "/README.md", encoding: .utf8)
+    let readme = try String(contentsOfFile: Paths.package + "/docs/profiles.md", encoding: .utf8)
     let section = try #require(readme.range(of: "## Sensitivity profiles"))
     let start = try #require(readme.range(of: "```json\n", range: section.upperBound..<readme.endIndex))
     let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
