@@ -13,7 +13,8 @@ struct Somniq: AsyncParsableCommand {
         abstract: "Listens to a bedroom and keeps an honest log of the night's sounds.",
         discussion: """
         somniq recognises snoring, coughing, speech, a baby crying, a smoke alarm and \
-        other sounds of the night with hand-written DSP rules, and passes every detection \
+        other sounds of the night with hand-written DSP rules, pattern detectors and rules \
+        learned from recordings, and passes every detection \
         through a tiered alert processor into a durable JSON Lines event log.
         """,
         version: version,
