@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make readme-check: re-runs the commands the README shows and fails on a difference.
+"""make readme-check: re-runs the commands the README and the guides show and fails on a difference.
 
 Every fenced block with `$ ` lines is a terminal session: each command runs in bash, in
 order, and what it prints (standard output and error, as a terminal shows them) must be
@@ -16,11 +16,18 @@ for any line that starts with what comes before it. Wall-clock times and live se
 and episode ids are compared as placeholders. `$?` is the exit status of the block's previous command.
 A command that runs longer than a minute is a difference. Blocks run in a scratch directory (with `fixtures`,
 `profiles` and `config` linked in and `../shared` beside it), with the `somniq` being
-checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (SPEC §8).
+checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (docs/behaviour.md#testing-without-a-sound-card).
 
-    scripts/readme-check.py [--somniq PATH] [--update] [README.md]
+Given no file, it checks README.md and then every docs/*.md, in the order the README's
+sections had before they became guides (GUIDES; any other guide after them, by name). All
+the files share one scratch directory, in that order, as the sections did in one README: a
+guide's block may use a file an earlier guide's block made. Given files, it checks those,
+in the order given, in one scratch directory.
+
+    scripts/readme-check.py [--somniq PATH] [--update] [FILE.md ...]
 """
 import argparse
+import glob
 import os
 import re
 import shutil
@@ -34,6 +41,9 @@ PLACEHOLDERS = [
     (re.compile(r"\bs\d{6,}-e"), "s<session>-e"),
     (re.compile(r"\bep-\d+-[0-9a-f]{8}\b"), "ep-<id>"),
 ]
+# The guides in the order their sections stood in the README.
+GUIDES = ["replay-and-tuning.md", "service.md", "alerts.md", "event-log.md", "reports.md", "web.md",
+          "profiles.md", "evaluation.md", "ARCHITECTURE.md", "benchmarks.md", "testing.md"]
 ASOUNDRC = """pcm.fixture {
     @args [ FILE ]
     @args.FILE { type string }
@@ -112,8 +122,14 @@ def main():
     parser.add_argument("--somniq", default=os.path.join(here, ".build/release/somniq"))
     parser.add_argument("--update", action="store_true",
                         help="write today's output into the README where it differs (not under a `…`)")
-    parser.add_argument("readme", nargs="?", default=os.path.join(here, "README.md"))
+    parser.add_argument("files", nargs="*", metavar="FILE.md",
+                        help="the files to check (default: README.md and every docs/*.md)")
     args = parser.parse_args()
+    files = args.files
+    if not files:
+        docs = [os.path.basename(f) for f in glob.glob(os.path.join(here, "docs", "*.md"))]
+        docs = [g for g in GUIDES if g in docs] + sorted(g for g in docs if g not in GUIDES)
+        files = [os.path.join(here, "README.md")] + [os.path.join(here, "docs", g) for g in docs]
     somniq = os.path.abspath(args.somniq)
     if not os.access(somniq, os.X_OK):
         sys.exit(f"readme-check: no somniq at {somniq}; build it first (make build)")
@@ -151,14 +167,35 @@ def main():
             sys.exit(f"readme-check: a setup failed (exit {r.returncode}): {command}\n{out}")
         return (out.split("\n")[:-1] if out else []), r.returncode
 
-    lines = open(args.readme, encoding="utf-8").read().split("\n")
+    checked = failed = 0
+    skipped = []
+    written = []
+    for path in files:
+        c, f, s, w = check(path, bash, args.update)
+        checked, failed = checked + c, failed + f
+        skipped += s
+        written += w
+    shutil.rmtree(scratch, ignore_errors=True)
+    for name, count in written:
+        print(f"readme-check: wrote today's output for {count} commands into {name}")
+    for name, number, reason in skipped:
+        print(f"{name}:{number}: not run here: {reason}")
+    print(f"readme-check: {checked} commands, {failed} differ, {len(skipped)} blocks not run")
+    sys.exit(1 if failed else 0)
+
+
+def check(path, bash, update):
+    """Runs the blocks of one file; (commands checked, commands that differ, blocks not run,
+    files written)."""
+    name = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    lines = open(path, encoding="utf-8").read().split("\n")
     checked = failed = 0
     skipped = []
     updates = []
     for number, directives, body in blocks(lines):
         kinds = {k for k, _ in directives}
         if "skip" in kinds:
-            skipped.append((number, next(v for k, v in directives if k == "skip")))
+            skipped.append((name, number, next(v for k, v in directives if k == "skip")))
             continue
         for kind, value in directives:
             if kind == "setup":
@@ -172,26 +209,23 @@ def main():
             checked += 1
             if not matches(expected, actual):
                 failed += 1
-                print(f"README.md:{number}: `{command.splitlines()[0]}` printed something else:")
-                print("  --- README")
+                print(f"{name}:{number}: `{command.splitlines()[0]}` printed something else:")
+                print(f"  --- {name}")
                 for l in expected:
                     print("  " + l)
                 print("  --- now")
                 for l in actual:
                     print("  " + l)
-                if args.update and "…" not in expected:
+                if update and "…" not in expected:
                     updates.append((at, at + len(expected), actual))
-    shutil.rmtree(scratch, ignore_errors=True)
+    written = []
     if updates:
         for start, end, actual in sorted(updates, reverse=True):
             lines[start:end] = actual
-        with open(args.readme, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
-        print(f"readme-check: wrote today's output for {len(updates)} commands into {args.readme}")
-    for number, reason in skipped:
-        print(f"README.md:{number}: not run here: {reason}")
-    print(f"readme-check: {checked} commands, {failed} differ, {len(skipped)} blocks not run")
-    sys.exit(1 if failed else 0)
+        written.append((name, len(updates)))
+    return checked, failed, skipped, written
 
 
 if __name__ == "__main__":
