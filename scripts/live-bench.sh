@@ -1,7 +1,7 @@
 #!/bin/bash
 # Live cost: CPU (% of one core) and peak RSS of `somniq run` listening in real time
 # for SECONDS (default 60) to a paced source: the monitor of a PulseAudio null sink
-# (SPEC §8), fed with the demo night on a loop. Prints numbers; asserts nothing.
+# (docs/behaviour.md#testing-without-a-sound-card), fed with the demo night on a loop. Prints numbers; asserts nothing.
 # CLIPS=1 turns clips on (config.json "clips": {"enabled": true}), WEB=1 the web page
 # ("http" on 127.0.0.1:18481, not visited), to measure what they cost.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The README's pictures of the web page (`make screenshot`): the daemon listening on the
-# ALSA file plugin (SPEC §8) with "http" and clips on, fed the demo night (its first
+# ALSA file plugin (docs/behaviour.md#testing-without-a-sound-card) with "http" and clips on, fed the demo night (its first
 # 150 s at once, the rest at real time, so that it is still listening), and Debian's
 # headless chromium taking / at a phone's size and the night's page at a desktop's.
 set -euo pipefail

@@ -29,7 +29,7 @@ struct Somniq: AsyncParsableCommand {
     }
 }
 
-/// Exit codes of SPEC §6 (from sysexits.h).
+/// Exit codes of the command line (docs/behaviour.md#command-line), from sysexits.h.
 enum Exit {
     static let usage = ExitCode(64)
     static let dataError = ExitCode(65)

@@ -3,7 +3,7 @@ import Testing
 import SomniqCore
 @testable import SomniqIO
 
-/// `somniq eval` must agree with the sed_eval Python package (SPEC §9): the same
+/// `somniq eval` must agree with the sed_eval Python package (docs/behaviour.md#quality): the same
 /// detections, scored by both, give the same numbers to within 0.001. On the demo night
 /// (in every clone) and on the dev corpus's scenes and quiet night (where corpus tests run).
 struct EvalAgreementTests {

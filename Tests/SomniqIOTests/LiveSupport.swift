@@ -2,7 +2,7 @@ import Foundation
 import SomniqCore
 
 /// A private ALSA configuration for live tests: `fixture:FILE=…` (the `file` plugin
-/// reading raw S16_LE 16 kHz mono, SPEC §8) and `pulsefix` (capture from the monitor
+/// reading raw S16_LE 16 kHz mono, docs/behaviour.md#testing-without-a-sound-card) and `pulsefix` (capture from the monitor
 /// of a PulseAudio null sink, paced at real time). It lives in a temporary HOME, which
 /// alsa.conf reads `~/.asoundrc` from. The fixture has a name hint (a description over
 /// two lines, as ALSA gives a card's), so `somniq devices --all` lists it.

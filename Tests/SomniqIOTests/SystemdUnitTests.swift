@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SomniqIO
 
-/// `systemd/somniq.service` and `config/config.json` (SPEC §7); `make install` is in InstallTests.
+/// `systemd/somniq.service` and `config/config.json` (docs/behaviour.md#running-as-a-service); `make install` is in InstallTests.
 @Suite struct SystemdUnitTests {
     static let unit = Paths.package + "/systemd/somniq.service"
     static let execStart = "/usr/local/bin/somniq run --config /etc/somniq/config.json"

@@ -62,7 +62,7 @@ public struct AlertProcessor: Sendable {
     /// `alarm`: the latest alarm the detector found (`Classifier.alarm`). The detector
     /// finds an alarm by its pattern, seconds after its first beep (a T3 at its fourth); the
     /// smoke alarm's event is alerted then, as its score rises, but opens at the first beep
-    /// and ends at the last, the span the detector heard (SPEC §4: an onset is where the
+    /// and ends at the last, the span the detector heard (docs/behaviour.md#alert-semantics: an onset is where the
     /// sound began, not when it was confirmed).
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
                               levels: Levels, alarm: AlarmDetector.Span? = nil, emit: (AlertOutput) -> Void) {

@@ -1,4 +1,4 @@
-/// How raw scores are smoothed before hysteresis (SPEC §4, step 2).
+/// How raw scores are smoothed before hysteresis (docs/behaviour.md#alert-semantics, step 2).
 public enum Smoothing: Equatable, Sendable {
     /// No smoothing: the filtered raw score is used as is.
     case none
@@ -8,7 +8,7 @@ public enum Smoothing: Equatable, Sendable {
     case windowMean(window: Double, threshold: Double)
 }
 
-/// The effective rule the alert processor applies to one class (SPEC §3).
+/// The effective rule the alert processor applies to one class (docs/behaviour.md#sensitivity-profiles).
 public struct AlertRule: Equatable, Sendable {
     public var tier: Tier
     /// A candidate starts when the smoothed score reaches `on` …

@@ -1,6 +1,6 @@
 import RealModule
 
-/// The alert logic of one class (SPEC §4), as a pure state machine over frames.
+/// The alert logic of one class (docs/behaviour.md#alert-semantics), as a pure state machine over frames.
 ///
 /// Each call to `step` takes the raw score of one frame (every 0.5 s of stream time)
 /// and returns what should happen:

@@ -1,4 +1,4 @@
-/// Why a decision was taken, carried by every event (SPEC §4).
+/// Why a decision was taken, carried by every event (docs/behaviour.md#alert-semantics).
 public struct DecisionTrace: Equatable, Sendable {
     public var rule: AlertRule
     public var peakSmoothed: Double

@@ -1,4 +1,4 @@
-/// A sensitivity profile (SPEC §3): base values, optional per-tier adjustments and
+/// A sensitivity profile (docs/behaviour.md#sensitivity-profiles): base values, optional per-tier adjustments and
 /// optional per-class overrides, possibly inherited from the profile it `extends`.
 /// `rule(for:)` gives the effective rule of a class: each field comes from the class
 /// override, else the tier adjustment, else the base.

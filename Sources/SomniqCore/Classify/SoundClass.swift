@@ -1,4 +1,4 @@
-/// How much a class matters to the person who is woken by it (SPEC §2).
+/// How much a class matters to the person who is woken by it (docs/behaviour.md#classes-and-tiers).
 public enum Tier: String, CaseIterable, Sendable, Comparable {
     case critical, high, medium, low
 

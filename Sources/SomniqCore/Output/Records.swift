@@ -1,4 +1,4 @@
-/// The records of the JSON Lines event log (SPEC §5), built as ordered JSON so the
+/// The records of the JSON Lines event log (docs/behaviour.md#the-event-log), built as ordered JSON so the
 /// same session always gives the same bytes. Every record has `"v": 1` and a `kind`.
 public enum Records {
     public static let version = 1

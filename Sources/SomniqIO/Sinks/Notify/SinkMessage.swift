@@ -10,7 +10,7 @@ public struct SinkMessage: Sendable {
     /// The sound class of an event; nil for status and level.
     public var soundClass: SoundClass?
     public var tier: Tier
-    /// The log record (SPEC §5) with the room added: what exec, webhook and MQTT send.
+    /// The log record (docs/behaviour.md#the-event-log) with the room added: what exec, webhook and MQTT send.
     public var record: JSONValue
     /// `device_lost`, `input_silent`, … for a status message; `listening` when the room
     /// is heard again after one of `deafness`.

@@ -1,6 +1,6 @@
 import SomniqCore
 
-/// Writes a session's records as the JSON Lines event log (SPEC §5).
+/// Writes a session's records as the JSON Lines event log (docs/behaviour.md#the-event-log).
 public final class JSONLWriter: RecordSink {
     private let log: EventLogWriter
 
