@@ -141,8 +141,8 @@ private func level(_ x: ArraySlice<Float>) -> Double {
                                       "--clips", dir, "--output", dir + "/log.jsonl"])
         let list = try runProgram(Paths.somniq, ["clips", "list", "--dir", dir, "--night", "2026-11-22"])
         #expect(list.status == 0)
-        #expect(list.stdout.hasSuffix("6 clips, 2.2 MB\n"), "\(list.stdout)")
-        #expect(list.stdout.contains("2026-11-22  ") && list.stdout.contains(dir + "/2026-11-22_23-12-00_smoke_alarm_r"))
+        #expect(list.stdout.hasSuffix("6 clips, 2.3 MB\n"), "\(list.stdout)")
+        #expect(list.stdout.contains("2026-11-22  ") && list.stdout.contains(dir + "/2026-11-22_23-11-58_smoke_alarm_r"))
         let other = try runProgram(Paths.somniq, ["clips", "list", "--dir", dir, "--night", "2026-11-23"])
         #expect(other.stdout == "no clips in \(dir) for the night of 2026-11-23\n")
         // The night's report plays each alert's clip where it is listed.

@@ -30,8 +30,8 @@ import SomniqCore
           {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
           {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        // 4 s of a quiet stretch of the demo night, 9 s of nothing, 4 s more.
-        let (fifo, writer) = try rig.pausingFIFO(try rig.raw(from: 0, seconds: 4), pause: 9, try rig.raw(from: 4, seconds: 4))
+        // 4 s of a quiet stretch of the demo night, 9 s of nothing, then 6 s with a cough.
+        let (fifo, writer) = try rig.pausingFIFO(try rig.raw(from: 0, seconds: 4), pause: 9, try rig.raw(from: 71, seconds: 6))
         defer { writer.terminate() }
         let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--config", config])
 
@@ -52,6 +52,12 @@ import SomniqCore
         let unheard = try #require(back["unheard_s"]?.numberValue)
         #expect(unheard >= 8 && unheard <= 12, "the FIFO paused for 9 s: \(unheard)")
         #expect(back["alert"] == nil)
+        // Times after the stall are the wall clock's: the stream stood still for the 9 s the
+        // wall clock ran on, and the cough heard 2.5 s after it is timed after it.
+        try waitUntil(timeout: 20) { kinds(records(log)).contains("event_start:cough") }
+        let resumedAt = try #require(back["time"]?.stringValue.flatMap(WallClock.parse))
+        let cough = try #require(records(log).first { $0["class"] == .string("cough") }?["onset_time"]?.stringValue.flatMap(WallClock.parse))
+        #expect(cough > resumedAt + 1 && cough < resumedAt + 5, "cough at \(cough - resumedAt) s after the stall ended")
 
         // Every sink heard both: MQTT's availability went offline and back.
         let webhookDown = try endpoints.web.first { $0.contains("sends no audio") }

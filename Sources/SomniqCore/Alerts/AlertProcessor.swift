@@ -76,7 +76,7 @@ public struct AlertProcessor: Sendable {
                 open[i] = event
             }
             switch action {
-            case var .open(onset, suppressed)?:
+            case .open(var onset, let suppressed)?:
                 if c == .smokeAlarm, let a = alarm, a.from < onset, a.from > alarmEnded,
                    a.to >= onset - AlarmDetector.longestConfirmation {
                     onset = a.from
@@ -92,13 +92,13 @@ public struct AlertProcessor: Sendable {
                                          peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
                                          floorDbfs: levels.floorDbfs, profileName: profile.name,
                                          profileSHA256: profile.sha256, confirmed: Double(frame) * StreamClock.frameSeconds))))
-            case var .close(offset, truncated)?:
+            case .close(var offset, let truncated)?:
                 if let event = open[i] {
                     open[i] = nil
                     if c == .smokeAlarm {
                         // Over once the pattern has been silent for its longest pause: it
                         // ended with its last beep.
-                        if let a = alarm, a.to >= event.onset, a.to < offset { offset = a.to }
+                        if let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                         alarmEnded = offset
                     }
                     emit(.end(end(event, c, offset: offset, truncated: truncated)))
@@ -109,11 +109,13 @@ public struct AlertProcessor: Sendable {
         }
     }
 
-    /// Closes every open event at the end of the stream, marked truncated.
-    public mutating func finish(emit: (AlertOutput) -> Void) {
+    /// Closes every open event at the end of the stream, marked truncated; a smoke alarm's
+    /// at its last beep heard (`alarm`), if that was before the end.
+    public mutating func finish(alarm: AlarmDetector.Span? = nil, emit: (AlertOutput) -> Void) {
         for c in SoundClass.allCases {
             let i = c.index
-            if case let .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
+            if case var .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
+                if c == .smokeAlarm, let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                 open[i] = nil
                 emit(.end(end(event, c, offset: offset, truncated: true)))
             }

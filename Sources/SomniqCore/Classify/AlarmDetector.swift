@@ -33,6 +33,9 @@ public struct AlarmDetector: Sendable {
         public var active: Bool
         public var pattern: Pattern
         public var hz: Float
+        /// The last beep heard so far (seconds of the stream): `to` while the alarm sounds is
+        /// now, its pattern's silences bridged; this is where it would end if it stopped.
+        public var lastHeard: Double
 
         /// Whether the alarm sounded at some time within `times` (seconds of the stream).
         public func overlaps(_ times: ClosedRange<Double>) -> Bool { from <= times.upperBound && to >= times.lowerBound }
@@ -220,7 +223,7 @@ public struct AlarmDetector: Sendable {
             s.to = max(s.to, now)
             span = s
         } else {
-            span = Span(from: start, to: now, active: true, pattern: pattern, hz: channels[t].hz)
+            span = Span(from: start, to: now, active: true, pattern: pattern, hz: channels[t].hz, lastHeard: now)
         }
         lastHeardFrame = frame
     }
@@ -240,6 +243,7 @@ public struct AlarmDetector: Sendable {
     /// pattern's: the windows of T4's 5 s pause are the alarm's, not a gap between two.
     private mutating func follow(frame: Int) {
         guard var s = span, s.active else { return }
+        s.lastHeard = Self.seconds(lastHeardFrame)
         if Double(frame - lastHeardFrame) * Self.frameSeconds > Self.longestSilence(s.pattern) {
             s.active = false
             s.to = Self.seconds(lastHeardFrame)

@@ -87,7 +87,7 @@ public final class Pipeline {
         windower.flush { window in handle(window) }
         classifier.finish()
         decide()
-        alerts.finish { alerted($0) }
+        alerts.finish(alarm: classifier.alarm) { alerted($0) }
         comparison?.finish()
         if let minute = minutes.finish(streamSeconds: StreamClock.seconds(streamFrames)) { pendingMinutes.append(minute) }
         reportMinutes(decidedThrough: .infinity)

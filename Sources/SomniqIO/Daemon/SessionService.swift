@@ -279,8 +279,11 @@ public actor SessionService: Service {
     }
 
     /// Audio arrives again after a stall: `listening`, with how long the room went unheard.
+    /// Wall-clock times are stream time from here on, anchored again (the stream stood
+    /// still while the wall clock ran on), as when a lost device comes back.
     private func resumed() {
         let unheard = unheardSince.map { seconds(since: $0) } ?? 0
+        clock.anchor(at: session.streamSeconds)
         stalled = false
         unheardSince = nil
         options.live?.update { $0.stalled = false }
