@@ -206,7 +206,7 @@ public final class LogIndex {
     public func night(_ key: String) throws(ReportError) -> Night? {
         var found: Night?
         var skipped = LogSkips()
-        for p in pieces where p.key == key {
+        for (i, p) in pieces.enumerated() where p.key == key {
             var builder = NightBuilder()
             if let session = p.session { try prime(&builder, session: session) }
             let reader = try LogReader(path: path, from: p.from, to: p.to)
@@ -214,7 +214,7 @@ public final class LogIndex {
             // A primed builder first gives back the night its session began in: not this one.
             while let r = reader.next() { if let n = builder.add(r), n.key == key { read = NightReports.merge(read, n) } }
             try reader.finish()
-            if let n = builder.finish(), n.key == key { read = NightReports.merge(read, n) }
+            if let n = builder.finish(atLogEnd: i == pieces.count - 1), n.key == key { read = NightReports.merge(read, n) }
             if let read { found = NightReports.merge(found, read) }
             skipped = skipped + LogSkips(reader, builder)
         }

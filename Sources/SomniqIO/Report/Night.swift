@@ -20,6 +20,10 @@ public struct Night: Sendable {
         public var clip: String?
         /// Why its clip was never written (a `clip_skipped` status: the disk full, …).
         public var clipNotKept: String?
+        /// Still open where the log ends: its session has not ended, so the sound may go on
+        /// (the daemon hears it now, or stopped without closing the log). Its offset is where
+        /// the session's audio was last logged; it is not `truncated`.
+        public var open = false
         public var seconds: Double { offset - onset }
     }
 
@@ -59,6 +63,15 @@ public struct Night: Sendable {
     public var skipped = LogSkips()
     /// What the sleeper reported of it (`somniq episode add`), wherever in the log.
     public var episodes: [Episode] = []
+
+    /// The session still going on where the log ends (no `session_end` yet): where its
+    /// second 0 lies on the night's axis, and how many seconds of its audio the log's level
+    /// records hold. Only a night read to the log's end has one.
+    public struct OpenSession: Sendable {
+        public var offset: Double
+        public var logged: Double
+    }
+    public var openSession: OpenSession?
 
     /// "23:10" for a night with wall-clock time, else the elapsed "1:05:00".
     public func clock(_ t: Double, seconds: Bool = false) -> String {
@@ -240,16 +253,24 @@ public struct NightBuilder {
     /// Noon, local time, of the evening `key` (`2026-11-22`).
     static func noon(of key: String) -> Double? { WallClock.parse("\(key)T12:00") }
 
-    /// The night in progress at the end of the log.
-    public mutating func finish() -> Night? {
-        closeSession()
+    /// The night in progress at the end of what was read. `atLogEnd`: what was read is the
+    /// whole rest of the log, so a session with no `session_end` is still open there (its
+    /// events `open`, the night's `openSession`), not one cut short.
+    public mutating func finish(atLogEnd: Bool = false) -> Night? {
+        if atLogEnd, inSession {
+            night?.openSession = .init(offset: offset, logged: sessionSeconds)
+            closeSession(open: true)
+        } else {
+            closeSession()
+        }
         defer { night = nil }
         return night
     }
 
     /// Events still open when a session ends without closing them (a crash) end where
-    /// the session's audio was last heard, marked truncated.
-    private mutating func closeSession() {
+    /// the session's audio was last heard, marked truncated; with `open`, where the log
+    /// ends with the session going on, marked open.
+    private mutating func closeSession(open isOpen: Bool = false) {
         if !notKept.isEmpty, let n = night {
             for i in sessionFirstEvent..<n.events.count {
                 if let why = notKept[n.events[i].id] { night!.events[i].clipNotKept = why }
@@ -257,7 +278,8 @@ public struct NightBuilder {
         }
         for var e in open.values.sorted(by: { $0.onset < $1.onset }) {
             e.offset = max(e.onset, offset + sessionSeconds)
-            e.truncated = true
+            e.truncated = !isOpen
+            e.open = isOpen
             e.clipNotKept = notKept[e.id]
             night?.events.append(e)
         }

@@ -48,6 +48,7 @@ public enum NightReports {
         a.sessions += b.sessions
         a.profiles += b.profiles.filter { !a.profiles.contains($0) }
         a.sources += b.sources.filter { !a.sources.contains($0) }
+        a.openSession = b.openSession.map { .init(offset: $0.offset + shift, logged: $0.logged) }
         return a
     }
 

@@ -23,6 +23,7 @@ public enum WebJSON {
                     ("alert", .bool(e.alert)), ("peak_dbfs", .rounded(e.peakDbfs, 1)), ("confidence", .rounded(e.confidence)),
                     ("truncated", .bool(e.truncated)),
                 ]
+                if e.open { m.append(("open", .bool(true))) }
                 if let s = e.suppressed { m.append(("suppressed", .string(s))) }
                 if e.clip != nil { m.append(("clip_url", clipURL(e).map { .string($0) } ?? .null)) }
                 if let why = e.clipNotKept { m.append(("clip_not_kept", .string(why))) }
