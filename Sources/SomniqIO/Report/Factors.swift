@@ -162,16 +162,16 @@ public struct Factors: Sendable {
         if factors.isEmpty {
             h += "<p>No tag or symptom has \(Self.minimum) nights with it and \(Self.minimum) without yet.</p>\n"
         } else {
-            h += "<div class=\"wide\"><table><tr><th></th><th>nights</th>" + Self.rows.map { "<th>\(esc($0.0))</th>" }.joined() + "</tr>\n"
+            h += "<div class=\"wide\"><table class=\"cards\">" + HTMLReport.head([""] + ["nights"] + Self.rows.map(\.0))
             for f in factors {
                 func cells(_ s: Side) -> String {
-                    Self.rows.map { "<td class=\"n\">\(String(cFormat: "%.1f", $0.1(s)))\($0.2.isEmpty ? "" : " " + $0.2)</td>" }.joined()
+                    Self.rows.map { HTMLReport.td($0.0, String(cFormat: "%.1f", $0.1(s)) + ($0.2.isEmpty ? "" : " " + $0.2), "n") }.joined()
                 }
-                h += "<tr><th>\(esc(f.kind.rawValue)) \(esc(f.name))</th><td class=\"n\">\(f.with.nights)</td>\(cells(f.with))</tr>\n"
-                h += "<tr><td>without</td><td class=\"n\">\(f.without.nights)</td>\(cells(f.without))</tr>\n"
+                h += "<tr><th>\(esc(f.kind.rawValue)) \(esc(f.name))</th>\(HTMLReport.td("nights", "\(f.with.nights)", "n"))\(cells(f.with))</tr>\n"
+                h += "<tr><td>without</td>\(HTMLReport.td("nights", "\(f.without.nights)", "n"))\(cells(f.without))</tr>\n"
                 h += "<tr><td colspan=\"7\">\(esc(f.sentence))</td></tr>\n"
             }
-            h += "</table></div>\n"
+            h += "</tbody></table></div>\n"
         }
         return h + notes.map { "<p class=\"sub\">\(esc($0))</p>\n" }.joined()
     }

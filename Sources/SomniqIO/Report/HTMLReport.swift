@@ -6,14 +6,6 @@ import SomniqCore
 /// URL. The level of the night with its events under it, disturbances and snoring per
 /// bin, the figures per class, every alert with its decision trace, the incidents.
 public enum HTMLReport {
-    static let tierColour: [Tier: String] = [.critical: "#c62828", .high: "#ef6c00", .medium: "#1565c0", .low: "#78909c"]
-    /// One colour per class, for the stacked bars.
-    static func colour(_ c: SoundClass) -> String {
-        let palette = ["#c62828", "#ad1457", "#6a1b9a", "#4527a0", "#283593", "#1565c0", "#0277bd", "#00838f",
-                       "#00695c", "#2e7d32", "#558b2f", "#9e9d24", "#f9a825", "#ef6c00", "#d84315", "#4e342e", "#546e7a"]
-        return palette[c.index % palette.count]
-    }
-
     /// What the web page adds to a report: links to the nights either side, and clips
     /// played over HTTP (each looked up by its event, never by a path from the URL).
     public struct Web: Sendable {
@@ -121,14 +113,30 @@ public enum HTMLReport {
         <style>
         body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 12px;color:#222;background:#fff}
         h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+        h1,h2,p,li,.sub,.status,.alarm{overflow-wrap:anywhere}
         .sub{color:#666}.figs{display:flex;gap:10px 28px;flex-wrap:wrap;margin:14px 0}.fig b{display:block;font-size:22px}
         table{border-collapse:collapse}td,th{padding:3px 10px;text-align:left;border-bottom:1px solid #eee}
-        th{font-weight:600}td.n{text-align:right}.gone{color:#888}audio{height:28px;width:220px;max-width:100%}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
-        svg text{font:11px system-ui,sans-serif;fill:#444}.wide{overflow-x:auto}.wide svg{min-width:640px}
-        nav{display:flex;gap:6px 18px;flex-wrap:wrap;margin:8px 0 4px}nav a{color:#1565c0}
-        .status{padding:10px 14px;border-radius:6px;margin:12px 0}.up{background:#e8f5e9;border-left:5px solid #2e7d32}.down{background:#ffebee;border-left:5px solid #c62828}
+        th{font-weight:600}td.n{text-align:right}.gone{color:#888}.wide{overflow-x:auto}
+        audio{height:32px;width:240px;max-width:100%;vertical-align:middle}.note{background:#fff8e1;padding:8px 12px;border-left:4px solid #f9a825}
+        .chart svg{display:block;width:100%;height:auto;overflow:visible}
+        .lane{display:grid;grid-template-columns:11.458% 1fr 1.042%;align-items:center;border-bottom:1px solid #f3f3f3;font-size:11px;color:#444}
+        .lane span{text-align:right;padding-right:6px;line-height:1.15}.chart .lane svg{height:14px;grid-column:2}svg text{font:11px system-ui,sans-serif;fill:#444}svg.key{vertical-align:-1px}.keyed{white-space:nowrap}
+        nav{display:flex;gap:6px 18px;flex-wrap:wrap;margin:8px 0 4px}nav a{color:#0072B2}
+        .status{padding:10px 14px;border-radius:6px;margin:12px 0}.up{background:#e8f5e9;border-left:5px solid #009E73}.down{background:#ffebee;border-left:5px solid #D55E00}
+        .alarm{background:#D55E00;color:#fff;font-size:18px;padding:12px 14px;border-radius:6px;margin:12px 0}.alarm .sub{color:#fff}
         form.inline{display:inline}button{font:inherit;padding:1px 8px}
-        @media (max-width:600px){body{margin:10px auto}td,th{padding:3px 5px}.why{display:none}}
+        form.episode input:not([type]){width:20em;max-width:100%}form.episode input[type=number]{width:5em}
+        @media (max-width:600px){
+        body{margin:10px auto}
+        table.cards,table.cards tbody,table.cards td,table.cards th{display:block}table.cards thead{display:none}
+        table.cards tr{display:grid;grid-template-columns:1fr 1fr;gap:0 12px;border:1px solid #ddd;border-radius:6px;margin:8px 0;padding:6px 10px}
+        table.cards td,table.cards th{border:0;padding:1px 0;text-align:left;overflow-wrap:anywhere}
+        table.cards [data-label]::before{content:attr(data-label) ": ";color:#666;font-weight:400}
+        table.cards tr>:first-child,table.cards td.whole{grid-column:1/-1}table.cards tr>:first-child{font-weight:600}
+        table.cards td:empty{display:none}table.cards audio{width:100%}
+        .chart svg text{font-size:26px}.chart svg .odd,.chart svg .unit{display:none}.chart svg circle{r:9px}.chart svg .tick{transform:translateY(10px)}
+        .lane{font-size:12px}.lane span{grid-column:1/-1;text-align:left;padding:3px 0 0 11.458%}
+        }
         </style>
         """
         if web?.live == true { h += "\n<script src=\"/static/live.js\" defer></script>" }
@@ -179,26 +187,30 @@ public enum HTMLReport {
 
     private static func x(_ t: Double, _ span: Double) -> Double { left + (width - left - right) * t / max(span, 1) }
 
+    /// The level chart over the night, then a lane per class with its sounds, on the
+    /// chart's time axis. The lanes are HTML rows, each with an SVG strip spanning exactly
+    /// the chart's plot area (`left` to `width - right`, as shares of the width), so that
+    /// on a phone a lane's name can stand above its strip instead of in a margin too
+    /// narrow for it.
     static func timeline(_ night: Night) -> String {
         let span = max(night.span, night.heard, 1)
         let chartTop = 10.0, chartHeight = 170.0
         let lanes = SoundClass.allCases.filter { c in night.events.contains { $0.soundClass == c } }
-        let laneHeight = 18.0
-        let height = chartTop + chartHeight + 26 + Double(lanes.count) * laneHeight + 8
+        let height = chartTop + chartHeight + 30
         let values = night.minutes.flatMap { [$0.lmax, $0.l90, $0.floor] }
         let top = ((values.max() ?? -20) / 10).rounded(.up) * 10
         let bottom = min(top - 20, ((values.min() ?? -80) / 10).rounded(.down) * 10)
         func y(_ db: Double) -> Double { chartTop + chartHeight * (top - min(top, max(bottom, db))) / (top - bottom) }
-        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"level and events through the night\">\n"
+        var svg = "<div class=\"chart\"><svg viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"100%\" role=\"img\" aria-label=\"level through the night\">\n"
         var db = bottom
         while db <= top {
             svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(db)))\" y2=\"\(f(y(db)))\" stroke=\"#eee\"/>"
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(db) + 4))\" text-anchor=\"end\">\(Int(db)) dBFS</text>\n"
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(db) + 4))\" text-anchor=\"end\">\(Int(db))<tspan class=\"unit\"> dBFS</tspan></text>\n"
             db += 10
         }
-        for (t, label) in ticks(night, span) {
+        for (i, (t, label)) in ticks(night, span).enumerated() {
             svg += "<line x1=\"\(f(x(t, span)))\" x2=\"\(f(x(t, span)))\" y1=\"\(f(chartTop))\" y2=\"\(f(chartTop + chartHeight))\" stroke=\"#eee\"/>"
-            svg += "<text x=\"\(f(x(t, span)))\" y=\"\(f(chartTop + chartHeight + 16))\" text-anchor=\"middle\">\(esc(label))</text>\n"
+            svg += "<text class=\"tick\(i % 2 == 1 ? " odd" : "")\" x=\"\(f(x(t, span)))\" y=\"\(f(chartTop + chartHeight + 16))\" text-anchor=\"middle\">\(esc(label))</text>\n"
         }
         let m = night.minutes
         if !m.isEmpty {
@@ -209,28 +221,43 @@ public enum HTMLReport {
             svg += "<polyline fill=\"none\" stroke=\"#0d47a1\" stroke-width=\"2\" points=\"\(points(m.flatMap { [(x($0.start, span), y($0.leq)), (x($0.start + $0.seconds, span), y($0.leq))] }))\"><title>Leq</title></polyline>\n"
             svg += "<polyline fill=\"none\" stroke=\"#616161\" stroke-dasharray=\"4 3\" points=\"\(points(m.flatMap { [(x($0.start, span), y($0.floor)), (x($0.start + $0.seconds, span), y($0.floor))] }))\"><title>floor</title></polyline>\n"
         }
-        for (i, c) in lanes.enumerated() {
-            let ly = chartTop + chartHeight + 26 + Double(i) * laneHeight
-            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(ly + 12))\" text-anchor=\"end\">\(c.rawValue.replacing("_", with: " "))</text>"
-            svg += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(ly + laneHeight - 2))\" y2=\"\(f(ly + laneHeight - 2))\" stroke=\"#f3f3f3\"/>\n"
-            for e in night.events where e.soundClass == c {
-                let x0 = x(e.onset, span), w = max(2, x(e.offset, span) - x0)
-                svg += "<rect class=\"event\" x=\"\(f(x0))\" y=\"\(f(ly + 2))\" width=\"\(f(w))\" height=\"\(f(laneHeight - 6))\" rx=\"2\" fill=\"\(tierColour[e.tier]!)\">"
-                svg += "<title>\(esc(c.rawValue)) \(night.clock(e.onset, seconds: true))–\(night.clock(e.offset, seconds: true)), \(e.tier.rawValue)</title></rect>\n"
-            }
-        }
+        // Reported episodes: a dashed line down the chart and every lane.
+        var reported: [Double] = []
         for e in night.episodes {
             let r = ReportedEpisode(e, in: night)
             guard let t = r.time, t >= 0, t <= span else { continue }
+            reported.append(x(t, span))
             let label = e.symptoms.first?.words ?? e.severity.rawValue
-            svg += "<g class=\"reported\"><line x1=\"\(f(x(t, span)))\" x2=\"\(f(x(t, span)))\" y1=\"\(f(chartTop))\" y2=\"\(f(height - 4))\" stroke=\"#6d4c41\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>"
+            svg += "<g class=\"reported\"><line x1=\"\(f(x(t, span)))\" x2=\"\(f(x(t, span)))\" y1=\"\(f(chartTop))\" y2=\"\(f(height))\" stroke=\"#6d4c41\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>"
             svg += "<text x=\"\(f(x(t, span) + 3))\" y=\"\(f(chartTop + 10))\" fill=\"#6d4c41\">reported: \(esc(label))</text>"
             svg += "<title>\(esc(r.sentence(night)))</title></g>\n"
         }
-        svg += "</svg></div>\n"
-        let legend = Tier.allCases.map { "<span style=\"color:\(tierColour[$0]!)\">■</span> \($0.rawValue)" }.joined(separator: " &nbsp; ")
-        return svg + "<div class=\"sub\">Leq per minute (line) in its L90–Lmax band, background floor dashed; each sound on its lane, coloured by tier: \(legend)</div>\n"
+        svg += "</svg>\n"
+        if !lanes.isEmpty {
+            let plot = width - left - right
+            svg += "<div class=\"lanes\" aria-label=\"sounds through the night\">\n"
+            for c in lanes {
+                let name = c.rawValue.replacing("_", with: " ")
+                svg += "<div class=\"lane\"><span>\(name)</span><svg viewBox=\"0 0 \(f(plot)) 14\" preserveAspectRatio=\"none\">"
+                for e in night.events where e.soundClass == c {
+                    let x0 = x(e.onset, span) - left, w = max(3, x(e.offset, span) - left - x0)
+                    svg += "<rect class=\"event\" x=\"\(f(x0))\" y=\"1\" width=\"\(f(w))\" height=\"12\" fill=\"\(Palette.tier(e.tier))\">"
+                    svg += "<title>\(esc(name)) \(night.clock(e.onset, seconds: true))–\(night.clock(e.offset, seconds: true)), \(e.tier.rawValue)</title></rect>"
+                }
+                for rx in reported {
+                    svg += "<line x1=\"\(f(rx - left))\" x2=\"\(f(rx - left))\" y1=\"0\" y2=\"14\" stroke=\"#6d4c41\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" vector-effect=\"non-scaling-stroke\"/>"
+                }
+                svg += "</svg></div>\n"
+            }
+            svg += "</div>\n"
+        }
+        svg += "</div>\n"
+        let legend = Tier.allCases.map { "<span class=\"keyed\">\(Palette.key($0)) \($0.rawValue)</span>" }.joined(separator: " &nbsp; ")
+        return svg + "<div class=\"sub\">Leq per minute in dBFS (line) in its L90–Lmax band, background floor dashed; each sound on its lane, coloured by tier: \(legend)</div>\n"
     }
+
+    /// Every other tick's label is left out on a phone, where the chart is narrow.
+    static func tickClass(_ i: Int) -> String { i % 2 == 1 ? " class=\"odd\"" : "" }
 
     /// Hour marks for a night, or marks at a round step for a short recording.
     private static func ticks(_ night: Night, _ span: Double) -> [(Double, String)] {
@@ -252,7 +279,10 @@ public enum HTMLReport {
         let span = Double(s.bins.count) * s.binSeconds
         let height = 150.0, base = 130.0
         let most = max(1, s.bins.map { $0.counts.values.reduce(0, +) }.max() ?? 1)
-        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) \(f(height + 20))\" width=\"100%\" role=\"img\" aria-label=\"sounds per bin\">\n"
+        let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
+        var svg = "<div class=\"chart\"><svg viewBox=\"0 0 \(f(width)) \(f(height + 20))\" width=\"100%\" role=\"img\" aria-label=\"sounds per bin\">\n"
+        let hatched = present.filter { Palette.swatch($0).hatched }
+        if !hatched.isEmpty { svg += "<defs>" + hatched.map(Palette.pattern).joined() + "</defs>\n" }
         svg += "<text x=\"\(f(left - 6))\" y=\"\(f(base - 110 + 4))\" text-anchor=\"end\">\(most)</text><text x=\"\(f(left - 6))\" y=\"\(f(base + 4))\" text-anchor=\"end\">0</text>\n"
         let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
         for bin in s.bins {
@@ -261,31 +291,32 @@ public enum HTMLReport {
                 guard let n = bin.counts[c], n > 0 else { continue }
                 let h = 110 * Double(n) / Double(most)
                 y -= h
-                svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(y))\" width=\"\(f(barWidth))\" height=\"\(f(h))\" fill=\"\(colour(c))\"><title>\(night.clock(bin.start)): \(n) \(c.rawValue)</title></rect>"
+                svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(y))\" width=\"\(f(barWidth))\" height=\"\(f(h))\" fill=\"\(Palette.fill(c))\"><title>\(night.clock(bin.start)): \(n) \(c.rawValue)</title></rect>"
             }
             svg += "\n"
         }
-        for (t, label) in ticks(night, span) {
-            svg += "<text x=\"\(f(x(t, span)))\" y=\"\(f(base + 16))\" text-anchor=\"middle\">\(esc(label))</text>"
+        for (i, (t, label)) in ticks(night, span).enumerated() {
+            svg += "<text\(tickClass(i)) x=\"\(f(x(t, span)))\" y=\"\(f(base + 16))\" text-anchor=\"middle\">\(esc(label))</text>"
         }
         svg += "</svg></div>\n"
-        let present = SoundClass.allCases.filter { c in s.bins.contains { ($0.counts[c] ?? 0) > 0 } }
-        return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class: "
-            + present.map { "<span style=\"color:\(colour($0))\">■</span> \($0.rawValue.replacing("_", with: " "))" }.joined(separator: " &nbsp; ")
+        return svg + "<div class=\"sub\">Sounds starting in each \(Int(s.binSeconds / 60))-minute bin, by class (the rarer ones hatched): "
+            + present.map { "<span class=\"keyed\">\(Palette.key($0)) \($0.rawValue.replacing("_", with: " "))</span>" }.joined(separator: " &nbsp; ")
             + "</div>\n"
     }
 
     private static func snoring(_ night: Night, _ s: NightSummary) -> String {
         var h = "<p>\(esc(TextReport.duration(s.snoringSeconds))) of snoring, \(String(cFormat: "%.0f", 100 * s.snoringShare)) % of the \(esc(TextReport.duration(night.heard))) heard.</p>\n"
         let span = Double(s.bins.count) * s.binSeconds
-        var svg = "<div class=\"wide\"><svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
+        var svg = "<div class=\"chart\"><svg viewBox=\"0 0 \(f(width)) 90\" width=\"100%\" role=\"img\" aria-label=\"snore intensity per bin\">\n"
         svg += "<text x=\"\(f(left - 6))\" y=\"14\" text-anchor=\"end\">100</text><text x=\"\(f(left - 6))\" y=\"74\" text-anchor=\"end\">0</text>\n"
         let barWidth = max(1, x(s.binSeconds, span) - x(0, span) - 2)
         for bin in s.bins where bin.snoreIntensity > 0 {
             let hgt = 60 * bin.snoreIntensity / 100
-            svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(70 - hgt))\" width=\"\(f(barWidth))\" height=\"\(f(hgt))\" fill=\"#6a1b9a\"><title>\(night.clock(bin.start)): intensity \(Int(bin.snoreIntensity))</title></rect>\n"
+            svg += "<rect x=\"\(f(x(bin.start, span) + 1))\" y=\"\(f(70 - hgt))\" width=\"\(f(barWidth))\" height=\"\(f(hgt))\" fill=\"\(Palette.swatch(.snoring).colour)\"><title>\(night.clock(bin.start)): intensity \(Int(bin.snoreIntensity))</title></rect>\n"
         }
-        for (t, label) in ticks(night, span) { svg += "<text x=\"\(f(x(t, span)))\" y=\"86\" text-anchor=\"middle\">\(esc(label))</text>" }
+        for (i, (t, label)) in ticks(night, span).enumerated() {
+            svg += "<text\(tickClass(i)) x=\"\(f(x(t, span)))\" y=\"86\" text-anchor=\"middle\">\(esc(label))</text>"
+        }
         h += svg + "</svg></div>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
         if !s.loudestSnoring.isEmpty {
             h += "<p>Loudest stretches: " + s.loudestSnoring.map {
@@ -302,27 +333,28 @@ public enum HTMLReport {
 
     private static func classTable(_ night: Night, _ s: NightSummary) -> String {
         guard !s.classes.isEmpty else { return "<p>No sounds.</p>\n" }
-        var h = "<table><tr><th>sound</th><th>tier</th><th>events</th><th>alerts</th><th>minutes</th><th>first</th><th>last</th></tr>\n"
+        var h = "<table class=\"cards\">" + head(["sound", "tier", "events", "alerts", "minutes", "first", "last"])
         for l in s.classes {
-            h += "<tr><td><span style=\"color:\(colour(l.soundClass))\">■</span> \(l.soundClass.rawValue.replacing("_", with: " "))</td><td>\(l.tier.rawValue)</td>"
-                + "<td class=\"n\">\(l.events)</td><td class=\"n\">\(l.alerts)</td><td class=\"n\">\(String(cFormat: "%.1f", l.seconds / 60))</td>"
-                + "<td>\(night.clock(l.first))</td><td>\(night.clock(l.last))</td></tr>\n"
+            h += "<tr><td>\(Palette.key(l.soundClass)) \(l.soundClass.rawValue.replacing("_", with: " "))</td>" + td("tier", l.tier.rawValue)
+                + td("events", "\(l.events)", "n") + td("alerts", "\(l.alerts)", "n") + td("minutes", String(cFormat: "%.1f", l.seconds / 60), "n")
+                + td("first", night.clock(l.first)) + td("last", night.clock(l.last)) + "</tr>\n"
         }
-        return h + "</table>\n"
+        return h + "</tbody></table>\n"
     }
 
     /// Alerts with their decision trace and clip, in the order given.
     static func alertTable(_ night: Night, _ alerts: [Night.Event], web: Web?) -> String {
         guard !alerts.isEmpty else { return "<p>No alerts.</p>\n" }
         let clips = alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
-        var h = "<div class=\"wide\"><table><tr><th>time</th><th>sound</th><th>tier</th><th>lasted</th><th class=\"why\">why</th>\(clips ? "<th>clip</th>" : "")</tr>\n"
+        var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (clips ? ["clip"] : []))
         for e in alerts {
             let why = EventWords.why(trace: e.trace)
-            h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td><td>\(e.soundClass.rawValue.replacing("_", with: " "))</td>"
-                + "<td style=\"color:\(tierColour[e.tier]!)\">\(e.tier.rawValue)</td><td>\(String(cFormat: "%.1f s", e.seconds))\(e.truncated ? " (cut off)" : "")</td>"
-                + "<td class=\"why\">\(esc(why))</td>\(clips ? "<td>\(clipCell(e, web: web))</td>" : "")</tr>\n"
+            let lasted = e.open ? String(cFormat: "%.0f s so far, still open", e.seconds) : String(cFormat: "%.1f s", e.seconds) + (e.truncated ? " (cut off)" : "")
+            h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td>"
+                + td("sound", e.soundClass.rawValue.replacing("_", with: " ")) + td("tier", "<span class=\"keyed\">\(Palette.key(e.tier)) \(e.tier.rawValue)</span>")
+                + td("lasted", lasted) + td("why", esc(why), "whole") + (clips ? td(nil, clipCell(e, web: web), "whole") : "") + "</tr>\n"
         }
-        return h + "</table></div>\n"
+        return h + "</tbody></table></div>\n"
     }
 
     /// An audio element for a kept clip: a file URL in a report (the report and the clips
@@ -353,6 +385,17 @@ public enum HTMLReport {
     }
 
     // MARK: helpers
+
+    /// A table's head row, and the start of its body: on a phone, the head is hidden and
+    /// each row is a card whose cells say what they are (`td`'s label).
+    static func head(_ names: [String]) -> String {
+        "<thead><tr>" + names.map { "<th>\(esc($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+    }
+
+    /// A cell of a row that is a card on a phone, where it is preceded by `label`.
+    static func td(_ label: String?, _ html: String, _ cls: String? = nil) -> String {
+        "<td" + (label.map { " data-label=\"\(esc($0))\"" } ?? "") + (cls.map { " class=\"\($0)\"" } ?? "") + ">\(html)</td>"
+    }
 
     private static func points(_ p: [(Double, Double)]) -> String { p.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ") }
     private static func f(_ v: Double) -> String { String(cFormat: "%.1f", v) }
