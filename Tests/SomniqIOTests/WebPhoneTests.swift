@@ -4,9 +4,10 @@ import Testing
 @testable import SomniqWeb
 import SomniqCore
 
-/// The web page on a phone, for a carer reading it at night: no page scrolls sideways, and
-/// clips play full width. Through the real server (`somniq serve`), laid out by chromium as
-/// a phone (390 × 844, its meta viewport honoured) and as a desktop (1280 × 900).
+/// The web page on a phone, for a carer reading it at night: no page scrolls sideways, clips
+/// play full width, and a critical sound still sounding is a banner. Through the real server
+/// (`somniq serve`), laid out by chromium as a phone (390 × 844, its meta viewport honoured)
+/// and as a desktop (1280 × 900).
 @Suite(.serialized) final class WebPhoneTests {
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
@@ -45,26 +46,28 @@ import SomniqCore
         var scrollWidth: Int, width: Int
         var widest: String?
         var audio: [Int]
+        var banner: String?
     }
 
     func layout(_ urls: [String], size: String, mobile: Bool) throws -> [Layout] {
         let r = try runProgram("/usr/bin/python3", [Paths.package + "/scripts/chromium-layout.py", "--size", size]
             + (mobile ? ["--mobile"] : []) + ["--header", "Authorization: Bearer \(Self.token)",
-            "--eval", "null"] + urls)
+            "--eval", "(document.querySelector('.alarm') || {}).textContent || null"] + urls)
         #expect(r.status == 0, "\(r.stderr)")
         return try r.stdout.split(separator: "\n").map { line in
             let v = try JSONValue(parsing: String(line))
             guard case let .array(audio)? = v["audio"] else { throw CurlFailed(message: "no audio in \(line)") }
             return Layout(url: v["url"]?.stringValue ?? "", scrollWidth: Int(v["scrollWidth"]?.numberValue ?? -1),
                           width: Int(v["width"]?.numberValue ?? -1), widest: v["widest"]?.stringValue,
-                          audio: audio.compactMap { $0.numberValue.map(Int.init) })
+                          audio: audio.compactMap { $0.numberValue.map(Int.init) }, banner: v["extra"]?.stringValue)
         }
     }
 
     /// At 390 × 844 as a phone and at 1280 × 900 as a desktop, tonight, a night (with its
     /// episode form open), the history and the history by week are no wider than the screen;
-    /// on the phone every clip player is as wide as its card.
-    @Test func noPageScrollsSideways() throws {
+    /// on the phone every clip player is as wide as its card; tonight's smoke alarm, its
+    /// event still open in the log, is a banner and is listed as still open.
+    @Test func noPageScrollsSidewaysAndAnAlarmStillSoundingIsABanner() throws {
         let (log, clips, tonight) = try threeNightsAndTonight()
         let tokenFile = dir + "/token"
         try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
@@ -86,5 +89,70 @@ import SomniqCore
             #expect(page.audio.allSatisfy { $0 >= 300 }, "\(page.url): clip players \(page.audio) px wide")
         }
         #expect(phone[0].audio.count >= 4 && phone[1].audio.count == 6, "tonight's and the night's clips")
+
+        let banner = try #require(phone[0].banner, "no banner on tonight's page")
+        let seconds = try #require(banner.firstMatch(of: /^Smoke alarm — sounding for (\d+) s \(since \d\d:\d\d:\d\d\)$/), "\(banner)").1
+        #expect((30...200).contains(Int(seconds)!), "\(banner)")
+        #expect(desktop[0].banner == banner || desktop[0].banner?.hasPrefix("Smoke alarm — sounding for ") == true)
+        #expect(phone.dropFirst().allSatisfy { $0.banner == nil }, "only tonight's page has the banner")
+
+        let page = try fetch(base + "/", headers: ["Authorization: Bearer \(Self.token)"]).text
+        #expect(page.contains("s so far, still open") && !page.contains("(cut off)"), "an open event is not cut off")
+        let api = try JSONValue(parsing: try fetch(base + "/api/night/\(tonight)", headers: ["Authorization: Bearer \(Self.token)"]).text)
+        guard case let .array(events)? = api["events"] else { Issue.record("no events"); return }
+        #expect(events.last?["class"] == .string("smoke_alarm") && events.last?["open"] == .bool(true) && events.last?["truncated"] == .bool(false))
+    }
+
+    /// A log whose session is still open but no longer written to (a daemon that died)
+    /// says where the log stops, not that the alarm sounds; the same event in a session
+    /// that ended is cut off.
+    @Test func anAlarmOpenInALogNoLongerWrittenIsNotSaidToSound() throws {
+        let t0 = Date().timeIntervalSince1970 - 900
+        func at(_ s: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: t0 + s)) }
+        let lines = [
+            #"{"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"\#(at(0))"}"#,
+            #"{"v":1,"kind":"level","start_s":0,"seconds":60,"time":"\#(at(0))","leq_dbfs":-40,"l10_dbfs":-35,"l90_dbfs":-50,"lmax_dbfs":-30,"floor_dbfs":-55,"active_s":{}}"#,
+            #"{"v":1,"kind":"event_start","id":"e1","class":"smoke_alarm","tier":"critical","onset_s":70,"onset_time":"\#(at(70))","alert":true}"#,
+        ]
+        let log = dir + "/stale.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let index = LogIndex(log: log, indexPath: nil)
+        try index.refresh()
+        let night = try #require(try index.night(WallClock.night(t0)))
+        #expect(night.events.count == 1 && night.events[0].open && !night.events[0].truncated)
+        #expect(night.openSession?.logged == 60)
+        let page = HTMLReport.tonight(night, key: night.key, previous: nil, capture: .log(log), now: Date().timeIntervalSince1970,
+                                      version: "t", web: .init(clipURL: { _ in nil }))
+        #expect(!page.contains("sounding for"))
+        #expect(page.contains("<b>Smoke alarm</b> — open in the log since \(night.clock(70, seconds: true)), which has nothing after \(night.clock(70, seconds: true)): is somniq listening?"))
+
+        try (lines.joined(separator: "\n") + "\n" + #"{"v":1,"kind":"session_end","stream_s":80,"reason":"signal"}"# + "\n")
+            .write(toFile: log, atomically: true, encoding: .utf8)
+        let ended = LogIndex(log: log, indexPath: nil)
+        try ended.refresh()
+        let closed = try #require(try ended.night(WallClock.night(t0)))
+        #expect(closed.events[0].truncated && !closed.events[0].open && closed.openSession == nil)
+    }
+
+    /// Before the log has its first level record, tonight's page counts what the daemon has
+    /// heard from its stream time; the night itself is the log's.
+    @Test func tonightCountsWhatTheDaemonHeardBeforeItsFirstMinute() throws {
+        let start = Date().timeIntervalSince1970 - 35
+        let lines = [
+            #"{"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"\#(WallClock.iso8601(Date(timeIntervalSince1970: start)))"}"#,
+        ]
+        let log = dir + "/young.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let index = LogIndex(log: log, indexPath: nil)
+        try index.refresh()
+        let night = try #require(try index.night(WallClock.night(start)))
+        #expect(night.heard == 0 && night.openSession?.logged == 0)
+        var live = LiveState.Snapshot(device: "hw:0")
+        live.listening = true
+        live.lastAudio = Date().timeIntervalSince1970
+        live.streamSeconds = 35
+        let page = HTMLReport.tonight(night, key: night.key, previous: nil, capture: .daemon(live), now: Date().timeIntervalSince1970,
+                                      version: "t", web: .init(clipURL: { _ in nil }))
+        #expect(page.contains("<div class=\"fig\"><b>35 s</b>heard</div>"))
     }
 }

@@ -22,6 +22,9 @@ extension HTMLReport {
         web.previous = previous
         h += navigation(web)
         h += "<div id=\"status\" data-live>" + status(capture, now: now) + "</div>\n"
+        let logged = night
+        let night = night.map { soFar($0, capture: capture, now: now) }
+        h += "<div id=\"sounding\" data-live>" + (logged.map { sounding($0, capture: capture, now: now) } ?? "") + "</div>\n"
         h += "<div id=\"tonight\" data-live>\n"
         if let night {
             h += "<div class=\"sub\">Night of \(esc(key)) · \(esc(subtitle(night)))</div>\n"
@@ -39,6 +42,63 @@ extension HTMLReport {
         }
         h += "</div>\n<p class=\"sub\">somniq \(esc(version)) · this page updates itself every 5 s.</p>\n"
         return page(title: "somniq · tonight", body: h, web: web)
+    }
+
+    /// A session's log is fresh while it has been written to within this long: a level
+    /// record comes every minute, final up to 11 s after the minute ends.
+    static let freshSeconds = 150.0
+
+    /// Tonight's night as the page shows it: the log's, brought up to now. The log's level
+    /// records come a minute at a time, so the daemon's stream time says what was heard
+    /// since the last one (before the first, all of it); an event still open at the log's
+    /// end lasts until now. The night itself stays as the log has it.
+    static func soFar(_ night: Night, capture: Capture, now: Double) -> Night {
+        var n = night
+        var end: Double?
+        switch capture {
+        case let .daemon(s):
+            // The daemon writes the log it serves: the session open at its end is its own.
+            if let open = night.openSession {
+                n.heard += max(0, s.streamSeconds - open.logged)
+                end = open.offset + max(s.streamSeconds, open.logged)
+            }
+        case .log:
+            if goesOn(night, capture: capture, now: now), let start = night.start { end = now - start }
+        }
+        guard let end else { return n }
+        n.span = max(n.span, end)
+        for i in n.events.indices where n.events[i].open { n.events[i].offset = max(n.events[i].offset, end) }
+        return n
+    }
+
+    /// Whether the session open at the log's end (`night`, as the log has it) goes on now:
+    /// the daemon's, while it listens; for `somniq serve`, while its log is fresh.
+    static func goesOn(_ night: Night, capture: Capture, now: Double) -> Bool {
+        guard night.openSession != nil else { return false }
+        switch capture {
+        case let .daemon(s): return LiveState.problem(s, now: now) == nil
+        case .log: return night.start.map { now - ($0 + night.span) < freshSeconds } ?? false
+        }
+    }
+
+    /// A banner for each critical sound still sounding (its event open at the log's end):
+    /// "Smoke alarm — sounding for 35 s". When the session no longer goes on (the device
+    /// lost, or a log no longer written to), it says where the log stops instead.
+    /// `night` is as the log has it.
+    static func sounding(_ night: Night, capture: Capture, now: Double) -> String {
+        let live = goesOn(night, capture: capture, now: now)
+        let shown = soFar(night, capture: capture, now: now)
+        var h = ""
+        for e in shown.events where e.open && e.tier == .critical {
+            let since = night.clock(e.onset, seconds: true)
+            h += "<div class=\"alarm\" role=\"alert\"><b>\(esc(EventWords.title(e.soundClass)))</b> — "
+            if live {
+                h += "sounding for \(esc(TextReport.duration(e.seconds))) <span class=\"sub\">(since \(since))</span></div>\n"
+            } else {
+                h += "open in the log since \(since), which has nothing after \(night.clock(night.span, seconds: true)): is somniq listening?</div>\n"
+            }
+        }
+        return h
     }
 
     static func status(_ capture: Capture, now: Double) -> String {
