@@ -9,10 +9,10 @@ import SomniqCore
 import SomniqIO
 
 /// The web page's HTTP server (Hummingbird, over SwiftNIO's HTTP/1.1 parser): routes,
-/// the token, the same-origin check for the one request that changes anything (deleting
-/// a clip), clips with range requests, and the headers every reply carries. What is
-/// served comes from `WebSite`, on its worker thread; the server's own threads are
-/// SwiftNIO's, so neither touches the listening session's.
+/// the token, the same-origin check for the requests that act (deleting a clip, adding an
+/// episode, sending a test notification), clips with range requests, and the headers every
+/// reply carries. What is served comes from `WebSite`, on its worker thread; the server's
+/// own threads are SwiftNIO's, so neither touches the listening session's.
 public enum WebServer {
     /// Beyond this many connections, the one that has waited longest for a request (of the
     /// peer holding the most) is closed; only connections being answered, or not read yet,
@@ -37,6 +37,22 @@ public enum WebServer {
     public static let queuedPages = 16
     /// The episode form's body: a note of 500 characters and every box ticked is under 2 KB.
     static let formLimit = 16 * 1024
+    /// What each sink is given to deliver a test notification from the page (all at once):
+    /// the page answers within this and `TestNotifier.grace`, well inside the 15 s a
+    /// connection may stay silent.
+    public static let testSeconds = 8.0
+
+    /// The sinks the page's test notification goes to: the daemon's configuration.
+    public struct Sinks: Sendable {
+        public var configs: [SinkConfig]
+        public var room: String
+        public var profile: Profile
+        public init(configs: [SinkConfig], room: String, profile: Profile) {
+            self.configs = configs
+            self.room = room
+            self.profile = profile
+        }
+    }
 
     public struct Settings: Sendable {
         public var http: HTTPConfig
@@ -46,6 +62,9 @@ public enum WebServer {
         public var live: LiveState?
         public var metricsFile: String?
         public var keepIndex = true
+        /// `somniq run`'s sinks, for the page's test notification; nil (`somniq serve`, or no
+        /// sinks configured): no button.
+        public var sinks: Sinks?
         public init(http: HTTPConfig, log: String, clips: String, version: String, live: LiveState? = nil, metricsFile: String? = nil) {
             self.http = http
             self.log = log
@@ -65,7 +84,7 @@ public enum WebServer {
         let worker = SerialWorker(name: "somniq-web", capacity: queuedPages)
         let site = WebSite(.init(log: settings.log, clips: settings.clips, version: settings.version, live: settings.live,
                                  metricsFile: settings.metricsFile, canDelete: settings.http.token != nil,
-                                 keepIndex: settings.keepIndex),
+                                 keepIndex: settings.keepIndex, testSinks: settings.sinks?.configs.map { "\($0.name) (\($0.typeName))" }),
                            notices: { logger.notice("\($0)") })
         // The index is brought up to the log now, so that the first visitor does not wait
         // for a year of log to be read (11 s for 365 nights of 8 h, once; then read back).
@@ -106,6 +125,13 @@ public enum WebServer {
             }
             let fields = FormBody.fields(Array(body.readableBytesView))
             return await pages.run { $0.addEpisode(key, fields: fields) }
+        }
+        // A test notification is sent on threads of its own, never the pages' one, since
+        // each sink may take `testSeconds` to answer.
+        let notifier = TestNotifier(sinks: settings.sinks, canSend: settings.http.token != nil, version: settings.version, logger: logger)
+        router.post(.init(stringLiteral: HTMLReport.testURL)) { request, _ in
+            if let refused = Guard.sameOrigin(request) { return respond(refused) }
+            return respond(await notifier.send())
         }
         router.get("/api/status") { _, _ in await pages.run { $0.apiStatus() } }
         router.get("/api/nights") { _, _ in await pages.run { $0.apiNights() } }

@@ -39,6 +39,8 @@ final class WebSite: @unchecked Sendable {
         var canDelete: Bool
         /// Keep the index beside the log (else in memory).
         var keepIndex = true
+        /// The sinks a test notification goes to, named for the page; nil: no button.
+        var testSinks: [String]?
     }
 
     let settings: Settings
@@ -138,6 +140,7 @@ final class WebSite: @unchecked Sendable {
             w.deleteURL = { Self.clipURL(key, $0) + "/delete" }
             w.episodeURL = HTMLReport.nightURL(key) + "/episode"
         }
+        if settings.canDelete, let sinks = settings.testSinks, !sinks.isEmpty { w.testSinks = sinks }
         return w
     }
 

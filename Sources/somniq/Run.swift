@@ -88,8 +88,13 @@ struct Run: AsyncParsableCommand {
             let room = settings.room
             live.update { $0.room = room }
             options.live = live
-            web = WebServer.service(.init(http: http, log: settings.log, clips: settings.clipsDirectory, version: Somniq.version, live: live),
-                                    logger: logger, failsAlone: true)
+            var page = WebServer.Settings(http: http, log: settings.log, clips: settings.clipsDirectory, version: Somniq.version, live: live)
+            // The page's test notification goes through the sinks of this configuration (a
+            // profile that cannot be loaded stops the session below, with its reason).
+            if !settings.sinks.isEmpty, let profile = try? ProfileLoader(directory: profileDirectory).load(settings.profile) {
+                page.sinks = .init(configs: settings.sinks, room: settings.room, profile: profile)
+            }
+            web = WebServer.service(page, logger: logger, failsAlone: true)
         }
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))

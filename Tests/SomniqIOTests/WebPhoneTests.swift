@@ -5,9 +5,10 @@ import Testing
 import SomniqCore
 
 /// The web page on a phone, for a carer reading it at night: no page scrolls sideways, clips
-/// play full width, and a critical sound still sounding is a banner. Through the real server
-/// (`somniq serve`), laid out by chromium as a phone (390 × 844, its meta viewport honoured)
-/// and as a desktop (1280 × 900).
+/// play full width, a critical sound still sounding is a banner, and a test notification can
+/// be sent from the page. Through the real server (`somniq serve`, `somniq run` on the ALSA
+/// file plugin), laid out by chromium as a phone (390 × 844, its meta viewport honoured) and
+/// as a desktop (1280 × 900).
 @Suite(.serialized) final class WebPhoneTests {
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
@@ -101,6 +102,10 @@ import SomniqCore
         let api = try JSONValue(parsing: try fetch(base + "/api/night/\(tonight)", headers: ["Authorization: Bearer \(Self.token)"]).text)
         guard case let .array(events)? = api["events"] else { Issue.record("no events"); return }
         #expect(events.last?["class"] == .string("smoke_alarm") && events.last?["open"] == .bool(true) && events.last?["truncated"] == .bool(false))
+        // somniq serve has no sinks: no button, and nothing to send.
+        #expect(!page.contains("Send a test notification"))
+        let post = try fetch(base + "/test-notification", method: "POST", headers: ["Authorization: Bearer \(Self.token)", "Origin: \(base)"])
+        #expect(post.status == 404 && post.text.hasPrefix("no sinks to test"))
     }
 
     /// A log whose session is still open but no longer written to (a daemon that died)
@@ -155,4 +160,78 @@ import SomniqCore
                                       version: "t", web: .init(clipURL: { _ in nil }))
         #expect(page.contains("<div class=\"fig\"><b>35 s</b>heard</div>"))
     }
+
+    /// The page's button sends a test notification through the daemon's sinks, as
+    /// `somniq test-alert` does: a POST with the token from the page itself, answered with
+    /// each sink's result within the page's timeout, on threads of its own (the pages are
+    /// served meanwhile), one test at a time. A real webhook receiver gets it; a sink
+    /// nothing listens on says why not.
+    @Test func theTestButtonSendsThroughTheDaemonsSinks() throws {
+        let rig = try LiveRig()
+        let (fifo, writer) = try pacedFIFO(in: rig.home, feeding: try rig.raw(from: 0, seconds: 30))
+        defer { writer.terminate() }
+        let hookPort = try freePort(), closed = try freePort(), port = try freePort()
+        let hook = try startWebhookServer(port: hookPort)
+        defer { hook.stop() }
+        let tokenFile = rig.home + "/token"
+        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let log = rig.home + "/events.jsonl", config = rig.home + "/config.json"
+        try """
+        {"log": "\(log)", "metrics": null, "room": "nursery",
+         "http": {"listen": "127.0.0.1:\(port)", "token_file": "\(tokenFile)"},
+         "sinks": [{"type": "webhook", "name": "phone", "url": "http://127.0.0.1:\(hookPort)/", "min_tier": "critical"},
+                   {"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\(closed)/"}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)"])
+        defer { if p.isRunning { p.terminate() } }
+        let base = "http://127.0.0.1:\(port)", auth = "Authorization: Bearer \(Self.token)"
+        try waitForServer(base + "/healthz")
+        try waitUntil(timeout: 10) { (try? fetch(base + "/healthz", headers: [auth]))?.status == 200 }
+        Thread.sleep(forTimeInterval: 2)
+
+        // Before the log's first level record (a minute's end, final 11 s later), what was
+        // heard comes from the daemon's stream time.
+        let tonight = try fetch(base + "/", headers: [auth]).text
+        #expect(!kinds(records(log)).contains("level"))
+        let heard = try #require(tonight.firstMatch(of: /<div class="fig"><b>(\d+) s<\/b>heard<\/div>/), "\(tonight)").1
+        #expect(Int(heard)! >= 1, "heard \(heard) s")
+        #expect(tonight.contains("<form method=\"post\" action=\"/test-notification\"><p>Alerts go to <b>phone (webhook)</b>, <b>dead (webhook)</b>. <button>Send a test notification</button></p></form>"))
+        #expect(try fetch(base + "/test-notification", method: "POST", headers: ["Origin: \(base)"]).status == 401, "no token")
+        let noOrigin = try fetch(base + "/test-notification", method: "POST", headers: [auth])
+        #expect(noOrigin.status == 403 && noOrigin.text.contains("no Origin"))
+        #expect(try fetch(base + "/test-notification", method: "POST", headers: [auth, "Origin: http://evil.example"]).status == 403)
+        #expect(try fetch(base + "/test-notification", headers: [auth]).status != 200, "a GET sends nothing")
+        #expect(hook.lines.isEmpty, "refused requests send nothing")
+
+        // The test, and meanwhile a second one (refused: one at a time) and tonight's page.
+        let sent = Date()
+        let result = Pending<HTTPReply>()
+        Thread { result.set(Result { try fetch(base + "/test-notification", method: "POST", headers: [auth, "Origin: \(base)"], timeout: 20) }) }.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = try fetch(base + "/test-notification", method: "POST", headers: [auth, "Origin: \(base)"])
+        #expect(second.status == 429 && second.text.hasPrefix("a test notification is being sent"))
+        let asked = Date()
+        #expect(try fetch(base + "/", headers: [auth]).status == 200)
+        #expect(Date().timeIntervalSince(asked) < 2, "pages are served while the test is sent")
+        let reply = try result.wait().get()
+        let took = Date().timeIntervalSince(sent)
+        #expect(took < WebServer.testSeconds + TestNotifier.grace + 1, "answered in \(took) s")
+        #expect(reply.status == 200 && reply.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(reply.text.contains("<li class=\"delivered\"><b>phone</b> (webhook): delivered in "), "\(reply.text)")
+        #expect(reply.text.contains("<li class=\"failed\"><b>dead</b> (webhook): <b>not delivered</b>: POST to http://127.0.0.1:\(closed)"))
+        #expect(reply.text.contains("1 of 2 sinks did not."))
+        let got = try JSONValue(parsing: try JSONValue(parsing: try hook.first { $0.contains("\\\"kind\\\":\\\"test\\\"") }.line)["body"]!.stringValue!)
+        #expect(got["kind"] == .string("test") && got["room"] == .string("nursery"))
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+    }
+}
+
+/// What another thread gives once, waited for.
+final class Pending<Value>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value: Result<Value, any Error>?
+    func set(_ v: Result<Value, any Error>) { value = v; done.signal() }
+    func wait() -> Result<Value, any Error> { done.wait(); return value! }
 }

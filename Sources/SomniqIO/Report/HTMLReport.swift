@@ -19,6 +19,9 @@ public enum HTMLReport {
         public var live = false
         /// Where a POST adds an episode to the night, when adding is allowed (a token is set).
         public var episodeURL: String?
+        /// The sinks a test notification goes to ("phone (webhook)"), when tonight's page
+        /// may send one (`somniq run` with sinks, and a token set).
+        public var testSinks: [String]?
 
         public init(previous: String? = nil, next: String? = nil, clipURL: @escaping @Sendable (Night.Event) -> String?,
                     deleteURL: (@Sendable (Night.Event) -> String)? = nil) {

@@ -40,7 +40,9 @@ extension HTMLReport {
         } else {
             h += "<p>Nothing heard tonight (the night of \(esc(key))) yet.</p>\n"
         }
-        h += "</div>\n<p class=\"sub\">somniq \(esc(version)) · this page updates itself every 5 s.</p>\n"
+        h += "</div>\n"
+        if let sinks = web.testSinks { h += testForm(sinks) }
+        h += "<p class=\"sub\">somniq \(esc(version)) · this page updates itself every 5 s.</p>\n"
         return page(title: "somniq · tonight", body: h, web: web)
     }
 
@@ -99,6 +101,30 @@ extension HTMLReport {
             }
         }
         return h
+    }
+
+    /// Where tonight's page sends a test notification (POST, with the token, from the page).
+    public static let testURL = "/test-notification"
+
+    /// The button that sends one test notification through every sink, as `somniq test-alert` does.
+    static func testForm(_ sinks: [String]) -> String {
+        "<h2 id=\"notifications\">Notifications</h2>\n<form method=\"post\" action=\"\(testURL)\"><p>Alerts go to "
+            + sinks.map { "<b>\(esc($0))</b>" }.joined(separator: ", ")
+            + ". <button>Send a test notification</button></p></form>\n"
+    }
+
+    /// What became of a test notification at each sink, as `somniq test-alert` prints it.
+    public static func testResults(_ results: [SinkHub.TestResult], room: String, version: String) -> String {
+        var h = "<h1>somniq · test notification</h1>\n" + navigation(Web(clipURL: { _ in nil }))
+        let failed = results.filter { $0.failure != nil }.count
+        h += "<p>A test notification for the room <b>\(esc(room))</b>, at the critical tier: "
+            + (failed == 0 ? "every sink delivered it." : "\(failed) of \(results.count) sink\(results.count == 1 ? "" : "s") did not.") + "</p>\n<ul id=\"results\">\n"
+        for r in results {
+            let outcome = r.failure.map { "<b>not delivered</b>: \(esc($0))" } ?? String(cFormat: "delivered in %.1f s", r.seconds)
+            h += "<li class=\"\(r.failure == nil ? "delivered" : "failed")\"><b>\(esc(r.sink))</b> (\(esc(r.type))): \(outcome)</li>\n"
+        }
+        h += "</ul>\n<p class=\"sub\">somniq \(esc(version)).</p>\n"
+        return page(title: "somniq · test notification", body: h, web: nil)
     }
 
     static func status(_ capture: Capture, now: Double) -> String {
