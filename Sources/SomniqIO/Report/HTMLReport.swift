@@ -238,7 +238,7 @@ public enum HTMLReport {
         svg += "</svg>\n"
         if !lanes.isEmpty {
             let plot = width - left - right
-            svg += "<div class=\"lanes\" aria-label=\"sounds through the night\">\n"
+            svg += "<div class=\"lanes\" role=\"group\" aria-label=\"sounds through the night\">\n"
             for c in lanes {
                 let name = c.rawValue.replacing("_", with: " ")
                 svg += "<div class=\"lane\"><span>\(name)</span><svg viewBox=\"0 0 \(f(plot)) 14\" preserveAspectRatio=\"none\">"
