@@ -1,36 +1,58 @@
 # somniq — build, try and test. Every target installs what it needs on Debian 12.
+# `make help` lists the targets.
 
 SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX     ?= /usr/local
 DESTDIR    ?=
-APT_PACKAGES = libasound2-dev libasound2-plugins alsa-utils libfftw3-dev libsndfile1-dev libsoxr-dev \
-               libcurl4-openssl-dev ca-certificates openssl libmosquitto-dev mosquitto mosquitto-clients \
-               pkg-config sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
-               binutils man-db file curl chromium
+# What building needs: the -dev packages of the C libraries somniq links (ALSA, FFTW,
+# libsndfile, libsoxr) and of those it opens with dlopen (libcurl, libmosquitto: their
+# headers), pkg-config, and binutils (the linker, strip).
+BUILD_PACKAGES = libasound2-dev libfftw3-dev libsndfile1-dev libsoxr-dev libcurl4-openssl-dev libmosquitto-dev \
+                 pkg-config binutils
+# What the tests need besides (and the benchmarks, screenshots, eval and learn): ALSA's
+# plugins and tools, sound files made and read (sox, flac, opus-tools), a broker, a sound
+# server, a browser, systemd-analyze, man, file, curl, python3's venv (sedeval), prlimit
+# and setpriv (util-linux).
+TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto mosquitto-clients \
+                sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
+                man-db file curl chromium
 
-.PHONY: all deps sedeval build demo report-demo screenshot test man readme-check fuzz bench web-bench eval battery learn clean
+.PHONY: all help deps test-deps test-packages sedeval build demo report-demo screenshot test man readme-check \
+        fuzz bench web-bench eval battery learn clean
 
 all: build
 
-# Installs the C libraries somniq links and the tools its tests use, if any is missing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+help: ## Lists the targets, one line each.
+	@echo "make TARGET, where TARGET is one of (make alone: build):"
+	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | awk -F '\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
+
+# apt-get installs those of the packages $(1) that are missing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
 
-build: deps
+deps: ## Installs the apt packages building needs, if any is missing.
+	$(call apt_install,$(BUILD_PACKAGES))
+
+test-packages: deps
+	$(call apt_install,$(TEST_PACKAGES))
+
+test-deps: test-packages sedeval ## Installs what the tests need: apt packages, the sedeval virtualenv.
+
+build: deps ## Builds the release binary, .build/release/somniq.
 	$(SWIFT) build -c release --static-swift-stdlib
 
-# Replays the bundled demo night and prints its events.
-demo: build
+demo: build ## Replays the bundled demo night and prints its events.
 	@echo
 	@.build/release/somniq replay fixtures/demo-night.flac --format table
 
 # The demo night as if it began at 23:10, and its report: open demo-night.html.
-report-demo: build
+report-demo: build ## The demo night's report, demo-night.html.
 	@rm -f demo-night.jsonl
 	@.build/release/somniq replay fixtures/demo-night.flac --format jsonl --output demo-night.jsonl --start 2026-11-22T23:10
 	@.build/release/somniq report demo-night.jsonl --output demo-night.html
@@ -39,7 +61,7 @@ report-demo: build
 
 # The README's pictures (Debian's chromium, headless): that report, and the web page of
 # the daemon listening to the demo night on the ALSA file plugin (scripts/web-screenshots.sh).
-screenshot: report-demo
+screenshot: report-demo test-packages ## Remakes the README's pictures (headless chromium).
 	chromium --headless --no-sandbox --hide-scrollbars --force-device-scale-factor=1 --window-size=1040,1640 \
 	  --screenshot=docs/report.png demo-night.html
 	scripts/web-screenshots.sh
@@ -49,14 +71,14 @@ screenshot: report-demo
 # which checks the shipped profiles and configuration against schemas/. The stamp lists
 # what was installed, so a virtualenv made before a package was added gets it.
 SEDEVAL_PACKAGES = sed_eval prometheus_client jsonschema
-sedeval:
+sedeval: test-packages ## Makes the virtualenv the tests use (sed_eval, prometheus_client, jsonschema).
 	@[ "$$(cat .build/sedeval/.installed 2>/dev/null)" = "$(SEDEVAL_PACKAGES)" ] || { \
 	  python3 -m venv .build/sedeval && \
 	  .build/sedeval/bin/pip install --quiet --disable-pip-version-check $(SEDEVAL_PACKAGES) && \
 	  echo "$(SEDEVAL_PACKAGES)" > .build/sedeval/.installed; }
 
 # Also fails while docs/man/somniq.1 does not match the commands' help (see `man`).
-test: deps sedeval
+test: test-deps ## Runs every test (a debug build) and checks that the manual page is current.
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/man.sh --check
@@ -65,14 +87,14 @@ test: deps sedeval
 # swift-argument-parser's generate-manual plugin (scripts/man.sh); run it after changing
 # any command's help, and commit the page. It is committed, not made by `make install`,
 # so that installing needs neither the plugin nor a second build.
-man:
+man: ## Regenerates docs/man/somniq.1 from the commands' help.
 	SWIFT=$(SWIFT) scripts/man.sh
 
 # Re-runs every command the README shows and fails where today's output differs
 # (scripts/readme-check.py; --update writes today's output in). The test build is used:
 # its output is the release build's, and CI has just made it.
 README_SOMNIQ ?= .build/debug/somniq
-readme-check: deps
+readme-check: test-deps ## Re-runs the commands the README shows; fails where the output differs.
 	$(SWIFT) build --product somniq
 	scripts/readme-check.py --somniq $(README_SOMNIQ)
 
@@ -80,14 +102,14 @@ readme-check: deps
 # (report, history), its index and the learned rules file reader,
 # FUZZ_SECONDS each (Fuzz/, scripts/fuzz.sh); exits non-zero on any finding.
 FUZZ_SECONDS ?= 60
-fuzz: deps
+fuzz: deps ## Runs each libFuzzer target for FUZZ_SECONDS (default 60).
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-bench: build
+bench: build ## Throughput and memory on a synthetic 8 h night.
 	.build/release/somniq bench --hours 8
 
 # The web page's times on a log of 365 nights of 8 h (scripts/web-bench.sh).
-web-bench: build
+web-bench: build test-packages ## Times the web page on a log of 365 nights.
 	scripts/web-bench.sh
 
 # Scores the classifier on the shared corpus (beside the clone), if it is there: tune/ (the
@@ -101,7 +123,7 @@ web-bench: build
 CORPUS ?= ../shared/corpus
 EVAL_SETS = tune check scenes quiet stress
 NIGHTS34 = .build/nights34
-eval: build
+eval: build test-packages ## Scores the classifier on the shared corpus (CORPUS=).
 	@if [ -d $(CORPUS)/tune ]; then \
 	  [ -d $(NIGHTS34) ] || (cd $(CORPUS) && python3 tools/make_scenes.py quiet --n 8 --seed 34 --length 600 \
 	    --folds 3,4 --room 0.5 --gain-range=-20,0 --out $(abspath $(NIGHTS34)) >/dev/null); \
@@ -116,7 +138,7 @@ eval: build
 # them there with the pinned packages of tools/learn/requirements.txt (tools/learn/train.py),
 # and rebuilds (the build embeds the file: Plugins/EmbedData). Commit rules/learned.txt.
 LEARN_VENV = .build/learn/venv
-learn: build
+learn: build test-packages ## Re-fits the learned rules on the corpus (about 10 minutes).
 	@[ -d $(CORPUS)/tune ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
 	@cmp -s tools/learn/requirements.txt $(LEARN_VENV)/.installed 2>/dev/null || { \
 	  python3 -m venv $(LEARN_VENV) && \
@@ -127,10 +149,14 @@ learn: build
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
-battery: build
+battery: build ## Runs the alarm battery alone.
 	.build/release/somniq-battery --corpus $(CORPUS)
 
-clean:
+# Re-embeds profiles/*.json into the binary after editing them.
+profiles: ## Re-embeds profiles/*.json into the binary.
+	scripts/embed-profiles.sh
+
+clean: ## Removes .build: the builds and the virtualenvs.
 	rm -rf .build
 
 # Installs the release binary (stripped), its manual page, its bash, zsh and fish completions,
@@ -152,7 +178,7 @@ FISHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/fish/vendor_complet
 
 .PHONY: install uninstall
 
-install: build
+install: build ## Installs binary, man page, completions, unit and config (PREFIX, DESTDIR).
 	install -D -m 0755 -s $(SOMNIQ_BIN) $(DESTDIR)$(PREFIX)/bin/somniq
 	install -D -m 0644 docs/man/somniq.1 $(DESTDIR)$(MANDIR)/man1/somniq.1
 	gzip -9nf $(DESTDIR)$(MANDIR)/man1/somniq.1
@@ -178,7 +204,7 @@ install: build
 	@[ -n "$(DESTDIR)" ] || echo "now: systemctl daemon-reload && systemctl enable --now somniq"
 
 # Leaves /etc/somniq (your configuration) and /var/lib/somniq (the event logs).
-uninstall:
+uninstall: ## Removes what install installed, but /etc/somniq and /var/lib/somniq.
 	rm -f $(DESTDIR)$(PREFIX)/bin/somniq $(DESTDIR)$(UNITDIR)/somniq.service $(DESTDIR)$(MANDIR)/man1/somniq.1.gz
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/somniq $(DESTDIR)$(ZSHCOMPDIR)/_somniq $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/somniq
@@ -186,5 +212,5 @@ uninstall:
 	@[ -n "$(DESTDIR)" ] || echo "kept /etc/somniq and /var/lib/somniq; run systemctl daemon-reload"
 
 # Live cost: CPU and RSS while listening in real time for 60 s to a paced PulseAudio source.
-live-bench: build
+live-bench: build test-packages ## CPU and memory while listening in real time for 60 s.
 	scripts/live-bench.sh 60

@@ -87,7 +87,7 @@ final class Broker {
         let path = directory + "/mosquitto.conf"
         try conf.write(toFile: path, atomically: true, encoding: .utf8)
         let binary = try #require(["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "mosquitto not found: install the Debian package `mosquitto` (make deps)")
+                                  "mosquitto not found: install the Debian package `mosquitto` (make test-deps)")
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-c", path]
         process.standardOutput = FileHandle.nullDevice

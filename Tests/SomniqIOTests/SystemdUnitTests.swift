@@ -32,7 +32,7 @@ import SomniqIO
     }
 
     static func requireAnalyze() throws -> String {
-        try #require(analyze, "systemd-analyze not found: install the Debian package `systemd` (make deps)")
+        try #require(analyze, "systemd-analyze not found: install the Debian package `systemd` (make test-deps)")
     }
 
     @Test func unitSetsWhatTheSpecAsks() throws {
