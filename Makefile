@@ -44,8 +44,12 @@ test-packages: deps
 
 test-deps: test-packages sedeval ## Installs what the tests need: apt packages, the sedeval virtualenv.
 
+# The release build: the Swift runtime linked in (no Swift toolchain needed to run it), and
+# no $ORIGIN run path (nothing is looked up beside the binary).
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
+
 build: deps ## Builds the release binary, .build/release/somniq.
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 demo: build ## Replays the bundled demo night and prints its events.
 	@echo
@@ -146,7 +150,7 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about 10 
 	  cp tools/learn/requirements.txt $(LEARN_VENV)/.installed; }
 	python3 tools/learn/material.py --corpus $(CORPUS)
 	$(LEARN_VENV)/bin/python tools/learn/train.py --corpus $(CORPUS)
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 battery: build ## Runs the alarm battery alone.

@@ -78,7 +78,10 @@ let package = Package(
             // lld packs the release binary's 80,000 relative relocations into a few KB (RELR,
             // glibc ≥ 2.36) instead of a 1.9 MB table the loader reads, and writes over, at
             // every start: 1.5 MB less resident memory. lld ships with the toolchain.
-            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            // -z now: every symbol is bound at start, so the GOT is read-only (full RELRO,
+            // as Debian's hardening has it).
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                          "-Xlinker", "-z", "-Xlinker", "now"],
                          .when(configuration: .release)),
         ]),
 
