@@ -166,7 +166,8 @@ clean: ## Removes .build: the builds and the virtualenvs.
 # Installs the release binary (stripped), its manual page, its bash, zsh and fish completions,
 # the systemd unit (its ExecStart rewritten for PREFIX), the JSON Schemas of profile and
 # configuration files, the profiles and the network drop-in (for sinks) as examples and,
-# unless one exists, the default /etc/somniq/config.json.
+# unless one exists, the default /etc/somniq/config.json. The bash completion is sourced,
+# not run: its #! line is left out.
 # The unit goes to /etc/systemd/system, or $(PREFIX)/lib/systemd/system when PREFIX=/usr
 # (packaging); override with UNITDIR=. SOMNIQ_BIN= installs another build of the binary.
 SOMNIQ_BIN ?= .build/release/somniq
@@ -187,7 +188,7 @@ install: build ## Installs binary, man page, completions, unit and config (PREFI
 	install -D -m 0644 docs/man/somniq.1 $(DESTDIR)$(MANDIR)/man1/somniq.1
 	gzip -9nf $(DESTDIR)$(MANDIR)/man1/somniq.1
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	$(SOMNIQ_BIN) --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/somniq
+	$(SOMNIQ_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/somniq
 	$(SOMNIQ_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_somniq
 	$(SOMNIQ_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/somniq $(DESTDIR)$(ZSHCOMPDIR)/_somniq $(DESTDIR)$(FISHCOMPDIR)/somniq.fish
