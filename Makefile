@@ -1,4 +1,4 @@
-# somniq — build, try and test. Every target installs what it needs on Debian 12.
+# somniq — build, try, test and package. Every target installs what it needs on Debian 12.
 # `make help` lists the targets.
 
 SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -16,9 +16,11 @@ BUILD_PACKAGES = libasound2-dev libfftw3-dev libsndfile1-dev libsoxr-dev libcurl
 TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto mosquitto-clients \
                 sox libsox-fmt-all flac opus-tools pulseaudio pulseaudio-utils util-linux procps systemd python3-venv \
                 man-db file curl chromium
+# What `make deb` needs besides the build: dpkg-shlibdeps and dpkg-gencontrol.
+DEB_PACKAGES = dpkg-dev
 
-.PHONY: all help deps test-deps test-packages sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval battery learn clean
+.PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
+        fuzz bench web-bench eval battery learn clean deb
 
 all: build
 
@@ -43,6 +45,9 @@ test-packages: deps
 	$(call apt_install,$(TEST_PACKAGES))
 
 test-deps: test-packages sedeval ## Installs what the tests need: apt packages, the sedeval virtualenv.
+
+deb-deps: deps
+	$(call apt_install,$(DEB_PACKAGES))
 
 # The release build: the Swift runtime linked in (no Swift toolchain needed to run it), and
 # no $ORIGIN run path (nothing is looked up beside the binary).
@@ -160,7 +165,7 @@ battery: build ## Runs the alarm battery alone.
 profiles: ## Re-embeds profiles/*.json into the binary.
 	scripts/embed-profiles.sh
 
-clean: ## Removes .build: the builds and the virtualenvs.
+clean: ## Removes .build: the builds, the virtualenvs, the package's staging.
 	rm -rf .build
 
 # Installs the release binary (stripped), its manual page, its bash, zsh and fish completions,
@@ -215,6 +220,51 @@ uninstall: ## Removes what install installed, but /etc/somniq and /var/lib/somni
 	rm -rf $(DESTDIR)$(PREFIX)/share/somniq
 	@[ -n "$(DESTDIR)" ] || ! command -v mandb >/dev/null || mandb -q
 	@[ -n "$(DESTDIR)" ] || echo "kept /etc/somniq and /var/lib/somniq; run systemctl daemon-reload"
+
+# The Debian package, somniq_VERSION_ARCH.deb, built by dpkg-deb from a staged tree (no
+# debhelper): `make install` with PREFIX=/usr, the demo night and its licence in
+# /usr/share/somniq, the copyright, a changelog and the README in /usr/share/doc/somniq;
+# /etc/somniq/config.json is a conffile. packaging/deb/ has the control file, the
+# maintainer scripts (the unit is installed disabled: postinst says why), the copyright
+# and lintian's overrides. Depends: is worked out by dpkg-shlibdeps from the libraries the
+# binary links (the Swift runtime is in it; a binary that needs /opt/swift is refused).
+# VERSION is the binary's own (Somniq.version); the build is checked to say the same.
+VERSION    := $(shell sed -n 's/^ *static let version = "\([^"]*\)".*/\1/p' Sources/somniq/Somniq.swift)
+DEB_ARCH   ?= $(shell dpkg --print-architecture 2>/dev/null)
+DEB        := somniq_$(VERSION)_$(DEB_ARCH).deb
+DEB_WORK   := .build/deb
+DEB_ROOT   := $(DEB_WORK)/debian/somniq
+DEB_DOC    := $(DEB_ROOT)/usr/share/doc/somniq
+
+deb: build deb-deps ## Builds the Debian package somniq_VERSION_ARCH.deb from the release build.
+	@v=$$($(SOMNIQ_BIN) --version) && [ "$$v" = "$(VERSION)" ] || \
+	  { echo "$(SOMNIQ_BIN) --version says '$$v', Sources/somniq/Somniq.swift '$(VERSION)'"; exit 1; }
+	@! ldd $(SOMNIQ_BIN) | grep -q /opt/swift || { echo "$(SOMNIQ_BIN) needs the Swift toolchain:"; ldd $(SOMNIQ_BIN); exit 1; }
+	rm -rf $(DEB_WORK) $(DEB)
+	umask 022 && $(MAKE) --no-print-directory -o build install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr
+	install -m 0644 -t $(DEB_ROOT)/usr/share/somniq fixtures/demo-night.flac fixtures/demo-night.LICENSE.md
+	strip --remove-section=.comment --remove-section=.note $(DEB_ROOT)/usr/bin/somniq
+	install -D -m 0644 packaging/deb/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/somniq
+	install -D -m 0644 packaging/deb/copyright $(DEB_DOC)/copyright
+	gzip -9n < README.md > $(DEB_DOC)/README.md.gz
+	@# A native package's changelog, for this version, dated by the last commit.
+	mkdir -p $(DEB_WORK)/debian
+	{ echo "somniq ($(VERSION)) unstable; urgency=medium"; echo; \
+	  echo "  * Built from $$(git describe --always --dirty 2>/dev/null || echo 'a tree outside git')."; echo; \
+	  echo " -- $$(sed -n 's/^Maintainer: //p' packaging/deb/control)  $$(git log -1 --format=%cD 2>/dev/null || date -R)"; \
+	} > $(DEB_WORK)/debian/changelog
+	gzip -9n < $(DEB_WORK)/debian/changelog > $(DEB_DOC)/changelog.gz
+	chmod 0644 $(DEB_DOC)/*.gz
+	install -d -m 0755 $(DEB_ROOT)/DEBIAN
+	install -m 0755 -t $(DEB_ROOT)/DEBIAN packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm
+	cd $(DEB_ROOT) && find etc -type f -printf '/%p\n' | sort > DEBIAN/conffiles
+	cd $(DEB_ROOT) && find usr -type f -printf '%p\0' | sort -z | xargs -0 md5sum > DEBIAN/md5sums
+	chmod 0644 $(DEB_ROOT)/DEBIAN/conffiles $(DEB_ROOT)/DEBIAN/md5sums
+	cp packaging/deb/control $(DEB_WORK)/debian/control
+	cd $(DEB_WORK) && dpkg-shlibdeps -Tdebian/somniq.substvars debian/somniq/usr/bin/somniq
+	cd $(DEB_WORK) && dpkg-gencontrol -psomniq -Pdebian/somniq -Tdebian/somniq.substvars -DArchitecture=$(DEB_ARCH)
+	dpkg-deb --root-owner-group --build $(DEB_ROOT) $(DEB)
+	@ls -l $(DEB)
 
 # Live cost: CPU and RSS while listening in real time for 60 s to a paced PulseAudio source.
 live-bench: build test-packages ## CPU and memory while listening in real time for 60 s.
