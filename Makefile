@@ -20,7 +20,7 @@ TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto 
 DEB_PACKAGES = dpkg-dev
 
 .PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval battery learn clean deb
+        fuzz bench web-bench eval battery learn clean deb deb-check
 
 all: build
 
@@ -265,6 +265,13 @@ deb: build deb-deps ## Builds the Debian package somniq_VERSION_ARCH.deb from th
 	cd $(DEB_WORK) && dpkg-gencontrol -psomniq -Pdebian/somniq -Tdebian/somniq.substvars -DArchitecture=$(DEB_ARCH)
 	dpkg-deb --root-owner-group --build $(DEB_ROOT) $(DEB)
 	@ls -l $(DEB)
+
+# Installs the package on this machine, checks it from the installed files (lintian,
+# systemd-analyze verify, the demo night's replay, …) and purges it: scripts/deb-check.sh.
+# For CI and test machines: it refuses where somniq is installed already.
+deb-check: deb test-packages ## Installs the package here, checks it, and purges it (CI).
+	$(call apt_install,lintian)
+	scripts/deb-check.sh $(DEB)
 
 # Live cost: CPU and RSS while listening in real time for 60 s to a paced PulseAudio source.
 live-bench: build test-packages ## CPU and memory while listening in real time for 60 s.
