@@ -28,9 +28,11 @@ help: ## Lists the targets, one line each.
 	@echo "make TARGET, where TARGET is one of (make alone: build):"
 	@sed -n 's/^\([a-z][a-z-]*\):.*## \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | awk -F '\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
 
-# apt-get installs those of the packages $(1) that are missing.
+# apt-get installs those of the packages $(1) that are missing (or removed, their
+# configuration left: dpkg -s knows them all the same).
 define apt_install
-	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(1); do \
+	  [ "$$(dpkg-query -W -f '$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
