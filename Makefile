@@ -163,10 +163,6 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about 10 
 battery: build ## Runs the alarm battery alone.
 	.build/release/somniq-battery --corpus $(CORPUS)
 
-# Re-embeds profiles/*.json into the binary after editing them.
-profiles: ## Re-embeds profiles/*.json into the binary.
-	scripts/embed-profiles.sh
-
 clean: ## Removes .build: the builds, the virtualenvs, the package's staging.
 	rm -rf .build
 
