@@ -88,7 +88,7 @@ import SomniqCore
         let exec = try #require(records(endpoints.execOut).first { $0["env"]?["SOMNIQ_KIND"]?.stringValue == "event_start" })
         let message = try #require(exec["env"]?["SOMNIQ_MESSAGE"]?.stringValue)
         let score = Int(((alarm["confidence"]?.numberValue ?? 0) * 100).rounded())
-        #expect(message == "Smoke alarm in nursery at 23:12:00 IST (critical): score \(score) % (alerts from 70 %), "
+        #expect(message == "Smoke alarm in nursery at 23:11:58 IST (critical): score \(score) % (alerts from 70 %), "
                 + "\(Int(((alarm["trace"]?["level_dbfs"]?.numberValue ?? 0) - (alarm["trace"]?["floor_dbfs"]?.numberValue ?? 0)).rounded())) dB over the room's background\n\(link)",
                 "\(message)")
         #expect(exec["env"]?["SOMNIQ_LINK"]?.stringValue == link)
