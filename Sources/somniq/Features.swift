@@ -21,10 +21,14 @@ struct Features: AsyncParsableCommand {
     @Flag(help: "Print instead the inputs of the learned rules (`somniq rules inputs`) beside every class's score, in full precision: what tools/learn/train.py fits on.")
     var inputs = false
 
+    @Option(help: ArgumentHelp("With --inputs, also write each printed window's log-mel rows (the spectrogram network's input: 16 rows of 32 bands, dB) to this file, as little-endian 32-bit floats, 512 per window in the rows' order: what tools/learn/train.py fits the network on.", valueName: "file"))
+    var mel: String?
+
     @OptionGroup var learned: RulesOptions
 
     func run() async throws {
         if inputs { return try await printInputs() }
+        if mel != nil { throw ValidationError("--mel goes with --inputs") }
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
         let classes = SoundClass.allCases
@@ -65,6 +69,12 @@ extension Features {
         let classes = SoundClass.allCases
         print((["t"] + classes.map(\.rawValue) + LearnedInputs.names).joined(separator: "\t"))
         var waiting: [Int: [Float]] = [:]
+        var melFile: UnsafeMutablePointer<FILE>?
+        if let mel {
+            guard let f = fopen(mel, "wb") else { throw fail("\(mel): cannot write: \(String(cString: strerror(errno)))", Exit.ioError) }
+            melFile = f
+        }
+        defer { if let melFile { fclose(melFile) } }
         do {
             let replayer = Replayer(profile: try ProfileLoader().load(profile))
             replayer.factory.learned = try learned.load()
@@ -76,6 +86,10 @@ extension Features {
                 for c in classes { row += String(cFormat: "\t%.9g", s[c]) }
                 for v in x { row += String(cFormat: "\t%.9g", v) }
                 print(row)
+                if let melFile {
+                    var rows = f.mel
+                    withUnsafeBytes(of: &rows) { _ = fwrite($0.baseAddress, 1, $0.count, melFile) }
+                }
             }])
         } catch let error as AudioFileError {
             throw fail("\(error)", Exit.dataError)

@@ -9,13 +9,14 @@ struct RulesOptions: ParsableArguments {
     @Option(name: .customLong("decide-by"), help: ArgumentHelp("Which rules decide the classes a learned rule may decide: `shipped` (each class by the rule shipped for it), `hand` or `learned` (every class by one kind).", valueName: "rules"))
     var use: LearnedRules.Use = .shipped
 
-    @Option(name: .customLong("learned-rules"), help: ArgumentHelp("A file of learned rules to use instead of the built-in ones (tools/learn/train.py writes one).", valueName: "file"),
+    @Option(name: .customLong("learned-rules"), help: ArgumentHelp("A file of learned rules to use instead of the built-in ones (tools/learn/train.py writes one), or `none`: the hand rules alone.", valueName: "file"),
             completion: .file())
     var file: String?
 
     /// The learned rules, put to `use` (the option's unless given).
     func load(_ use: LearnedRules.Use? = nil) throws -> LearnedRules? {
         let use = use ?? self.use
+        if file == "none" { return nil }
         if let file {
             do { return try LearnedRulesFile.read(path: file, use: use) } catch { throw fail("\(error)", Exit.dataError) }
         }
@@ -45,15 +46,21 @@ struct RulesCommand: ParsableCommand {
             // What the trainer measured, per class: segment F1 by the hand rule and by the learned
             // one in the cross-validation and on check/, and the seconds of quiet/ and stress/
             // each marked as the class.
-            let columns = [("cv_hand", "cv hand"), ("cv_learned", "learned"), ("check_hand", "check hand"),
+            let columns = [("net", "net splits"), ("cv_hand", "cv hand"), ("cv_learned", "learned"), ("check_hand", "check hand"),
                            ("check_learned", "learned"), ("background_fp_hand", "bg s hand"), ("background_fp_learned", "learned")]
             let pad = EvalReport.pad, trimmed = EvalReport.trimmed
             print(trimmed(pad("class", 14) + pad("decided by", 12) + pad("trees", 7) + columns.map { pad($0.1, 12) }.joined()))
             for c in LearnedRules.candidates {
                 guard let rule = learned.rule(for: c) else { print(pad(c.rawValue, 14) + "hand (no learned rule)"); continue }
-                let figure = Dictionary(rule.figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+                var figure = Dictionary(rule.figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+                if learned.network != nil { figure["net"] = "\(rule.splits(onInputsStartingWith: "n_"))/\(rule.splits())" }
                 print(trimmed(pad(c.rawValue, 14) + pad(learned.decides(c) ? "learned" : "hand", 12) + pad("\(rule.trees)", 7)
                       + columns.map { pad(LogText.escape(figure[$0.0] ?? "-"), 12) }.joined()))
+            }
+            if let net = learned.network {
+                print()
+                print("net splits: of each class's splits, how many are on the spectrogram network's outputs (n_CLASS@K); the network has "
+                      + "\(net.parameters) parameters, \(net.multiplyAdds) multiply-adds per heard window")
             }
             if !learned.header.isEmpty { print() }
             for (key, value) in learned.header { print("\(LogText.escape(key)): \(LogText.escape(value))") }
@@ -78,6 +85,9 @@ struct RulesCommand: ParsableCommand {
             print("it must still stand out of the floor, a short sound out of the room, and be no familiar sound")
             print(rule.figures.map { LogText.escape("\($0.key)=\($0.value)") }.joined(separator: " "))
             print("inputs: NAME@K is window K half-seconds from the decided one; h_CLASS the hand arbitration's score (`somniq rules inputs`)")
+            if learned.network != nil {
+                print("n_CLASS@K is the spectrogram network's output for CLASS; \(rule.splits(onInputsStartingWith: "n_")) of the \(rule.splits()) splits are on one")
+            }
             print()
             print(rule.describe(), terminator: "")
         }

@@ -162,3 +162,52 @@ private func loud(_ i: Int, snr: Float = 30, novelty: Float = 20) -> WindowFeatu
     }
     #expect(learned.contains { $0[.speech] != 0 })
 }
+
+/// A network of one layer: 32 bands into one channel by their mean (kernel 1), and a head
+/// that adds the channel's mean and maximum over the decided window's steps, minus 1.
+private let meanNetwork = rulesText("""
+    class speech ship cutoff=0
+    tree
+    l 0
+    network classes=speech,cough
+    conv 32 1 1 1 1 \(Array(repeating: "0.03125", count: 32).joined(separator: " ")) 0
+    head 1 1 0 0 -1 0
+
+    """)
+
+@Test func theNetworkSeesTwoSecondsRelativeToTheirLoudestLevelAndPoolsTheDecidedWindow() throws {
+    let net = try #require(try LearnedRules(text: meanNetwork).network)
+    #expect(net.classes == [.speech, .cough] && net.parameters == 32 + 1 + 4 + 2)
+    var runner = SpectrogramNet.Runner(net)
+    var loud = InlineArray<512, Float>(repeating: -30)
+    // The first window: the 1.5 s before it are silence, 90 dB below it, clipped to 60 dB
+    // below (-1 after scaling); the window's rows are the loudest (+1). The decided window's
+    // last second is half silence: the ReLU'd channel's mean is 0.5, its maximum 1.
+    runner.push(loud)
+    runner.evaluate()
+    #expect(runner.outputs == [1 / (1 + Float.exp(-0.5)), 0.5])
+    // Four windows at one level fill the context: every input is +1.
+    for _ in 0..<3 { runner.push(loud) }
+    runner.evaluate()
+    #expect(runner.outputs == [1 / (1 + Float.exp(-1)), 0.5])
+    // Levels are relative: 40 dB quieter throughout changes nothing.
+    loud = InlineArray(repeating: -70)
+    for _ in 0..<4 { runner.push(loud) }
+    runner.evaluate()
+    #expect(runner.outputs == [1 / (1 + Float.exp(-1)), 0.5])
+}
+
+@Test func aNetworkWhoseShapeDoesNotHoldIsRefusedNamingTheLine() throws {
+    func refusal(_ body: String) -> String {
+        do { _ = try LearnedRules(text: rulesText(body)); return "" } catch { return error.description }
+    }
+    let tree = "class speech ship cutoff=0\ntree\nl 0\n"
+    #expect(refusal(tree + "network classes=speech\nconv 32 1 1 1 1 1 2\n") == "line 7: 2 numbers where the layer's shape needs 33")
+    #expect(refusal(tree + "conv 32 1 1 1 1 1\n") == "line 6: a 'conv' layer outside a network, or after its head")
+    #expect(refusal(tree + "network classes=speech,smoke_alarm\n") == "line 6: the network's class 'smoke_alarm' is not one a learned rule decides")
+    #expect(refusal(tree + "network classes=speech\nconv 16 1 1 1 1 \(Array(repeating: "1", count: 17).joined(separator: " "))\nhead 1 1 0\n")
+            == "line 8: the network: the first layer must take 32 mel bands")
+    #expect(refusal(tree + "network classes=speech\nconv 32 1 1 1 1 \(Array(repeating: "1", count: 33).joined(separator: " "))\n")
+            == "line 7: the network has no 'head' line")
+    #expect(refusal("network classes=speech\nclass speech ship cutoff=0\ntree\nl 0\n") == "line 4: the classes come before the network")
+}

@@ -34,6 +34,9 @@ public final class FeatureExtractor {
     /// below ~120 Hz or above ~7 kHz) do not read as a "peaky" spectrum.
     private let flatnessBins: Range<Int>
     private let bandLayout: BandLayout
+    private let melBands: MelBands
+    /// The new frames' mel band powers, summed two frames to a row (`MelBands`).
+    private var melPower = [Float](repeating: 0, count: MelBands.perWindow)
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
     private var frameBuffer: [Float]
@@ -103,6 +106,7 @@ public final class FeatureExtractor {
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
         bandLayout = BandLayout(bins: bins, binHz: binHz)
         toneLines = ToneLines(bins: bins, binHz: binHz)
+        melBands = MelBands(bins: bins, binHz: binHz)
     }
 
     /// Analyses the next window. Windows must arrive in order (index 0, 1, 2, …);
@@ -138,6 +142,7 @@ public final class FeatureExtractor {
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
         var f = aggregate(window)
+        for i in 0..<MelBands.perWindow { f.mel[i] = Decibels.power(melPower[i] / 2) }
         f.index = window.index
         f.startSeconds = window.startSeconds
         f.alarm = alarms.span
@@ -189,6 +194,15 @@ public final class FeatureExtractor {
             }
         }
         f.energyDb = Decibels.power(sums.frameSquares / Float(n))
+        // The frames this window does not share with the one before, two to a row of mel bands.
+        if slot >= SubFrame.shared {
+            let row = (slot - SubFrame.shared) / 2 * MelBands.count
+            melPower.withUnsafeMutableBufferPointer { m in
+                let out = UnsafeMutableBufferPointer(rebasing: m[row..<row + MelBands.count])
+                if (slot - SubFrame.shared) % 2 == 0 { out.update(repeating: 0) }
+                power.withUnsafeBufferPointer { melBands.add($0, to: out) }
+            }
+        }
         f.bands = sums.bands
         f.centroidHz = sums.total > 1e-12 ? sums.weighted / sums.total * binHz : 0
         f.rolloffHz = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }

@@ -64,6 +64,13 @@ public struct WindowFeatures: Sendable {
     public var alarm: AlarmDetector.Span?
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
+    /// The log-mel spectrogram of the window's last 0.5 s (the frames it does not share with
+    /// the window before): `MelBands.steps` rows of `MelBands.count` bands, dB. The
+    /// spectrogram network's input (`SpectrogramNet`).
+    public var mel = InlineArray<512, Float>(repeating: Decibels.silence)
+    /// The spectrogram network's output per learned candidate (`LearnedRules.candidates`
+    /// order), set by `SpectrogramNet.Runner.listen`; zeros when no network heard the window.
+    public var net = SIMD16<Float>()
 
     public init() {}
 

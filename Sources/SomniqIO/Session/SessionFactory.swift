@@ -8,8 +8,15 @@ public final class SessionFactory {
     public var profile: Profile
     /// The input watch's limits (silence, clipping).
     public var watch: InputWatch.Limits
-    /// The learned rules and which classes they decide (`Classifier.init`).
-    public var learned = LearnedRules.builtin
+    /// The learned rules and which classes they decide (`Classifier.init`): the built-in
+    /// ones unless set. Read only when asked for, so that a command given other rules (or
+    /// none) never reads the built-in ones: the trainer runs somniq with rules fitted on
+    /// new inputs before the built-in file is re-fitted on them.
+    public var learned: LearnedRules? {
+        get { chosenLearned ?? LearnedRules.builtin }
+        set { chosenLearned = .some(newValue) }
+    }
+    private var chosenLearned: LearnedRules??
     /// Also report every decided window (`somniq features`).
     public var reportsWindows = false
     /// Also report every window's learned inputs (`somniq features --inputs`).

@@ -56,6 +56,12 @@ public struct LearnedRules: Sendable {
 
         public var trees: Int { roots.count }
 
+        /// The trees' splits, and how many of them split on an input whose name starts with
+        /// `prefix` (`n_`: the spectrogram network's outputs).
+        public func splits(onInputsStartingWith prefix: String = "") -> Int {
+            nodes.reduce(0) { $0 + ($1.feature >= 0 && LearnedInputs.names[Int($1.feature)].hasPrefix(prefix) ? 1 : 0) }
+        }
+
         /// The sum of the trees for one input vector.
         func margin(_ x: UnsafeBufferPointer<Float>) -> Float {
             var sum: Float = 0
@@ -133,6 +139,9 @@ public struct LearnedRules: Sendable {
 
     /// Per class index; nil for a class with no learned rule.
     public let rules: [ClassRule?]
+    /// The spectrogram network whose outputs are inputs of the trees (`n_<class>@k`); nil
+    /// when the rules were fitted without one.
+    public let network: SpectrogramNet?
     public var use: Use
     /// The first line's `# …` comment words and the header: what was fitted on what.
     public let header: [(key: String, value: String)]

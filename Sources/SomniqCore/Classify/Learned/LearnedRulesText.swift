@@ -12,6 +12,9 @@ import Glibc
 ///     s centroid@0 612.5 -0.8           a split: input, threshold, the node's mean value
 ///     l 0.12                            a leaf: its value
 ///     ...
+///     network classes=glass_break,scream,...   a spectrogram network (optional, after the classes)
+///     conv IN OUT KERNEL DILATION POOL W... B...   a layer: OUT·IN·KERNEL weights, OUT biases
+///     head W... B...                    the linear layer: classes·2·channels weights, a bias per class
 ///
 /// Trees are in preorder (a split, its left subtree, its right subtree); `x <= threshold`
 /// goes left. A class line says `ship` or `hand`: which rule decides the class by default.
@@ -57,6 +60,9 @@ extension LearnedRules {
         var open: [(node: Int, rightNext: Bool)] = []
         var treeDone = true
         var sawVersion = false, sawInputs = false
+        var netClasses: [SoundClass]?
+        var convs: [SpectrogramNet.Conv] = []
+        var netHead: (weights: [Float], bias: [Float])?
         var number = 0
 
         func fail(_ problem: String) -> ParseError { ParseError(line: number, problem: problem) }
@@ -83,6 +89,18 @@ extension LearnedRules {
                 open.removeLast()
             }
             treeDone = true
+        }
+
+        /// Exactly `count` finite numbers.
+        func numbers(_ words: ArraySlice<Substring>, count: Int) throws(ParseError) -> [Float] {
+            guard words.count == count else { throw fail("\(words.count) numbers where the layer's shape needs \(count)") }
+            var out: [Float] = []
+            out.reserveCapacity(count)
+            for w in words {
+                guard let x = Float(w), x.isFinite else { throw fail("'\(w)' is not a number") }
+                out.append(x)
+            }
+            return out
         }
 
         let all = Array(text.utf8)
@@ -158,7 +176,37 @@ extension LearnedRules {
                 sawInputs = true
             case "meta":
                 header += try pairs(words.dropFirst())
+            case "network":
+                try closeClass()
+                guard sawInputs, netClasses == nil else { throw fail("one 'network' line, after the 'inputs' line") }
+                let classes = try pairs(words.dropFirst()).first { $0.key == "classes" }?.value.split(separator: ",")
+                    .map { name throws(ParseError) -> SoundClass in
+                        guard let c = SoundClass(rawValue: String(name)), Self.candidates.contains(c) else {
+                            throw fail("the network's class '\(name)' is not one a learned rule decides")
+                        }
+                        return c
+                    }
+                guard let classes, !classes.isEmpty else { throw fail("'network' needs classes=<class>,<class>,...") }
+                netClasses = classes
+            case "conv":
+                guard netClasses != nil, netHead == nil else { throw fail("a 'conv' layer outside a network, or after its head") }
+                let shape = words.dropFirst().prefix(5).compactMap { Int($0) }
+                guard shape.count == 5, shape.allSatisfy({ $0 > 0 && $0 <= 4096 }) else {
+                    throw fail("a layer is 'conv IN OUT KERNEL DILATION POOL', then its weights and biases")
+                }
+                let n = shape[1] * shape[0] * shape[2]
+                let values = try numbers(words.dropFirst(6), count: n + shape[1])
+                convs.append(.init(inputs: shape[0], outputs: shape[1], kernel: shape[2], dilation: shape[3], pool: shape[4],
+                                   weights: Array(values[..<n]), bias: Array(values[n...])))
+            case "head":
+                guard let classes = netClasses, let channels = convs.last?.outputs, netHead == nil else {
+                    throw fail("a 'head' line comes once, after the network's layers")
+                }
+                let n = classes.count * 2 * channels
+                let values = try numbers(words.dropFirst(), count: n + classes.count)
+                netHead = (Array(values[..<n]), Array(values[n...]))
             case "class":
+                guard netClasses == nil else { throw fail("the classes come before the network") }
                 guard sawInputs else { throw fail("an 'inputs' line must come before the first class") }
                 try closeClass()
                 guard words.count >= 3, let c = SoundClass(rawValue: String(words[1])) else {
@@ -184,6 +232,14 @@ extension LearnedRules {
         number = max(1, all.last == UInt8(ascii: "\n") ? number - 1 : number)
         try closeClass()
         guard sawInputs else { throw fail("no 'inputs' line: not a file of learned rules") }
+        if let classes = netClasses {
+            guard let netHead else { throw fail("the network has no 'head' line") }
+            do { network = try SpectrogramNet(classes: classes, convs: convs, head: netHead.weights, headBias: netHead.bias) } catch {
+                throw fail("the network: \(error.problem)")
+            }
+        } else {
+            network = nil
+        }
         self.rules = rules
         self.use = use
         self.header = header
