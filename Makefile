@@ -144,12 +144,13 @@ eval: build test-packages ## Scores the classifier on the shared corpus (CORPUS=
 	  .build/release/somniq-battery --corpus $(CORPUS); \
 	else echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; fi
 
-# Re-fits the learned rules, rules/learned.txt (about 10 minutes on 2 cores): mixes 16 h of
-# material from folds 0-2 of the corpus into .build/learn (tools/learn/material.py), fits
-# them there with the pinned packages of tools/learn/requirements.txt (tools/learn/train.py),
-# and rebuilds (the build embeds the file: Plugins/EmbedData). Commit rules/learned.txt.
+# Re-fits the learned rules, rules/learned.txt, and their spectrogram network (about an hour
+# on 2 cores): mixes 16 h of material from folds 0-2 of the corpus into .build/learn
+# (tools/learn/material.py), fits them there with the pinned packages of
+# tools/learn/requirements.txt (tools/learn/train.py, network.py), and rebuilds (the build
+# embeds the file: Plugins/EmbedData). Commit rules/learned.txt and rules/network-check.tsv.
 LEARN_VENV = .build/learn/venv
-learn: build test-packages ## Re-fits the learned rules on the corpus (about 10 minutes).
+learn: build test-packages ## Re-fits the learned rules on the corpus (about an hour).
 	@[ -d $(CORPUS)/tune ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
 	@cmp -s tools/learn/requirements.txt $(LEARN_VENV)/.installed 2>/dev/null || { \
 	  python3 -m venv $(LEARN_VENV) && \

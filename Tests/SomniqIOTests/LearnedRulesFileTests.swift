@@ -21,11 +21,36 @@ private func meta(_ key: String) -> String? {
     #expect(SHA256.hex(Array(body.utf8)) == meta("body_sha256"), "rules/learned.txt was edited after tools/learn/train.py wrote it")
     // … and the trainer that wrote it is the one in the repository (tools/learn/train.py TRAINER_FILES).
     var trainer: [UInt8] = []
-    for path in ["tools/learn/material.py", "tools/learn/train.py", "tools/learn/requirements.txt"] {
+    for path in ["tools/learn/material.py", "tools/learn/train.py", "tools/learn/network.py", "tools/learn/requirements.txt"] {
         trainer += Array(path.utf8) + [0]
         trainer += Array(try Data(contentsOf: URL(fileURLWithPath: Paths.package + "/" + path)))
     }
     #expect(SHA256.hex(trainer) == meta("trainer_sha256"), "the trainer changed since the rules were fitted: re-fit them (make learn)")
+}
+
+@Test func theBuiltInNetworkComputesWhatTheTrainerComputedOnTheDemoNight() throws {
+    // rules/network-check.tsv: the trainer's own outputs (tools/learn/network.py, JAX) from the
+    // log-mel rows somniq computed for each window of the demo night, 0 where a window does
+    // not stand out of the floor. somniq's (SpectrogramNet.swift) must agree to 1e-5, well
+    // below what moves a tree's split.
+    let net = try #require(LearnedRules.builtin?.network, "the built-in rules have no network")
+    let check = try String(contentsOfFile: Paths.package + "/rules/network-check.tsv", encoding: .utf8)
+        .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t").map(String.init) }
+    let r = try somniq("features", "--inputs", Paths.demoNight)
+    #expect(r.status == 0)
+    let rows = r.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+    let columns = net.classes.map { c in (c, rows[0].firstIndex(of: "n_\(c.rawValue)@0")!, check[0].firstIndex(of: "n_\(c.rawValue)")!) }
+    #expect(rows.count == check.count && rows.count > 300)
+    var worst = 0.0, heard = 0
+    for (row, expected) in zip(rows.dropFirst(), check.dropFirst()) {
+        #expect(row[0] == expected[0])
+        for (_, ours, theirs) in columns {
+            worst = max(worst, abs(Double(row[ours])! - Double(expected[theirs])!))
+        }
+        if columns.contains(where: { Double(row[$0.1])! != 0 }) { heard += 1 }
+    }
+    #expect(worst < 1e-5, "somniq's network differs from the trainer's by \(worst)")
+    #expect(heard > 50)
 }
 
 @Test func aFileOfLearnedRulesThatCannotBeUsedIsRefusedNamingTheFile() throws {

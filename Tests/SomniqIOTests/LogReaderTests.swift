@@ -107,7 +107,7 @@ private func occurrences(_ s: String, in text: String) -> Int { text.components(
     // (its third minute: its end was skipped too), the third minute is the only one.
     let night = try NightReports.night(in: bad, key: nil)
     #expect(night.skipped == LogSkips(outOfRange: 7))
-    #expect(night.events.count == 7 && night.events.filter(\.truncated).count == 3)
+    #expect(night.events.count == 8 && night.events.filter(\.truncated).count == 3)
     #expect(night.minutes.count == 1 && night.minutes[0].l90 > -60 && night.span == 180)
 }
 
@@ -243,7 +243,7 @@ private func occurrences(_ s: String, in text: String) -> Int { text.components(
     let text = try String(contentsOfFile: log, encoding: .utf8)
     let ends = text.split(separator: "\n").filter { $0.contains(#""kind":"event_end""#) }
     let ids = ends.compactMap { try? JSONValue(parsing: String($0))["id"]?.stringValue }
-    #expect(ids.count == 8)
+    #expect(ids.count == 9)
     // Three events of a full disk: one as an old log has it (event_end names the clip),
     // one as it is now (no clip), one whose clip failed for another reason; a fourth kept
     // its clip, since deleted by the quota.

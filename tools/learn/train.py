@@ -2,8 +2,14 @@
 """Fits somniq's learned rules and writes rules/learned.txt.
 
 Per class a rule may decide (LearnedRules.candidates), boosted trees of depth <= 3 over the
-named inputs `somniq features --inputs` prints: each window's features and its rules' scores,
-those of the two windows before and after it (+-1 s), and the hand arbitration's scores.
+named inputs `somniq features --inputs` prints: each window's features, its rules' scores and
+a spectrogram network's outputs (network.py), those of the two windows before and after it
+(+-1 s), and the hand arbitration's scores.
+
+The network is fitted first, on each window's log-mel context (`somniq features --mel`), once
+per held-out fold: the trees are fitted on its out-of-fold outputs (what it says of
+recordings it did not learn), and each fold's rules carry the network fitted without that
+fold. The rules fitted on all three folds carry the network fitted on all three.
 
 The material is tools/learn/material.py's: scenes and background-only nights mixed from folds
 0, 1 and 2 of the corpus, one batch per fold, so that holding out a fold holds out its source
@@ -42,6 +48,8 @@ import lightgbm as lgb
 import numpy as np
 import pandas as pd
 
+import network
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FOLDS = (0, 1, 2)
@@ -49,9 +57,11 @@ FOLDS = (0, 1, 2)
 CANDIDATES = ["glass_break", "scream", "gasp", "cough", "baby_cry", "dog_bark", "thunder", "speech", "laughter",
               "door", "phone_ring", "music"]
 SEED = 27
+# One thread: on a busy machine two OpenMP threads wait on each other at every round (one
+# class took 15 minutes so), and the trees do not depend on the number of cores.
 PARAMS = dict(objective="binary", max_depth=3, num_leaves=8, learning_rate=0.05, min_data_in_leaf=40,
               lambda_l2=1.0, feature_fraction=0.7, bagging_fraction=0.8, bagging_freq=1, seed=SEED,
-              deterministic=True, force_row_wise=True, num_threads=2, verbosity=-1)
+              deterministic=True, force_row_wise=True, num_threads=1, verbosity=-1)
 MAX_ROUNDS = 400
 MIN_ROUNDS = 20
 # Moves of the window cutoff tried through the whole pipeline (margin units, log-odds).
@@ -61,7 +71,12 @@ OFFSET_TOLERANCE = 0.01
 # a shorter label), a negative when none touches it; in between it is left out.
 MIN_OVERLAP_S = 0.25
 # The files whose text decides what this trainer writes (recorded, checked by the tests).
-TRAINER_FILES = ["tools/learn/material.py", "tools/learn/train.py", "tools/learn/requirements.txt"]
+TRAINER_FILES = ["tools/learn/material.py", "tools/learn/train.py", "tools/learn/network.py",
+                 "tools/learn/requirements.txt"]
+# The files whose text decides what the network is (besides the dumps and the labels' rule).
+NETWORK_FILES = ["tools/learn/material.py", "tools/learn/network.py", "tools/learn/requirements.txt"]
+# What the Swift test compares its network's outputs with: the demo night's windows.
+NETWORK_CHECK_AUDIO = "fixtures/demo-night.flac"
 
 
 def sha256_files(paths):
@@ -80,7 +95,8 @@ def log(msg):
 # The audio files `somniq eval` reads (libsndfile), each with its .tsv labels beside it.
 AUDIO = {".flac", ".wav", ".ogg", ".opus", ".aiff", ".aif"}
 # The core's files that only read or evaluate the learned rules: the inputs do not depend on them.
-NOT_INPUTS = {"BuiltinLearnedRules.swift", "LearnedRules.swift", "LearnedRulesText.swift"}
+# The network's outputs (n_<class>@k) in the dumps are replaced by the trainer's own.
+NOT_INPUTS = {"BuiltinLearnedRules.swift", "LearnedRules.swift", "LearnedRulesText.swift", "SpectrogramNet.swift"}
 
 
 def inputs_key(somniq):
@@ -133,15 +149,45 @@ def dump_all(somniq, material, cache):
 
     def run(job):
         fold, kind, audio, out = job
-        if not os.path.exists(out):
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            with open(out + ".part", "w") as fh:
-                subprocess.run([somniq, "features", "--inputs", "--decide-by", "hand", audio], check=True, stdout=fh)
-            os.replace(out + ".part", out)
+        dump(somniq, audio, out)
         return job
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return list(pool.map(run, jobs))
+
+
+def dump(somniq, audio, out):
+    """`somniq features --inputs` of one file to `out` and its log-mel rows to `out`.mel."""
+    if os.path.exists(out) and os.path.exists(out + ".mel"):
+        return
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out + ".part", "w") as fh:
+        subprocess.run([somniq, "features", "--inputs", "--learned-rules", "none", "--mel", out + ".mel.part", audio],
+                       check=True, stdout=fh)
+    os.replace(out + ".mel.part", out + ".mel")
+    os.replace(out + ".part", out)
+
+
+def mel_of(out, rows):
+    mel = np.fromfile(out + ".mel", dtype="<f4")
+    assert mel.size == rows * network.HALF * network.BANDS, f"{out}.mel: {mel.size} values for {rows} windows"
+    return mel.reshape(rows, network.HALF, network.BANDS)
+
+
+def net_columns(data, outputs, names):
+    """The n_<class>@k inputs from per-window outputs (N x candidates), file by file: window
+    i's n_c@k is window i+k's output, 0 beyond the file's ends (as somniq fills them)."""
+    files = data["file"].to_numpy()
+    starts = np.r_[0, np.flatnonzero(files[1:] != files[:-1]) + 1, len(files)]
+    for k in range(-2, 3):
+        shifted = np.zeros_like(outputs)
+        for a, b in zip(starts[:-1], starts[1:]):
+            if k >= 0:
+                shifted[a:b - k] = outputs[a + k:b]
+            else:
+                shifted[a - k:b] = outputs[a:b + k]
+        for j, c in enumerate(CANDIDATES):
+            data[f"n_{c}@{k}"] = shifted[:, j]
 
 
 def labels_of(audio):
@@ -249,8 +295,8 @@ def class_block(c, ships, cutoff, figures, trees):
     return [" ".join(words)] + [line for tree in trees for line in tree]
 
 
-def write_rules(path, header, blocks, digest, count):
-    body = [line for block in blocks for line in block]
+def write_rules(path, header, blocks, digest, count, net):
+    body = [line for block in blocks for line in block] + network.lines(net, CANDIDATES)
     body_sha = hashlib.sha256(("\n".join(body) + "\n").encode()).hexdigest()
     lines = ["# somniq's learned rules, written by tools/learn/train.py (make learn); do not edit.",
              "# Read them with `somniq rules list` and `somniq rules show CLASS`.",
@@ -283,6 +329,8 @@ def main():
     p.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
     p.add_argument("--somniq", default=os.path.join(ROOT, ".build", "release", "somniq"))
     p.add_argument("--out", default=os.path.join(ROOT, "rules", "learned.txt"))
+    p.add_argument("--network-check", default=os.path.join(ROOT, "rules", "network-check.tsv"),
+                   help="where to write the network's outputs on the demo night (what the Swift test compares with)")
     p.add_argument("--work", default=os.path.join(ROOT, ".build", "learn", "work"))
     p.add_argument("--check", nargs="+", help="labelled recordings of other sources, scored once (default: the corpus's check/)")
     p.add_argument("--background", nargs="+", help="background-only recordings (default: the corpus's quiet/ and stress/)")
@@ -296,10 +344,42 @@ def main():
     log(f"inputs: {len(names)} (key {key})")
     jobs = dump_all(a.somniq, a.material, os.path.join(a.cache, key))
     data = load(jobs)
-    X = data[names].to_numpy(np.float32)
     fold = data["fold"].to_numpy()
     hours = len(data) * 0.5 / 3600
     log(f"windows: {len(data)} ({hours:.1f} h) from {len(jobs)} files")
+
+    # The network, per held-out fold and on all folds; its out-of-fold outputs are the trees' n_ inputs.
+    Y = np.stack([data["y_" + c].to_numpy() for c in CANDIDATES], axis=1)
+    audible = data["peak_snr@0"].to_numpy() > network.AUDIBLE_DB
+    # It depends on the dumps, the labels' rule, its own code and packages: not on the trees'.
+    fitted_net = os.path.join(a.work, "network-" + hashlib.sha256(json.dumps(
+        [key, sha256_files(NETWORK_FILES), material_key(jobs), MIN_OVERLAP_S, SEED]).encode()).hexdigest()[:16] + ".pickle")
+    if os.path.exists(fitted_net):
+        with open(fitted_net, "rb") as fh:
+            nets, oof = pickle.load(fh)
+    else:
+        ctx = np.concatenate([network.contexts(mel_of(out, int((data["file"] == audio).sum())))
+                              for _, _, audio, out in jobs])
+        nets, oof = {}, np.zeros((len(data), len(CANDIDATES)), np.float32)
+        known = (Y >= 0).any(axis=1)
+        for k in FOLDS:
+            tr, te = audible & known & (fold != k), audible & (fold == k)
+            log(f"network without fold {k}: {int(tr.sum())} windows")
+            nets[k] = network.fit(ctx[tr], Y[tr], SEED + k, log)
+            oof[te] = network.forward(nets[k], network.normalise(ctx[te]))
+        log(f"network on all folds: {int((audible & known).sum())} windows")
+        nets["all"] = network.fit(ctx[audible & known], Y[audible & known], SEED + len(FOLDS), log)
+        del ctx
+        with open(fitted_net + ".part", "wb") as fh:
+            pickle.dump((nets, oof), fh)
+        os.replace(fitted_net + ".part", fitted_net)
+    log(f"network: {network.count(nets['all'])} parameters, {network.multiply_adds(nets['all'])} multiply-adds per window")
+    for j, c in enumerate(CANDIDATES):
+        keep = Y[:, j] >= 0
+        _, window_f1 = best_cutoff(oof[keep, j].astype(np.float64), Y[keep, j])
+        log(f"{c:12s} network alone, held-out window F1 {window_f1:.3f}")
+    net_columns(data, oof, names)
+    X = data[names].to_numpy(np.float32)
 
     # The fitting depends on the dumps, the labels' rule and the parameters: kept in the work
     # directory, so that a second run that changes only what follows does not fit again.
@@ -350,7 +430,7 @@ def main():
         for k in FOLDS:
             path = os.path.join(a.work, f"without-fold{k}.txt")
             write_rules(path, [], [class_block(c, True, cut + offset, [], trees) for c, cut, trees in fold_trees[k]],
-                        digest, len(names))
+                        digest, len(names), nets[k])
             held = [os.path.join(a.material, f"fold{k}", kind) for kind in kinds(a.material, k)]
             got = evaluate(a.somniq, path, use, held)
             total = {c: tuple(x + y for x, y in zip(total[c], got[c])) for c in CANDIDATES}
@@ -368,7 +448,8 @@ def main():
     final = [(c, cut + best[c], trees, {**fig, "offset": best[c]}) for c, cut, trees, fig in final]
     # check/, once, with the rules fitted on all three folds.
     path = os.path.join(a.work, "all-folds.txt")
-    write_rules(path, [], [class_block(c, True, cut, [], trees) for c, cut, trees, _ in final], digest, len(names))
+    write_rules(path, [], [class_block(c, True, cut, [], trees) for c, cut, trees, _ in final], digest, len(names),
+                nets["all"])
     check = {use: evaluate(a.somniq, path, use, a.check or [os.path.join(a.corpus, "check")]) for use in ("hand", "learned")}
     cv = {"hand": cv_hand, "learned": {c: by_offset[best[c]][c] for c in CANDIDATES}}
     # The background-only sets false alerts are counted on while tuning (the corpus's quiet/
@@ -393,9 +474,33 @@ def main():
         folds_sha = hashlib.sha256(fh.read()).hexdigest()
     header = [("trainer_sha256", sha256_files(TRAINER_FILES)), ("folds_tsv_sha256", folds_sha),
               ("material", f"{len(jobs)}_files_{hours:.1f}_h_folds_0-2"), ("windows", len(data)),
-              ("lightgbm", lgb.__version__), ("params", json.dumps(PARAMS, sort_keys=True, separators=(",", ":")))]
-    write_rules(a.out, header, blocks, digest, len(names))
+              ("lightgbm", lgb.__version__), ("params", json.dumps(PARAMS, sort_keys=True, separators=(",", ":"))),
+              ("jax", network.jax.__version__), ("network_parameters", network.count(nets["all"])),
+              ("network_multiply_adds", network.multiply_adds(nets["all"]))]
+    write_rules(a.out, header, blocks, digest, len(names), nets["all"])
     log(f"wrote {a.out}")
+    write_network_check(a.somniq, nets["all"], a.work, a.network_check)
+    log(f"wrote {a.network_check}")
+
+
+def write_network_check(somniq, net, work, path):
+    """The network's outputs on the demo night's windows (0 where a window is not evaluated),
+    from the log-mel rows somniq computes: what SpectrogramNet's Swift test compares with."""
+    out = os.path.join(work, "network-check", "demo-night.tsv")
+    for stale in (out, out + ".mel"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    dump(somniq, os.path.join(ROOT, NETWORK_CHECK_AUDIO), out)
+    df = pd.read_csv(out, sep="\t", dtype=np.float32, engine="c")
+    outputs = network.forward(net, network.normalise(network.contexts(mel_of(out, len(df)))))
+    outputs[~(df["peak_snr@0"].to_numpy() > network.AUDIBLE_DB)] = 0
+    rows = ["t\t" + "\t".join("n_" + c for c in CANDIDATES)]
+    for t, o in zip(df["t"].to_numpy(), outputs):
+        rows.append(f"{t:.1f}\t" + "\t".join(f"{v:.6f}" for v in o))
+    with open(path + ".part", "w") as fh:
+        fh.write(f"# The spectrogram network's outputs on {NETWORK_CHECK_AUDIO}, written by tools/learn/train.py.\n")
+        fh.write("\n".join(rows) + "\n")
+    os.replace(path + ".part", path)
 
 
 if __name__ == "__main__":

@@ -95,7 +95,12 @@ public struct Classifier: Sendable {
         return inputs.withUnsafeBufferPointer { rule.weights($0, count: count) }
     }
 
-    /// Takes the next window. Call `next` until it returns nil before pushing another.
+    /// Whether the learned rules' inputs are computed: the spectrogram network's outputs
+    /// (`WindowFeatures.net`) are among them.
+    public var needsNetwork: Bool { !inputs.isEmpty && learned?.network != nil }
+
+    /// Takes the next window (with its network outputs, `SpectrogramNet.Runner.listen`, when
+    /// `needsNetwork`). Call `next` until it returns nil before pushing another.
     public mutating func push(_ f: WindowFeatures) {
         if let a = f.alarm { alarm = a }
         pending.append(.init(features: f, rules: Rules(f)))

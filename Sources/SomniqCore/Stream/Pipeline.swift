@@ -5,6 +5,8 @@ public final class Pipeline {
     private var windower: Windower
     private let extractor: FeatureExtractor
     private var classifier: Classifier
+    /// The spectrogram network, when the learned rules have one and their inputs are needed.
+    private var network: SpectrogramNet.Runner?
     private var alerts: AlertProcessor
     private var watch: InputWatch
     private var minutes = MinuteLevels()
@@ -40,6 +42,7 @@ public final class Pipeline {
                 learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false) throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
         classifier = Classifier(learned: learned, fillsInputs: reportsInputs)
+        network = classifier.needsNetwork ? learned?.network.map { SpectrogramNet.Runner($0) } : nil
         self.learned = learned
         self.reportsInputs = reportsInputs
         extractor = try FeatureExtractor(transform: transform)
@@ -105,7 +108,8 @@ public final class Pipeline {
     }
 
     private func handle(_ window: AudioWindow) {
-        let features = measure(.features) { extractor.process(window) }
+        var features = measure(.features) { extractor.process(window) }
+        if network != nil { measure(.network) { network!.listen(&features) } }
         levelDbfs = features.levelDbfs
         floorDbfs = features.floorDbfs
         watch.add(features) { outputs.append(.input($0)) }

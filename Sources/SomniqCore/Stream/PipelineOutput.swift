@@ -26,5 +26,5 @@ public enum PipelineOutput: Sendable {
 /// The stages of turning audio into outputs, for timing. Decoding and resampling happen
 /// in the I/O layer before the pipeline; the rest inside it.
 public enum Stage: String, Sendable, CaseIterable {
-    case decode, resample, features, classify, alerts
+    case decode, resample, features, network, classify, alerts
 }

@@ -27,7 +27,8 @@ public enum Benchmark {
         let summary = try await replayer.replay(path: path, to: [])
         let total = now() - start
         let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
-                                        (.features, "features (FFTW and the per-bin loops)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
+                                        (.features, "features (FFTW and the per-bin loops)"),
+                                        (.network, "spectrogram network (heard windows)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
         let stages = names.map { ($0.1, time[$0.0, default: 0]) }
         let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
         return Report(total: total, stages: stages + [("windowing, sinks, the rest", rest)],

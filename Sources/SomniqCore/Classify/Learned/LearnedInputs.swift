@@ -27,7 +27,11 @@ public enum LearnedInputs {
         "r_thunder", "r_music", "r_beat", "r_impulsive",
     ]
 
-    static let perWindow = featureNames.count + ruleNames.count
+    /// Each window's spectrogram network outputs (`SpectrogramNet`), per candidate class;
+    /// zeros where the rules have no network or the window was not heard.
+    static let netNames: [String] = LearnedRules.candidates.map { "n_" + $0.rawValue }
+
+    static let perWindow = featureNames.count + ruleNames.count + netNames.count
 
     /// What the classifier knows of the decided window alone: the hand arbitration's score
     /// of every class a learned rule may replace, and the state around it.
@@ -37,7 +41,7 @@ public enum LearnedInputs {
     /// Every input's name, in the model file's order: `centroid@-2` is the centroid two
     /// windows (1 s) before the decided one, `r_speech@0` the speech rule of the window itself.
     public static let names: [String] = (-context...context).flatMap { k in
-        (featureNames + ruleNames).map { "\($0)@\(k)" }
+        (featureNames + ruleNames + netNames).map { "\($0)@\(k)" }
     } + stateNames
 
     public static var count: Int { names.count }
@@ -57,6 +61,7 @@ public enum LearnedInputs {
         put(r.smokeAlarm); put(r.phoneRing); put(r.glassBreak); put(r.scream); put(r.gasp); put(r.cough)
         put(r.dogBark); put(r.door); put(r.slamHit); put(r.babyCry); put(r.speech); put(r.laughter)
         put(r.breathing); put(r.heavyBreath); put(r.snore); put(r.thunder); put(r.music); put(r.beat); put(r.impulsive)
+        for k in 0..<netNames.count { put(f.net[k]) }
         assert(i - start == perWindow, "fillWindow wrote \(i - start) inputs, not \(perWindow)")
     }
 
