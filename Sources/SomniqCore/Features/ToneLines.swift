@@ -65,30 +65,45 @@ public struct ToneLines: Sendable {
     public mutating func find(in log: UnsafeBufferPointer<Float>) {
         count = 0
         guard last > first else { return }
+        precondition(log.count > last + reach, "a spectrum of \(log.count) bins is shorter than the lines' band and its neighbourhood")
+        // The arrays are taken out of `self` for the pass, so that it reads and writes them
+        // through pointers (no bounds or overflow checks per bin) while `count` changes.
+        var prefix: [Float] = [], lines: [Line] = []
+        swap(&prefix, &self.prefix)
+        swap(&lines, &self.lines)
+        let (first, last, reach, lobe, binHz) = (self.first, self.last, self.reach, self.lobe, self.binHz)
         let base = first - reach
-        var sum: Float = 0
+        var count = 0
         prefix.withUnsafeMutableBufferPointer { p in
-            p[0] = 0
-            for j in 1..<p.count {
-                sum += log[base + j - 1]
-                p[j] = sum
+            lines.withUnsafeMutableBufferPointer { out in
+                let sums = p.baseAddress!, spectrum = log.baseAddress!
+                // The running sum from bin `base` on, added in bin order: sums[j] is Σ log[base ..< base + j].
+                var sum: Float = 0
+                sums[0] = 0
+                for j in 1..<p.count {
+                    sum += spectrum[base &+ j &- 1]
+                    sums[j] = sum
+                }
+                let width = Float(2 * (reach - lobe))
+                for k in first...last {
+                    let v = spectrum[k]
+                    guard v > spectrum[k &- 1], v >= spectrum[k &+ 1] else { continue }
+                    // Σ log over [k - reach, k + reach] less [k - lobe, k + lobe]
+                    let i = k &- base
+                    let outer = sums[i &+ reach &+ 1] - sums[i &- reach]
+                    let inner = sums[i &+ lobe &+ 1] - sums[i &- lobe]
+                    let contrast = v - (outer - inner) / width
+                    guard contrast >= Self.minimumDb else { continue }
+                    let a = spectrum[k &- 1], c = spectrum[k &+ 1]
+                    let curve = a - 2 * v + c
+                    let offset = curve < 0 ? 0.5 * (a - c) / curve : 0
+                    Self.insert(Line(hz: (Float(k) + offset) * binHz, levelDb: v, contrastDb: contrast), into: out, count: &count)
+                }
             }
         }
-        let width = Float(2 * (reach - lobe))
-        for k in first...last {
-            let v = log[k]
-            guard v > log[k - 1], v >= log[k + 1] else { continue }
-            // Σ log over [k - reach, k + reach] less [k - lobe, k + lobe]
-            let i = k - base
-            let outer = prefix[i + reach + 1] - prefix[i - reach]
-            let inner = prefix[i + lobe + 1] - prefix[i - lobe]
-            let contrast = v - (outer - inner) / width
-            guard contrast >= Self.minimumDb else { continue }
-            let a = log[k - 1], c = log[k + 1]
-            let curve = a - 2 * v + c
-            let offset = curve < 0 ? 0.5 * (a - c) / curve : 0
-            insert(Line(hz: (Float(k) + offset) * binHz, levelDb: v, contrastDb: contrast))
-        }
+        swap(&prefix, &self.prefix)
+        swap(&lines, &self.lines)
+        self.count = count
         dropSideLobes()
     }
 
@@ -115,7 +130,7 @@ public struct ToneLines: Sendable {
     }
 
     /// Keeps the strongest lines, strongest first.
-    private mutating func insert(_ line: Line) {
+    private static func insert(_ line: Line, into lines: UnsafeMutableBufferPointer<Line>, count: inout Int) {
         var at = count
         while at > 0 && lines[at - 1].contrastDb < line.contrastDb { at -= 1 }
         guard at < Self.capacity else { return }
