@@ -164,6 +164,11 @@ public struct AlarmDetector: Sendable {
     // MARK: State
 
     private var channels: [AlarmTrack]
+    /// Channel c's bit is set when it was quiescent after the last frame it took
+    /// (`AlarmTrack.quiescent`): a frame with no line in it can then change nothing.
+    private var quiet: UInt64 = 0
+    /// Each channel's lines in the frame under way: bit j for line j (`channelLines`).
+    private var lineBits: [UInt8]
     private var firstFrame: Int?
     /// The current (or last) alarm, and the frame its pattern last showed.
     public private(set) var span: Span?
@@ -171,25 +176,73 @@ public struct AlarmDetector: Sendable {
 
     public init() {
         channels = []
+        lineBits = []
     }
 
     /// Takes the lines of the next short frame; frames must come in order, numbered from
     /// the stream's start.
+    ///
+    /// A line lies in two or three channels of the 42, and most channels are silent most
+    /// of the time: a channel with no line in this frame that was quiescent after its last
+    /// is skipped, as taking the frame would change nothing in it (nor in the detector:
+    /// it ends no beep and holds none on).
     public mutating func push(_ lines: ToneLines, frame: Int) {
         if firstFrame == nil {
             firstFrame = frame
             channels = Self.centres.map { AlarmTrack(centre: $0, firstFrame: frame) }
+            lineBits = [UInt8](repeating: 0, count: channels.count)
         }
-        for c in 0..<channels.count {
-            let found = channels[c].frame(lines, at: frame)
+        let heard = channelLines(lines)
+        var due = heard | ~quiet & Self.allChannels
+        while due != 0 {
+            let c = due.trailingZeroBitCount
+            due &= due &- 1
+            let found = channels[c].frame(lines, inChannel: lineBits[c], at: frame)
+            lineBits[c] = 0
+            if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
             if channels[c].ended.coarse != nil, isTune(c, frame: frame) { channels[c].markSteadyRunTune() }
             if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsTune {
                 confirm(pattern, from: from, channel: c, frame: frame)
             }
             if channels[c].held.on { horn(c, frame: frame) }
-            if let s = span, s.active, goesOn(s, channels[c]) { lastHeardFrame = frame }
+            if let s = span, s.active, goesOn(s, channels[c].ended.coarse) { lastHeardFrame = frame }
         }
         follow(frame: frame)
+    }
+
+    /// One bit per channel, for every channel.
+    private static let allChannels: UInt64 = {
+        precondition(centres.count <= UInt64.bitWidth, "the channels' bits fit in a UInt64")
+        return centres.count == UInt64.bitWidth ? ~0 : (1 << centres.count) - 1
+    }()
+
+    /// Sets bit j of `lineBits[c]` for each line j that lies in channel c (`inChannel`);
+    /// returns a bit for each channel that holds a line.
+    ///
+    /// A line within `channelWidth` (7 %) of a channel's centre lies between 0.92 and 1.08
+    /// times it, whatever the rounding, and centres rise: only the channels from the first
+    /// whose centre is 1/1.08 of the line's pitch or more, up to the last whose centre is
+    /// 1/0.92 of it or less, are asked (`inChannel` decides, as for every channel).
+    private mutating func channelLines(_ lines: ToneLines) -> UInt64 {
+        let centres = Self.centres
+        var heard: UInt64 = 0
+        for j in 0..<lines.count {
+            let hz = lines.lines[j].hz
+            var low = 0, high = centres.count
+            while low < high {
+                let mid = (low + high) / 2
+                if centres[mid] * 1.08 < hz { low = mid + 1 } else { high = mid }
+            }
+            var c = low
+            while c < centres.count && centres[c] * 0.92 <= hz {
+                if Self.inChannel(hz, centre: centres[c]) {
+                    lineBits[c] |= 1 << j
+                    heard |= 1 << c
+                }
+                c += 1
+            }
+        }
+        return heard
     }
 
     /// Whether the steady run that channel `c`'s last beep went on is one note of a tune
@@ -228,13 +281,13 @@ public struct AlarmDetector: Sendable {
         lastHeardFrame = frame
     }
 
-    /// Whether the beep a channel just ended is one more of the alarm's: its pitch, and a
-    /// beep of its pattern. A beep lost in noise then does not break the alarm in two, as
-    /// it would if the whole pattern had to show again.
-    private func goesOn(_ s: Span, _ channel: AlarmTrack) -> Bool {
+    /// Whether the beep a channel just ended (its coarse one) is one more of the alarm's:
+    /// its pitch, and a beep of its pattern. A beep lost in noise then does not break the
+    /// alarm in two, as it would if the whole pattern had to show again.
+    private func goesOn(_ s: Span, _ ended: BeepSegmenter.Beep?) -> Bool {
         // T4's beeps are short and many sounds have such: its groups must each show the
         // pattern again (it does, at each group's third beep).
-        guard s.pattern != .temporalFour, let beep = channel.ended.coarse,
+        guard s.pattern != .temporalFour, let beep = ended,
               abs(beep.hz - s.hz) <= Self.sameToneTolerance * s.hz else { return false }
         return s.pattern == .temporalThree ? Self.t3Tone.contains(beep.seconds) : true
     }

@@ -171,8 +171,6 @@ struct AlarmTrack: Sendable {
         }
     }
 
-    func holds(_ line: ToneLines.Line) -> Bool { AlarmDetector.inChannel(line.hz, centre: centre) }
-
     /// The stream's first frame: what sounded from the start was not heard to start.
     private let firstFrame: Int
 
@@ -186,25 +184,33 @@ struct AlarmTrack: Sendable {
     /// note's vibrato) is cut into beeps here, whole in the channel next to it.
     private func own(_ beep: Beep) -> Bool { abs(beep.hz - centre) <= AlarmDetector.channelOwnership * centre }
 
-    /// Takes the channel's line in this frame (nil: none); returns the pattern its beeps
-    /// complete, if they do, with the frame of the pattern's first beep.
-    mutating func frame(_ lines: ToneLines, at frame: Int) -> (AlarmDetector.Pattern, from: Int)? {
+    /// Whether the last frame found the channel silent with no beep under way (and so
+    /// changed nothing but to forget what had ended and the valleys): another such frame
+    /// would change nothing at all (`AlarmDetector.push` skips it).
+    private(set) var quiescent = false
+
+    /// Takes this frame's lines, of which those with bit j of `inChannel` set are the
+    /// channel's (`AlarmDetector.channelLines`); returns the pattern its beeps complete, if
+    /// they do, with the frame of the pattern's first beep.
+    mutating func frame(_ lines: ToneLines, inChannel: UInt8, at frame: Int) -> (AlarmDetector.Pattern, from: Int)? {
         // Lines come strongest first: the channel's line is the first inside it.
-        var heard = false
-        for j in 0..<lines.count where holds(lines.lines[j]) { hz = lines.lines[j].hz; heard = true; break }
+        let heard = inChannel != 0
+        if heard { hz = lines.lines[inChannel.trailingZeroBitCount].hz }
         ended = (nil, nil)
         // Nothing sounds in the channel, and no beep is under way: nothing can end or begin.
         guard heard || fine.on || coarse.on || held.on else {
             fine.silence(); coarse.silence(); held.silence()
+            quiescent = true
             return nil
         }
+        quiescent = false
         var found: (AlarmDetector.Pattern, from: Int)?
-        if let beep = fine.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
+        if let beep = fine.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.fine = beep
             if let from = temporalFour(beep) { found = (.temporalFour, from) }
         }
-        if let beep = held.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
-        if let beep = coarse.frame(lines, centre: centre, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
+        if let beep = held.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
+        if let beep = coarse.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
             if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }

@@ -33,11 +33,15 @@ struct BeepSegmenter: Sendable {
     }
 
     /// The frame's line for this beep: inside a beep, the strongest near its mean pitch;
-    /// outside one, the strongest in the channel (lines come strongest first).
-    private func line(in lines: ToneLines, centre: Float) -> ToneLines.Line? {
+    /// outside one, the strongest in the channel (lines come strongest first; bit j of
+    /// `inChannel` is set when line j lies in the channel).
+    private func line(in lines: ToneLines, inChannel: UInt8) -> ToneLines.Line? {
         let mean = frames > 0 ? hzSum / Float(frames) : 0
-        for j in 0..<lines.count where AlarmDetector.inChannel(lines.lines[j].hz, centre: centre) {
-            if !on || abs(lines.lines[j].hz - mean) <= max(pitchTolerance * mean, 20) { return lines.lines[j] }
+        var rest = inChannel
+        while rest != 0 {
+            let line = lines.lines[rest.trailingZeroBitCount]
+            rest &= rest &- 1
+            if !on || abs(line.hz - mean) <= max(pitchTolerance * mean, 20) { return line }
         }
         return nil
     }
@@ -65,10 +69,11 @@ struct BeepSegmenter: Sendable {
         return Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1)
     }
 
-    /// Takes the frame's lines (those within `AlarmDetector.channelWidth` of `centre` are the
-    /// channel's); returns the beep this ends.
-    mutating func frame(_ lines: ToneLines, centre: Float, at frame: Int) -> Beep? {
-        let line = line(in: lines, centre: centre)
+    /// Takes the frame's lines (bit j of `inChannel` is set when line j lies within
+    /// `AlarmDetector.channelWidth` of the channel's centre: the channel's lines); returns
+    /// the beep this ends.
+    mutating func frame(_ lines: ToneLines, inChannel: UInt8, at frame: Int) -> Beep? {
+        let line = line(in: lines, inChannel: inChannel)
         if on {
             // A line that rises `riseDb` over all the beep has been is a new sound's onset
             // (a tone that starts in a burst of noise at its pitch): the noise was a beep of
