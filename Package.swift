@@ -46,9 +46,12 @@ let package = Package(
         ], plugins: ["EmbedData"]),
         .plugin(name: "EmbedData", capability: .buildTool()),
 
+        // The event log's one schema: every record as a type, encoded and decoded here alone.
+        .target(name: "SomniqLog", dependencies: ["SomniqCore"]),
+
         // The world around the core: files, devices, FFTW, the event log, the sinks.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
+            "SomniqCore", "SomniqLog", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -57,7 +60,7 @@ let package = Package(
         // The web page (`run` with "http", `serve`): routes, the token, clips over HTTP.
         // Its own module, so that the fuzz build of SomniqIO does not build the server.
         .target(name: "SomniqWeb", dependencies: [
-            "SomniqIO", "SomniqCore",
+            "SomniqIO", "SomniqLog", "SomniqCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -69,7 +72,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "somniq", dependencies: [
-            "SomniqIO", "SomniqCore", "SomniqWeb",
+            "SomniqIO", "SomniqLog", "SomniqCore", "SomniqWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -97,7 +100,8 @@ let package = Package(
         ]),
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCore", "SomniqWeb", "AlarmBattery",
+        .testTarget(name: "SomniqLogTests", dependencies: ["SomniqLog", "SomniqCore"]),
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqLog", "SomniqCore", "SomniqWeb", "AlarmBattery",
                                                           .product(name: "NIOCore", package: "swift-nio")],
                     resources: []),
     ],

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SomniqCore
+import SomniqLog
 import SomniqIO
 
 struct Replay: AsyncParsableCommand {
@@ -109,7 +110,7 @@ struct Replay: AsyncParsableCommand {
             replayer.beforeEnd = { session in
                 hub.drain(within: Self.drainSeconds)
                 for (name, dropped) in hub.newDrops() {
-                    try session.status("sink_dropped", details: SinkHub.droppedDetails(sink: name, dropped: dropped))
+                    try session.status(.sinkDropped, details: SinkHub.droppedDetails(sink: name, dropped: dropped))
                 }
             }
         }

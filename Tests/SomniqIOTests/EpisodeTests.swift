@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SomniqIO
 import SomniqCore
+import SomniqLog
 
 /// Sleep episodes: `somniq episode add|list|remove` on real logs (the demo night's minutes
 /// replayed as six nights), their place in the report and the history, and the factors.
@@ -269,9 +270,9 @@ import SomniqCore
     #expect(records(log).last?["note"] == .string(accented))
 
     var book = EpisodeBook()
-    book.add(.object([("v", .number(1)), ("kind", .string("episode")), ("id", .string("ep-1-00000001")), ("night", .string("2026-11-22")),
+    book.add(try LogRecord(json: .object([("v", .number(1)), ("kind", .string("episode")), ("id", .string("ep-1-00000001")), ("night", .string("2026-11-22")),
                       ("severity", .string("mild")), ("symptoms", .array([])), ("tags", .array([])), ("note", .string(marks)),
-                      ("time", .string("2026-11-23T08:00:00.000Z"))]))
+                      ("time", .string("2026-11-23T08:00:00.000Z"))])))
     #expect(book.episodes.isEmpty && book.unreadable == 1)
 }
 

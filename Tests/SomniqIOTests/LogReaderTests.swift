@@ -1,5 +1,6 @@
 import Foundation
 import SomniqCore
+import SomniqLog
 @testable import SomniqIO
 import Testing
 
@@ -229,7 +230,10 @@ private func occurrences(_ s: String, in text: String) -> Int { text.components(
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let reader = try LogReader(path: path)
     var lengths: [Int] = []
-    while let r = reader.next() { lengths.append(r["error"]?.stringValue?.utf8.count ?? -1) }
+    while let r = reader.next() {
+        guard case let .success(.status(s)) = r else { lengths.append(-1); continue }
+        lengths.append(s.error?.utf8.count ?? -1)
+    }
     #expect(lengths.count == 2 && reader.unreadable == 0 && reader.lineNumber == 3)
     #expect(reader.overlong == 1)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SomniqCore
+import SomniqLog
 @testable import SomniqIO
 import Testing
 
@@ -17,7 +18,7 @@ private final class Recorder: RecordSink {
         case let .output(.level(m)): "level \(m.startSeconds)"
         case .output(.window): "window"
         case .output(.inputs): "inputs"
-        case let .status(name, _): name
+        case let .status(name, _): name.rawValue
         case let .closedUnseen(id, _): "closed \(id)"
         case .end: "end"
         }

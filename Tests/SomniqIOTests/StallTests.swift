@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SomniqCore
+import SomniqLog
 @testable import SomniqIO
 
 /// A microphone that stops sending audio is the worst thing a listening device can keep
@@ -77,11 +78,11 @@ import SomniqCore
         #expect(try waitForExit(p, timeout: 5) == 0)
         // The night's report counts the unheard seconds and lists the stall.
         var builder = NightBuilder()
-        for r in records(log) { _ = builder.add(r) }
+        for r in records(log) { _ = builder.add(try LogRecord(json: r)) }
         let finished = builder.finish()
         let night = try #require(finished)
         #expect(abs(night.unheard - unheard) < 0.01)
-        #expect(night.incidents.map(\.status) == ["capture_stalled", "listening"])
+        #expect(night.incidents.map(\.status) == [.captureStalled, .listening])
         let text = try somniq("report", log, "--format", "text")
         #expect(text.stdout.contains(" s not heard (no audio)"), "\(text.stdout)")
     }
@@ -111,7 +112,7 @@ import SomniqCore
         // Said once, however long it lasts; unheard from the last audio to the end.
         #expect(kinds(records(log)).filter { $0 == "status:capture_stalled" }.count == 1)
         var builder = NightBuilder()
-        for r in records(log) { _ = builder.add(r) }
+        for r in records(log) { _ = builder.add(try LogRecord(json: r)) }
         let finished = builder.finish()
         let night = try #require(finished)
         #expect(night.unheard >= 4.5 && night.unheard < 8, "2 s to be said, then 3 s: \(night.unheard)")

@@ -6,14 +6,14 @@ public struct ProfileComparison: Sendable {
     public let profiles: [Profile]
     private var processors: [AlertProcessor]
     /// Per profile, per class (by `SoundClass.index`).
-    public private(set) var tallies: [[Records.ClassTally]]
+    public private(set) var tallies: [[ClassTally]]
     /// Per profile, alerts by tier (alerted events only, as sinks would receive them).
     public private(set) var alertsByTier: [[Tier: Int]]
 
     public init(profiles: [Profile]) {
         self.profiles = profiles
         processors = profiles.map { AlertProcessor(profile: $0) }
-        tallies = profiles.map { _ in Array(repeating: Records.ClassTally(), count: SoundClass.allCases.count) }
+        tallies = profiles.map { _ in Array(repeating: ClassTally(), count: SoundClass.allCases.count) }
         alertsByTier = profiles.map { _ in [:] }
     }
 
@@ -36,7 +36,7 @@ public struct ProfileComparison: Sendable {
 
     // The tallies are moved out while the processors run (the processors' emit closures
     // may not reach `self`); moving, not copying, keeps a frame free of allocation.
-    private typealias Counts = (classes: [[Records.ClassTally]], tiers: [[Tier: Int]])
+    private typealias Counts = (classes: [[ClassTally]], tiers: [[Tier: Int]])
     private mutating func take() -> Counts {
         defer { tallies = []; alertsByTier = [] }
         return (tallies, alertsByTier)

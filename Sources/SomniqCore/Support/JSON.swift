@@ -30,6 +30,11 @@ public enum JSONValue: Equatable, Sendable {
         return members.first { $0.0 == key }?.1
     }
 
+    /// The string, when the value is one.
+    public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
+    /// The number, when the value is one.
+    public var numberValue: Double? { if case let .number(n) = self { n } else { nil } }
+
     /// A short name of the value's type, for error messages.
     public var typeName: String {
         switch self {

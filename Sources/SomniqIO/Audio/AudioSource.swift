@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// 16 kHz mono samples from an `AudioSource`, valid until the source's next element: a
 /// source hands out its own buffers in turn and allocates nothing per block.
@@ -26,5 +27,5 @@ public enum AudioEvent: Sendable {
 /// audio (the file's end; for a device, the task cancelled). A source is iterated once.
 public protocol AudioSource: AsyncSequence<AudioEvent, any Error> {
     /// The source as the session's start record names it.
-    var source: Records.Source { get }
+    var source: LogRecord.SessionStart.Source { get }
 }

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// An audio file as a source of 16 kHz mono samples: decoded by libsndfile, downmixed,
 /// resampled by libsoxr. Read in blocks; never held whole.
@@ -34,7 +35,7 @@ public final class FileSource: AudioSource, AsyncIteratorProtocol {
         try nextBlock().map { .samples($0) }
     }
 
-    public var source: Records.Source {
+    public var source: LogRecord.SessionStart.Source {
         .file(path: path, sampleRate: reader.sampleRate, channels: reader.channels, format: reader.formatName)
     }
 

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their
 /// own (`CaptureThread`) and reach the session through a bounded queue. A device that
@@ -24,7 +25,7 @@ public final class CaptureSource: AudioSource, AsyncIteratorProtocol {
 
     public init(device: String) { self.device = device }
 
-    public var source: Records.Source { .device(name: device) }
+    public var source: LogRecord.SessionStart.Source { .device(name: device) }
 
     public func makeAsyncIterator() -> CaptureSource { self }
 

@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import SomniqCore
+import SomniqLog
 
 /// `somniq run` as a service: the capture device's stream (`CaptureSource`) through a
 /// session made as every front end makes it (`SessionFactory`), to the event log first
@@ -131,24 +132,24 @@ public actor SessionService: Service {
         }
         deliver { try session.start(source.source) }
         if let p = nightAudioProblem {
-            status("night_audio_failed", details: [("path", .string(p.path)), ("reason", .string(p.reason)), ("error", .string(p.problem))])
+            status(.nightAudioFailed, details: [("path", .string(p.path)), ("reason", .string(p.reason)), ("error", .string(p.problem))])
         }
         lastAudio = .now
         if let unclean {
             logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
             deliver { try session.closeUnclean(unclean) }
         }
-        let reason: String
+        let reason: LogRecord.EndReason
         do {
             reason = try await cancelWhenGracefulShutdown { try await self.listen() }
         } catch let error as CaptureError {
             deviceDown()
-            status("device_lost", alert: true, details: [("error", .string(error.description))])
-            shutdown(reason: "device_unavailable")
+            status(.deviceLost, alert: true, details: [("error", .string(error.description))])
+            shutdown(reason: .deviceUnavailable)
             throw Failure.device(error)
         } catch {
             // Nothing else is thrown today; should anything be, the log still ends whole.
-            shutdown(reason: "error")
+            shutdown(reason: .error)
             throw error
         }
         shutdown(reason: reason)
@@ -156,8 +157,8 @@ public actor SessionService: Service {
 
     /// The stream, the control messages and the metrics timer, until the stream ends:
     /// `end_of_input` after `maxSeconds`, `signal` when cancelled.
-    private func listen() async throws -> String {
-        try await withThrowingDiscardingTaskGroup(returning: String.self) { group in
+    private func listen() async throws -> LogRecord.EndReason {
+        try await withThrowingDiscardingTaskGroup(returning: LogRecord.EndReason.self) { group in
             group.addTask { await self.takeControls() }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(1))) != nil {
@@ -171,7 +172,7 @@ public actor SessionService: Service {
         }
     }
 
-    private func hear() async throws -> String {
+    private func hear() async throws -> LogRecord.EndReason {
         let maxFrames = options.maxSeconds.map { Int64($0 * Double(StreamClock.sampleRate)) }
         for try await event in source {
             switch event {
@@ -185,7 +186,7 @@ public actor SessionService: Service {
                 metrics.lastAudio = Date()
                 pingWatchdog()
                 everyMinute()
-                if let maxFrames, pipeline.streamFrames >= maxFrames { return "end_of_input" }
+                if let maxFrames, pipeline.streamFrames >= maxFrames { return .endOfInput }
             case .listening:
                 // Wall-clock times are stream time from here on, anchored at this moment.
                 clock.anchor(at: session.streamSeconds)
@@ -201,12 +202,12 @@ public actor SessionService: Service {
                 unheardSince = nil
                 stalled = false
                 lastAudio = .now
-                status("listening", details: details)
+                status(.listening, details: details)
                 notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
                 logger.info("listening on \(options.config.device)")
             case let .overrun(frames):
                 metrics.overrunFrames += frames
-                status("overrun", details: [("frames_lost", .number(Double(frames)))])
+                status(.overrun, details: [("frames_lost", .number(Double(frames)))])
                 logger.warning("capture overrun: \(frames) frames lost")
             case let .lost(error, retry, wasListening):
                 deviceDown()
@@ -216,12 +217,12 @@ public actor SessionService: Service {
                     $0.listening = false
                     $0.lost = String(cFormat: "%@; retrying in %.0f s", error.description, retry)
                 }
-                status("device_lost", alert: true, details: [("error", .string(error.description)), ("retry_s", .number(retry))])
+                status(.deviceLost, alert: true, details: [("error", .string(error.description)), ("retry_s", .number(retry))])
                 logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
             }
         }
         stopSeen = Date()
-        return "signal"
+        return .signal
     }
 
     /// Closes open events (truncated), gives the sinks up to 1.5 s to deliver what they
@@ -231,7 +232,7 @@ public actor SessionService: Service {
     /// Stopped by a signal, the whole must take less than 2 s (the unit's promise): the
     /// sinks get what is left of 1.2 s since the stop was seen, at least 0.3 s, since a
     /// reader blocked on a stalled device may take up to 1 s of it to let go.
-    private func shutdown(reason: String) {
+    private func shutdown(reason: LogRecord.EndReason) {
         source.close()
         notifier.notify("STOPPING=1")
         // Clips still open are cut short and written, waiting up to 3 s for the disk; the
@@ -273,7 +274,7 @@ public actor SessionService: Service {
         deviceDown()
         options.live?.update { $0.stalled = true }
         let device = options.config.device
-        status("capture_stalled", alert: true, details: [("device", .string(device)), ("seconds", .rounded(quiet, 1))])
+        status(.captureStalled, alert: true, details: [("device", .string(device)), ("seconds", .rounded(quiet, 1))])
         notifier.notify("STATUS=no audio from \(LogText.escape(device))")
         logger.critical("no audio from \(device) for \(Int(quiet)) s: the device is open but sends nothing (a stuck USB device, a stalled sound server?); somniq cannot hear the room until audio comes back")
     }
@@ -288,7 +289,7 @@ public actor SessionService: Service {
         unheardSince = nil
         options.live?.update { $0.stalled = false }
         let device = options.config.device
-        status("listening", details: [("device", .string(device)), ("unheard_s", .rounded(unheard, 1))])
+        status(.listening, details: [("device", .string(device)), ("unheard_s", .rounded(unheard, 1))])
         notifier.notify("STATUS=listening on \(LogText.escape(device))")
         logger.notice("audio from \(device) again after \(Int(unheard)) s without")
     }
@@ -339,7 +340,7 @@ public actor SessionService: Service {
 
     private func reportSinkDrops() {
         for (name, dropped) in hub.newDrops() {
-            status("sink_dropped", details: SinkHub.droppedDetails(sink: name, dropped: dropped))
+            status(.sinkDropped, details: SinkHub.droppedDetails(sink: name, dropped: dropped))
             logger.warning("sink \(name): \(dropped) notifications dropped (queue full or endpoint down); the event log has them all")
         }
     }
@@ -408,10 +409,10 @@ public actor SessionService: Service {
     private func apply(_ prepared: Prepared) {
         switch prepared {
         case let .configRejected(error):
-            status("profile_rejected", details: [("error", .string(error))])
+            status(.profileRejected, details: [("error", .string(error))])
             logger.error("reload refused, keeping the running configuration: \(error)")
         case let .profileRejected(error):
-            status("profile_rejected", details: [("error", .string(error))])
+            status(.profileRejected, details: [("error", .string(error))])
             logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
         case let .config(config, profile):
             deliver { try session.reload(profile) }
@@ -425,7 +426,7 @@ public actor SessionService: Service {
                 details.append(("restart_needed", .string("device, log, night_audio and http changes take effect after a restart")))
                 logger.warning("device, log, night_audio and http changes take effect after a restart (systemctl restart somniq)")
             }
-            status("profile_reloaded", details: details)
+            status(.profileReloaded, details: details)
             logger.info("reloaded profile \(profile.name)")
         }
     }
@@ -437,7 +438,7 @@ public actor SessionService: Service {
         notifier.notify("WATCHDOG=1")
     }
 
-    private func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) {
+    private func status(_ name: LogStatus, alert: Bool = false, details: [(String, JSONValue)] = []) {
         deliver { try session.status(name, alert: alert, details: details) }
     }
 }

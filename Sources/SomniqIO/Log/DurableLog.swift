@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SomniqCore
+import SomniqLog
 
 /// The daemon's event log: records are written and fsync'd in order; when the disk is
 /// full or the file unwritable, they wait in a bounded memory queue (detection goes on)
@@ -61,8 +62,8 @@ public final class DurableLog {
                     var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
                     if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
                     details.append(("seconds", .rounded(Date().timeIntervalSince(since), 1)))
-                    try w.append(Records.status("log_write_failed", streamSeconds: streamSeconds(), details: details,
-                                                time: WallClock.iso8601(Date())))
+                    try w.append(LogRecord.status(.init(.logWriteFailed, streamSeconds: streamSeconds(), details: details,
+                                                        time: WallClock.iso8601(Date()))))
                     failedSince = nil
                     dropped = 0
                     logger.notice("event log writable again: \(path); writing \(pending.count) held records")

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Why a log line could not be written.
 public struct LogWriteError: Error, CustomStringConvertible {
@@ -72,6 +73,11 @@ public final class EventLogWriter {
     /// Appends one record as a line and makes it durable.
     public func append(_ record: JSONValue) throws(LogWriteError) {
         try appendLine(record.compactText)
+    }
+
+    /// Appends one record of the event log; durable like `append`.
+    public func append(_ record: LogRecord) throws(LogWriteError) {
+        try appendLine(record.line)
     }
 
     /// Appends a line of plain text (TSV and table output); durable like `append`.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// What the last session of an event log left behind. A session that ends cleanly
 /// writes `session_end`; one that was killed (SIGKILL, a power cut) leaves its open
@@ -19,15 +20,11 @@ public enum UncleanEnd {
         guard let lines = lastSession(path) else { return nil }
         var open: [OpenEvent] = []
         for line in lines {
-            guard let r = try? JSONValue(parsing: line), let kind = r["kind"]?.stringValue else { continue }
-            switch kind {
-            case "session_end": return nil
-            case "event_start":
-                if let id = r["id"]?.stringValue, let c = r["class"]?.stringValue.flatMap(SoundClass.init(rawValue:)) {
-                    open.append(OpenEvent(id: id, soundClass: c))
-                }
-            case "event_end":
-                if let id = r["id"]?.stringValue { open.removeAll { $0.id == id } }
+            guard case let .success(r)? = LogRecord.parse(line) else { continue }
+            switch r {
+            case .sessionEnd: return nil
+            case let .eventStart(e): open.append(OpenEvent(id: e.id, soundClass: e.soundClass))
+            case let .eventEnd(e): open.removeAll { $0.id == e.id }
             default: break
             }
         }

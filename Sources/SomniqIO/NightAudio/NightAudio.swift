@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// The night's audio as the daemon's session keeps it (`Session.nightAudio`): exactly the
 /// samples the pipeline gets, as 16-bit FLAC, in parts cut at each multiple of `part_s` on
@@ -87,7 +88,7 @@ public final class NightAudio {
         part = nil
         let unwritten = writer.finish(within: seconds)
         if unwritten > 0 {
-            said.append(("night_audio_dropped", [
+            said.append((.nightAudioDropped, [
                 ("reason", .string("shutdown")), ("seconds", .rounded(StreamClock.seconds(unwritten))),
                 ("error", .string("the disk had not taken the last \(JSONValue.format(StreamClock.seconds(unwritten))) s when the session ended")),
             ]))
@@ -97,38 +98,38 @@ public final class NightAudio {
     /// What the session has to say in `status` records, since the last call: each part
     /// started (`night_audio`), a disk that refuses (`night_audio_failed`), audio not kept
     /// (`night_audio_dropped`), nights deleted (`night_audio_deleted`).
-    public func takeSaid() -> [(status: String, details: [(String, JSONValue)])] {
+    public func takeSaid() -> [(status: LogStatus, details: [(String, JSONValue)])] {
         for n in writer.takeNews() { said.append(Self.record(n)) }
         guard !said.isEmpty else { return [] }
         defer { said.removeAll() }
         return said
     }
-    private var said: [(status: String, details: [(String, JSONValue)])] = []
+    private var said: [(status: LogStatus, details: [(String, JSONValue)])] = []
 
     static func time(_ unix: Double) -> JSONValue { .string(WallClock.iso8601(Date(timeIntervalSince1970: unix))) }
 
     /// The ring was full: the disk is slower than the audio.
-    static func lost(from: NightAudioWriter.Start, frames: Int64) -> (String, [(String, JSONValue)]) {
-        ("night_audio_dropped", [
+    static func lost(from: NightAudioWriter.Start, frames: Int64) -> (LogStatus, [(String, JSONValue)]) {
+        (.nightAudioDropped, [
             ("reason", .string("queue_full")), ("from_s", .rounded(StreamClock.seconds(from.frame))), ("from_time", time(from.unix)),
             ("seconds", .rounded(StreamClock.seconds(frames))),
             ("error", .string("the disk was too slow: the audio waiting to be written filled its queue")),
         ])
     }
 
-    static func record(_ n: NightAudioWriter.News) -> (String, [(String, JSONValue)]) {
+    static func record(_ n: NightAudioWriter.News) -> (LogStatus, [(String, JSONValue)]) {
         switch n {
         case let .started(path, night, frame, unix):
-            ("night_audio", [("path", .string(path)), ("night", .string(night)), ("start_s", .rounded(StreamClock.seconds(frame))),
+            (.nightAudio, [("path", .string(path)), ("night", .string(night)), ("start_s", .rounded(StreamClock.seconds(frame))),
                              ("start_time", time(unix))])
         case let .failed(path, reason, problem):
-            ("night_audio_failed", [("path", .string(path)), ("reason", .string(reason)), ("error", .string(problem))])
+            (.nightAudioFailed, [("path", .string(path)), ("reason", .string(reason)), ("error", .string(problem))])
         case let .lost(path, reason, problem, frame, unix, frames):
-            ("night_audio_dropped", [("path", .string(path)), ("reason", .string(reason)), ("from_s", .rounded(StreamClock.seconds(frame))),
+            (.nightAudioDropped, [("path", .string(path)), ("reason", .string(reason)), ("from_s", .rounded(StreamClock.seconds(frame))),
                                      ("from_time", time(unix)), ("seconds", .rounded(StreamClock.seconds(frames))),
                                      ("error", .string(problem))])
         case let .deleted(d):
-            ("night_audio_deleted", [("night", .string(d.night)), ("reason", .string(d.reason)),
+            (.nightAudioDeleted, [("night", .string(d.night)), ("reason", .string(d.reason)),
                                      ("mb", .rounded(Double(d.bytes) / 1_000_000, 1))])
         }
     }

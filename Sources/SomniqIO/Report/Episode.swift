@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// What the sleeper reports of a night, which the microphone cannot know: how bad it was,
 /// symptoms from a fixed list, free tags (factors such as `alcohol`, remedies such as
@@ -193,43 +194,32 @@ public struct Episode: Sendable, Equatable {
 
     // MARK: the log's record
 
-    public var record: JSONValue {
-        var m: [(String, JSONValue)] = [("v", .number(1)), ("kind", .string("episode")), ("id", .string(id)),
-                                        ("night", .string(night)), ("severity", .string(severity.rawValue)),
-                                        ("symptoms", .array(symptoms.map { .string($0.rawValue) })),
-                                        ("tags", .array(tags.map { .string($0) }))]
-        if let note { m.append(("note", .string(note))) }
-        if let at { m.append(("at", .string(WallClock.iso8601(Date(timeIntervalSince1970: at))))) }
-        if let durationMinutes { m.append(("duration_min", .number(durationMinutes))) }
-        m.append(("time", .string(WallClock.iso8601(Date(timeIntervalSince1970: recorded)))))
-        return .object(m)
+    public var record: LogRecord {
+        .episode(.init(id: id, night: night, severity: severity.rawValue, symptoms: symptoms.map(\.rawValue), tags: tags, note: note,
+                       at: at.map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) }, durationMinutes: durationMinutes,
+                       time: WallClock.iso8601(Date(timeIntervalSince1970: recorded))))
     }
 
-    public static func removal(_ id: String, time: Double) -> JSONValue {
-        .object([("v", .number(1)), ("kind", .string("episode_removed")), ("id", .string(id)),
-                 ("time", .string(WallClock.iso8601(Date(timeIntervalSince1970: time))))])
+    public static func removal(_ id: String, time: Double) -> LogRecord {
+        .episodeRemoved(.init(id: id, time: WallClock.iso8601(Date(timeIntervalSince1970: time))))
     }
 
     /// An `episode` record as written, or nil when anything in it is not what `somniq
     /// episode add` would write (a hand edit, a damaged line): it is then skipped and counted.
-    public init?(record r: JSONValue) {
-        guard r["kind"]?.stringValue == "episode", let id = r["id"]?.stringValue, !id.isEmpty, id.count <= 64,
-              ConfigText.problem(id) == nil,
-              let night = r["night"]?.stringValue, History.isDate(night),
-              let severity = r["severity"]?.stringValue.flatMap(Severity.init(rawValue:)),
-              case let .array(symptoms)? = r["symptoms"], case let .array(tags)? = r["tags"],
-              let recorded = r["time"]?.stringValue.flatMap(WallClock.parse) else { return nil }
-        let s = symptoms.compactMap { $0.stringValue.flatMap(Symptom.init(rawValue:)) }
-        let t = tags.compactMap(\.stringValue)
-        guard s.count == symptoms.count, t.count == tags.count, t.allSatisfy({ Self.tagProblem($0) == nil }) else { return nil }
-        let note = r["note"]?.stringValue
+    public init?(record r: LogRecord.Episode) {
+        guard let id = r.id, !id.isEmpty, id.count <= 64, ConfigText.problem(id) == nil,
+              let night = r.night, History.isDate(night), let severity = r.severity.flatMap(Severity.init(rawValue:)),
+              let symptoms = r.symptoms, let t = r.tags, let recorded = r.time.flatMap(WallClock.parse) else { return nil }
+        let s = symptoms.compactMap(Symptom.init(rawValue:))
+        guard s.count == symptoms.count, t.allSatisfy({ Self.tagProblem($0) == nil }) else { return nil }
+        let note = r.note
         if let note, Self.noteProblem(note) != nil { return nil }
         var at: Double?
-        if let text = r["at"]?.stringValue {
+        if let text = r.at {
             guard let t = WallClock.parse(text), WallClock.night(t) == night else { return nil }
             at = t
         }
-        let duration = r["duration_min"]?.numberValue
+        let duration = r.durationMinutes
         if let duration, !Self.durationRange.contains(duration) { return nil }
         self.init(id: id, night: night, severity: severity, symptoms: s, tags: t, note: note, at: at,
                   durationMinutes: duration, recorded: recorded)
@@ -258,18 +248,23 @@ public struct EpisodeBook: Sendable {
     /// (several logs may be read in any order).
     public var episodes: [Episode] { added.filter { !removed.contains($0.id) } }
 
-    public mutating func add(_ r: JSONValue) {
-        switch r["kind"]?.stringValue {
-        case "episode":
-            guard let e = Episode(record: r) else { unreadable += 1; return }
+    public mutating func add(_ r: LogRecord) {
+        switch r {
+        case let .episode(record):
+            guard let e = Episode(record: record) else { unreadable += 1; return }
             added.removeAll { $0.id == e.id }
             added.append(e)
-        case "episode_removed":
-            guard let id = r["id"]?.stringValue else { unreadable += 1; return }
+        case let .episodeRemoved(record):
+            guard let id = record.id else { unreadable += 1; return }
             removed.insert(id)
         default:
             break
         }
+    }
+
+    /// A line of the log (every record that is not an episode's is passed over).
+    public mutating func add(_ line: LogLine) {
+        if case let .success(r) = line { add(r) }
     }
 
     public func of(_ night: String) -> [Episode] { episodes.filter { $0.night == night } }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SomniqCore
+import SomniqLog
 
 /// An event in a carer's words, the same on the report, the web page and a notification:
 /// what was heard, the score its profile compared (`confidence`: the peak smoothed score,
@@ -18,11 +19,11 @@ public enum EventWords {
     /// "score 98 % (alerts from 70 %), 22 dB over the room's background". A score is how
     /// well the sound fits the class's rules, not a probability: the words say so and
     /// give the line it had to cross.
-    public static func why(trace t: JSONValue?) -> String {
-        let score = t?["peak_smoothed"]?.numberValue ?? 0
-        let on = t?["rule"]?["on"]?.numberValue ?? 0
+    public static func why(trace t: LogRecord.Trace?) -> String {
+        let score = t?.peakSmoothed ?? 0
+        let on = t?.on ?? 0
         var s = String(cFormat: "score %.0f %% (alerts from %.0f %%)", 100 * score, 100 * on)
-        if let level = t?["level_dbfs"]?.numberValue, let floor = t?["floor_dbfs"]?.numberValue {
+        if let level = t?.levelDbfs, let floor = t?.floorDbfs {
             let over = level - floor
             s += over >= 0.5 ? String(cFormat: ", %.0f dB over the room's background", over) : ", no louder than the room's background"
         }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// A night as one self-contained HTML page: inline SVG and CSS, no script, no external
 /// URL. The level of the night with its events under it, disturbances and snoring per
@@ -383,7 +384,7 @@ public enum HTMLReport {
     static func incidents(_ night: Night) -> String {
         guard !night.incidents.isEmpty else { return "<p>The microphone was heard all night: no device loss, silence, clipping or overrun.</p>\n" }
         return "<ul>\n" + night.incidents.map {
-            "<li>\(night.clock($0.time, seconds: true)) <b>\(esc($0.status))</b> \(esc($0.detail))</li>"
+            "<li>\(night.clock($0.time, seconds: true)) <b>\(esc($0.status.rawValue))</b> \(esc($0.detail))</li>"
         }.joined(separator: "\n") + "\n</ul>\n"
     }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Where each night of an event log lies in it, and its history row: what the web page
 /// needs to show a night, the history, or tonight so far without reading a year of log
@@ -37,7 +38,7 @@ public final class LogIndex {
     public private(set) var pieces: [Piece] = []
     /// The `episode` and `episode_removed` records, with where each starts: a few, kept
     /// whole, since a night's episodes may be written anywhere after it.
-    private var episodeRecords: [(offset: Int, record: JSONValue)] = []
+    private var episodeRecords: [(offset: Int, record: LogRecord)] = []
     /// The log's identity (device, inode), how far it is indexed, and the bytes before that end.
     private var device: UInt64 = 0, inode: UInt64 = 0
     public private(set) var covered = 0
@@ -117,10 +118,10 @@ public final class LogIndex {
             before = now
             pieceStart = to
         }
-        while let r = reader.next() {
-            let kind = r["kind"]?.stringValue
-            if kind == "episode" || kind == "episode_removed" { episodeRecords.append((reader.recordOffset, r)) }
-            let startsSession = kind == "session_start"
+        while let line = reader.next() {
+            guard case let .success(r) = line else { continue }
+            if r.kind == .episode || r.kind == .episodeRemoved { episodeRecords.append((reader.recordOffset, r)) }
+            let startsSession = r.kind == .sessionStart
             if startsSession { currentSession = reader.recordOffset }
             if let night = builder.add(r) { add(night, to: reader.recordOffset, next: startsSession ? nil : currentSession) }
         }
@@ -131,7 +132,7 @@ public final class LogIndex {
     /// Gives `builder` the `session_start` record at `offset`.
     private func prime(_ builder: inout NightBuilder, session offset: Int) throws(ReportError) {
         let reader = try LogReader(path: path, from: offset)
-        if let r = reader.next(), r["kind"]?.stringValue == "session_start" { _ = builder.add(r) }
+        if case let .success(r)? = reader.next(), r.kind == .sessionStart { _ = builder.add(r) }
     }
 
     /// The offset just past the last newline at or before `size`.
@@ -235,7 +236,7 @@ public final class LogIndex {
             ("covered", .number(Double(covered))),
             ("tail", .string(Self.hex(tail))),
             ("pieces", .array(pieces.map(Self.encode))),
-            ("episodes", .array(episodeRecords.map { .object([("offset", .number(Double($0.offset))), ("record", $0.record)]) })),
+            ("episodes", .array(episodeRecords.map { .object([("offset", .number(Double($0.offset))), ("record", $0.record.json)]) })),
         ])
         savedCount = pieces.count
         // As private as the log it summarizes, and never written through a link at its name.
@@ -259,9 +260,9 @@ public final class LogIndex {
               let tail = doc["tail"]?.stringValue.flatMap(Self.unhex),
               case let .array(items)? = doc["pieces"], case let .array(episodeItems)? = doc["episodes"] else { return }
         let pieces = items.compactMap(Self.decode)
-        let episodeRecords = episodeItems.compactMap { item -> (Int, JSONValue)? in
+        let episodeRecords = episodeItems.compactMap { item -> (Int, LogRecord)? in
             guard let offset = item["offset"]?.numberValue.flatMap(Int.init(exactly:)), (0..<covered).contains(offset),
-                  let record = item["record"] else { return nil }
+                  let json = item["record"], let record = try? LogRecord(json: json) else { return nil }
             return (offset, record)
         }
         // Every piece within what was indexed, one after the other, each with figures its

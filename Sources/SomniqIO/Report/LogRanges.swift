@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// The physical range of every number a report reads from a log. A record with a number
 /// outside it (a bit flipped, a hand edit, a hostile file) is skipped and counted: one
@@ -16,35 +17,32 @@ enum LogRanges {
     /// Counts (frames, samples, messages).
     static let count = 0.0...1e15
 
-    /// Whether every number `kind`'s record carries that a report reads is in its range.
-    /// A number that is missing (or not a number) is not checked: the reader treats it as absent.
-    static func valid(_ r: JSONValue, kind: String) -> Bool {
-        func within(_ v: JSONValue?, _ range: ClosedRange<Double>) -> Bool {
-            guard let x = v?.numberValue else { return true }
+    /// Whether every number `r` carries that a report reads is in its range. A number that
+    /// is missing (or not a number) is not checked: the reader treats it as absent.
+    static func valid(_ r: LogRecord) -> Bool {
+        func within(_ x: Double?, _ range: ClosedRange<Double>) -> Bool {
+            guard let x else { return true }
             return range.contains(x)  // NaN and ±infinity are in no range
         }
-        switch kind {
-        case "event_start":
-            let t = r["trace"], rule = t?["rule"]
-            return within(r["onset_s"], seconds) && within(t?["level_dbfs"], dbfs) && within(t?["floor_dbfs"], dbfs)
-                && within(t?["peak_raw"], unit) && within(t?["peak_smoothed"], unit)
-                && within(rule?["on"], unit) && within(rule?["debounce_s"], seconds)
-        case "event_end":
-            return within(r["offset_s"], seconds) && within(r["peak_dbfs"], dbfs) && within(r["confidence"], unit)
-        case "level":
-            guard within(r["start_s"], seconds), within(r["seconds"], levelSeconds) else { return false }
-            guard ["leq_dbfs", "l10_dbfs", "l90_dbfs", "lmax_dbfs", "floor_dbfs"].allSatisfy({ within(r[$0], dbfs) }) else { return false }
-            if case let .object(members)? = r["active_s"] {
-                let most = (r["seconds"]?.numberValue ?? levelSeconds.upperBound) + 1
-                return members.allSatisfy { within($0.1, 0...most) }
-            }
-            return true
-        case "status":
-            return within(r["stream_s"], seconds) && within(r["seconds"], seconds)
-                && ["frames_lost", "dropped", "samples"].allSatisfy { within(r[$0], count) }
-        case "session_end":
-            return within(r["stream_s"], seconds)
-        default:
+        switch r {
+        case let .eventStart(e):
+            let t = e.trace
+            return within(e.onset, seconds) && within(t?.levelDbfs, dbfs) && within(t?.floorDbfs, dbfs)
+                && within(t?.peakRaw, unit) && within(t?.peakSmoothed, unit)
+                && within(t?.on, unit) && within(t?.debounce, seconds)
+        case let .eventEnd(e):
+            return within(e.offset, seconds) && within(e.peakDbfs, dbfs) && within(e.confidence, unit)
+        case let .level(m):
+            guard within(m.start, seconds), within(m.seconds, levelSeconds) else { return false }
+            guard [m.leq, m.l10, m.l90, m.lmax, m.floor].allSatisfy({ within($0, dbfs) }) else { return false }
+            let most = m.seconds + 1
+            return m.active.allSatisfy { within($0.1, 0...most) }
+        case let .status(s):
+            return within(s.streamSeconds, seconds) && within(s.seconds, seconds)
+                && ["frames_lost", "dropped", "samples"].allSatisfy { within(s[detail: $0]?.numberValue, count) }
+        case let .sessionEnd(e):
+            return within(e.streamSeconds, seconds)
+        case .sessionStart, .episode, .episodeRemoved:
             return true
         }
     }

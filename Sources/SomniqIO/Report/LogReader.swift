@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Reads an event log (JSON Lines) line by line, in bounded memory and in time linear in
 /// its size. A line that does not parse is counted and skipped: a torn last line after a
@@ -20,7 +21,8 @@ public final class LogReader {
     /// Dropping the rest of a line that grew past `maxLine`.
     private var discarding = false
     private var atEnd = false
-    /// Lines that are not a record (not JSON, or no `kind`), blank lines aside.
+    /// Lines that are not a record (not JSON, or no `kind`), blank lines aside. A record
+    /// this version does not read (`LogRecord.Unread`) is returned, not counted here.
     public private(set) var unreadable = 0
     /// Lines longer than `maxLine`.
     public private(set) var overlong = 0
@@ -62,7 +64,7 @@ public final class LogReader {
     public var skippedLines: Int { unreadable + overlong }
 
     /// The next record, or nil at the end of the file.
-    public func next() -> JSONValue? {
+    public func next() -> LogLine? {
         while true {
             if let newline = nextNewline() {
                 let start = lineStart
@@ -129,9 +131,9 @@ public final class LogReader {
         }
     }
 
-    private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
+    private func parse(_ line: ArraySlice<UInt8>) -> LogLine? {
         guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else { return nil }
-        guard let record = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)), record["kind"]?.stringValue != nil else {
+        guard let record = LogRecord.parse(String(decoding: line, as: UTF8.self)) else {
             unreadable += 1
             return nil
         }

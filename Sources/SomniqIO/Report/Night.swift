@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// One night as its log tells it: the sessions that started in it (a night runs from
 /// noon to noon, local time), or one replayed recording with no wall-clock time. Times
@@ -15,7 +16,7 @@ public struct Night: Sendable {
         public var confidence: Double
         public var truncated: Bool
         /// The decision trace, as logged.
-        public var trace: JSONValue?
+        public var trace: LogRecord.Trace?
         /// The file its sound was kept in, when it keeps one.
         public var clip: String?
         /// Why its clip was never written (a `clip_skipped` status: the disk full, …).
@@ -37,7 +38,7 @@ public struct Night: Sendable {
     /// input, overruns, a log or a sink that failed, a refused profile.
     public struct Incident: Sendable {
         public var time: Double
-        public var status: String
+        public var status: LogStatus
         public var detail: String
     }
 
@@ -104,10 +105,16 @@ public struct NightBuilder {
 
     public init() {}
 
+    /// Adds a line of the log (one this version does not read is passed over); returns
+    /// the previous night when this one starts a new night.
+    public mutating func add(_ line: LogLine) -> Night? {
+        guard case let .success(r) = line else { return nil }
+        return add(r)
+    }
+
     /// Adds a record; returns the previous night when this one starts a new night.
-    public mutating func add(_ r: JSONValue) -> Night? {
-        guard let kind = r["kind"]?.stringValue else { return nil }
-        guard LogRanges.valid(r, kind: kind) else {
+    public mutating func add(_ r: LogRecord) -> Night? {
+        guard LogRanges.valid(r) else {
             outOfRange += 1
             return nil
         }
@@ -118,19 +125,19 @@ public struct NightBuilder {
         // night they came in, so that every way of reading the log cuts it at one record.
         // A time more than a year past the session's start (a damaged or hostile record)
         // cuts nothing: a night begun there would put its records years off its axis.
-        if inSession, kind == "level", let key = night?.key, let start = night?.start, let since = sessionStart,
-           let w = r["time"]?.stringValue.flatMap(WallClock.parse), w > start, w - since <= LogRanges.seconds.upperBound,
+        if inSession, case let .level(m) = r, let key = night?.key, let start = night?.start, let since = sessionStart,
+           let w = m.time.flatMap(WallClock.parse), w > start, w - since <= LogRanges.seconds.upperBound,
            WallClock.night(w) != key {
             finished = continueInNextNight(at: w)
         }
-        switch kind {
-        case "session_start":
+        switch r {
+        case let .sessionStart(s):
             closeSession()
             inSession = true
             unheardSince = nil
-            let start = r["start_time"]?.stringValue.flatMap(WallClock.parse)
+            let start = s.startTime.flatMap(WallClock.parse)
             sessionStart = start
-            let source = r["source"]?["path"]?.stringValue ?? r["source"]?["device"]?.stringValue ?? "?"
+            let source = s.source?.name ?? "?"
             let key = start.map(WallClock.night) ?? source
             // A replay without a start time is a night of its own; sessions of one
             // evening (restarts) make one night.
@@ -143,76 +150,64 @@ public struct NightBuilder {
             }
             sessionFirstEvent = night!.events.count
             night!.sessions += 1
-            let profile = "\(r["profile"]?.stringValue ?? "?") (\(r["profile_sha256"]?.stringValue ?? "?"))"
+            let profile = "\(s.profile ?? "?") (\(s.profileSHA256 ?? "?"))"
             if !night!.profiles.contains(profile) { night!.profiles.append(profile) }
             if !night!.sources.contains(source) { night!.sources.append(source) }
-        case "event_start":
-            guard let id = r["id"]?.stringValue, let c = r["class"]?.stringValue.flatMap(SoundClass.init(rawValue:)),
-                  let onset = r["onset_s"]?.numberValue else { break }
-            open[id] = Night.Event(id: id, soundClass: c, tier: r["tier"]?.stringValue.flatMap(Tier.init(rawValue:)) ?? .low,
-                                   onset: offset + onset, offset: offset + onset, alert: r["alert"] == .bool(true),
-                                   suppressed: r["suppressed"]?.stringValue, peakDbfs: r["trace"]?["level_dbfs"]?.numberValue ?? -120,
-                                   confidence: 0, truncated: false, trace: r["trace"], clip: nil)
-        case "event_end":
-            guard let id = r["id"]?.stringValue, let e0 = open[id], let off = r["offset_s"]?.numberValue else { break }
+        case let .eventStart(e):
+            guard let onset = e.onset else { break }
+            open[e.id] = Night.Event(id: e.id, soundClass: e.soundClass, tier: e.tier ?? .low, onset: offset + onset, offset: offset + onset,
+                                     alert: e.alert, suppressed: e.suppressed, peakDbfs: e.trace?.levelDbfs ?? -120,
+                                     confidence: 0, truncated: false, trace: e.trace, clip: nil)
+        case let .eventEnd(end):
+            guard let e0 = open[end.id], let off = end.offset else { break }
             // An end before its start is as out of range as a number can be.
             guard offset + off >= e0.onset - 0.001 else {
                 outOfRange += 1
                 break
             }
             var e = e0
-            open[id] = nil
+            open[end.id] = nil
             e.offset = offset + off
-            e.peakDbfs = r["peak_dbfs"]?.numberValue ?? e.peakDbfs
-            e.confidence = r["confidence"]?.numberValue ?? 0
-            e.truncated = r["truncated"] == .bool(true)
-            e.clip = r["clip"]?.stringValue
+            e.peakDbfs = end.peakDbfs ?? e.peakDbfs
+            e.confidence = end.confidence ?? 0
+            e.truncated = end.truncated
+            e.clip = end.clip
             night?.events.append(e)
-        case "level":
-            guard let start = r["start_s"]?.numberValue, let seconds = r["seconds"]?.numberValue else { break }
-            var active: [SoundClass: Double] = [:]
-            if case let .object(members)? = r["active_s"] {
-                for (name, value) in members {
-                    if let c = SoundClass(rawValue: name), let s = value.numberValue { active[c] = s }
-                }
-            }
-            func n(_ k: String) -> Double { r[k]?.numberValue ?? -120 }
-            night?.minutes.append(.init(start: offset + start, seconds: seconds, leq: n("leq_dbfs"), l10: n("l10_dbfs"),
-                                        l90: n("l90_dbfs"), lmax: n("lmax_dbfs"), floor: n("floor_dbfs"), active: active))
-            night?.heard += seconds
-            sessionSeconds = start + seconds
-        case "status" where r["status"]?.stringValue == "clip_skipped":
-            if let id = r["id"]?.stringValue { notKept[id] = r["error"]?.stringValue ?? "" }
-            fallthrough
-        case "status":
-            guard let status = r["status"]?.stringValue else { break }
-            let time = r["time"]?.stringValue.flatMap(WallClock.parse)
-            let unheardFor = r["unheard_s"]?.numberValue.map { min(max(0, $0), LogRanges.seconds.upperBound) }
-            if SinkMessage.deafness.contains(status), unheardSince == nil, let time {
+        case let .level(m):
+            night?.minutes.append(.init(start: offset + m.start, seconds: m.seconds, leq: m.leq ?? -120, l10: m.l10 ?? -120,
+                                        l90: m.l90 ?? -120, lmax: m.lmax ?? -120, floor: m.floor ?? -120,
+                                        active: Dictionary(m.active, uniquingKeysWith: { _, last in last })))
+            night?.heard += m.seconds
+            sessionSeconds = m.start + m.seconds
+        case let .status(s):
+            if s.status == .clipSkipped, let id = s.id { notKept[id] = s.error ?? "" }
+            let time = s.time.flatMap(WallClock.parse)
+            let unheardFor = s.unheardSeconds.map { min(max(0, $0), LogRanges.seconds.upperBound) }
+            if LogStatus.deafness.contains(s.status), unheardSince == nil, let time {
                 // A stall is said once the device has been quiet for `seconds`.
-                unheardSince = time - (status == "capture_stalled" ? min(max(0, r["seconds"]?.numberValue ?? 0), 3600) : 0)
-            } else if status == "listening", let unheardFor {
+                unheardSince = time - (s.status == .captureStalled ? min(max(0, s.seconds ?? 0), 3600) : 0)
+            } else if s.status == .listening, let unheardFor {
                 night?.unheard += unheardFor
                 unheardSince = nil
             }
-            guard Self.incidents.contains(status) || status == "listening" && unheardFor != nil else { break }
+            guard Self.incidents.contains(s.status) || s.status == .listening && unheardFor != nil else { break }
             let detail = ["error", "frames_lost", "seconds", "unheard_s", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
-                r[k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
+                s[detail: k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
-            night?.incidents.append(.init(time: offset + (r["stream_s"]?.numberValue ?? 0), status: status, detail: detail))
-        case "session_end":
+            night?.incidents.append(.init(time: offset + (s.streamSeconds ?? 0), status: s.status, detail: detail))
+        case let .sessionEnd(end):
             inSession = false
-            if let since = unheardSince, let end = r["end_time"]?.stringValue.flatMap(WallClock.parse), end > since {
-                night?.unheard += min(end - since, LogRanges.seconds.upperBound)
+            if let since = unheardSince, let endTime = end.endTime.flatMap(WallClock.parse), endTime > since {
+                night?.unheard += min(endTime - since, LogRanges.seconds.upperBound)
             }
             unheardSince = nil
-            let s = r["stream_s"]?.numberValue ?? sessionSeconds
+            let s = end.streamSeconds ?? sessionSeconds
             let span = max(night?.span ?? 0, offset + s)
             night?.span = span
             // Logs written before level records existed: the session's length is what was heard.
             if night?.minutes.isEmpty == true { night?.heard += s }
             closeSession()
-        default:
+        case .episode, .episodeRemoved:
             break
         }
         return finished
@@ -289,7 +284,7 @@ public struct NightBuilder {
         sessionSeconds = 0
     }
 
-    static let incidents: Set<String> = ["device_lost", "capture_stalled", "input_silent", "clipping", "overrun", "log_write_failed",
-                                         "sink_dropped", "profile_rejected", "previous_session_unclean", "bad_samples",
-                                         "clip_skipped", "night_audio_failed", "night_audio_dropped"]
+    static let incidents: Set<LogStatus> = [.deviceLost, .captureStalled, .inputSilent, .clipping, .overrun, .logWriteFailed,
+                                            .sinkDropped, .profileRejected, .previousSessionUnclean, .badSamples,
+                                            .clipSkipped, .nightAudioFailed, .nightAudioDropped]
 }

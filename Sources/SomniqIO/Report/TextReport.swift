@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// A night's summary for a terminal: the figures, a sparkline of the level, the alerts.
 public enum TextReport {
@@ -53,7 +54,7 @@ public enum TextReport {
         if !night.incidents.isEmpty {
             out.append("")
             out.append("incidents")
-            for i in night.incidents { out.append("  \(night.clock(i.time, seconds: true))  \(i.status)  \(LogText.escape(i.detail))") }
+            for i in night.incidents { out.append("  \(night.clock(i.time, seconds: true))  \(i.status.rawValue)  \(LogText.escape(i.detail))") }
         }
         if !night.skipped.isEmpty {
             out.append("")

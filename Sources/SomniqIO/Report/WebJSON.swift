@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SomniqCore
+import SomniqLog
 
 /// The web page's data as JSON (`/api/…`): the same nights, levels and state the pages
 /// show, for scripts and home automation.
@@ -35,7 +36,7 @@ public enum WebJSON {
                          ("floor_dbfs", .rounded(m.floor, 1))])
             })),
             ("incidents", .array(night.incidents.map { i in
-                .object([("time_s", .rounded(i.time)), ("at", time(i.time)), ("status", .string(i.status)), ("detail", .string(i.detail))])
+                .object([("time_s", .rounded(i.time)), ("at", time(i.time)), ("status", .string(i.status.rawValue)), ("detail", .string(i.detail))])
             })),
         ])
     }

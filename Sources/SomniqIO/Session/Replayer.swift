@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Replays audio files through the pipeline live capture uses, to the same kind of
 /// sinks, as fast as the machine allows: `FileSource` → `Session` (the `Pipeline`) →
@@ -52,23 +53,23 @@ public final class Replayer {
             // is closed, and the session ends saying why, before the error is reported.
             try session.finish()
             try beforeEnd?(session)
-            try session.end(reason: "decode_error", error: error.problem)
+            try session.end(reason: .decodeError, error: error.problem)
             throw error
         }
         progress?(1)
         if let problem = file.lengthProblem {
-            try session.status("length_mismatch", details: [("header_s", file.lengthUnknown ? .null : .rounded(file.headerSeconds)),
+            try session.status(.lengthMismatch, details: [("header_s", file.lengthUnknown ? .null : .rounded(file.headerSeconds)),
                                                             ("audio_s", .rounded(file.audioSeconds))])
             warning?(problem)
         }
         if file.nonFinite > 0, let first = file.firstNonFinite {
-            try session.status("bad_samples", details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
+            try session.status(.badSamples, details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
             warning?(String(cFormat: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",
                             file.nonFinite, first))
         }
         try session.finish()
         try beforeEnd?(session)
-        try session.end(reason: "end_of_file")
+        try session.end(reason: .endOfFile)
         return session.summary
     }
 }

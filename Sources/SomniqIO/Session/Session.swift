@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// One stream through the pipeline to its sinks: an audio source (a file, a capture
 /// device) pushes samples here; each output becomes one record, built once, and goes
@@ -9,11 +10,11 @@ public final class Session {
     public struct Summary: Sendable {
         public var streamSeconds = 0.0
         /// Per class, by `SoundClass.index`.
-        public var classes = [Records.ClassTally](repeating: .init(), count: SoundClass.allCases.count)
+        public var classes = [ClassTally](repeating: .init(), count: SoundClass.allCases.count)
         public var events: Int { classes.reduce(0) { $0 + $1.events } }
         public var alerts: Int { classes.reduce(0) { $0 + $1.alerts } }
-        /// `end_of_file`, `signal`, `end_of_input`, `device_unavailable`.
-        public var reason = ""
+        /// Nil until the session ends.
+        public var reason: LogRecord.EndReason?
     }
 
     /// Wall-clock times, for live sessions and replays given a start: of a stream time
@@ -62,11 +63,11 @@ public final class Session {
 
     /// Starts the session: its clips directory is made ready first (a path that is not a
     /// directory, or cannot be written, throws `ClipStore.Failure` before any record).
-    public func start(_ source: Records.Source) throws {
+    public func start(_ source: LogRecord.SessionStart.Source) throws {
         try clips?.prepare()
         try send(.start(source, pipeline.profile),
-                 Records.sessionStart(source: source, profile: pipeline.profile, somniqVersion: version, startedAt: times?.now(streamSeconds),
-                                      learned: pipeline.learned))
+                 .sessionStart(.init(source: source, profile: pipeline.profile, version: version, learned: pipeline.learned,
+                                     startTime: times?.now(streamSeconds))))
     }
 
     /// Pushes 16 kHz mono samples through the pipeline and its outputs to the sinks.
@@ -84,20 +85,17 @@ public final class Session {
     }
 
     /// A condition of the daemon; `alert`: critical (the daemon cannot hear).
-    public func status(_ name: String, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
-        try send(.status(name: name, alert: alert),
-                 Records.status(name, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now(streamSeconds)))
+    public func status(_ status: LogStatus, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
+        try send(.status(status, alert: alert),
+                 .status(.init(status, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now(streamSeconds))))
     }
 
     /// After a session that ended uncleanly (`UncleanEnd`): says so, with the ids of the
     /// events it left open, and closes each of them, `truncated`, with no offset.
     public func closeUnclean(_ open: [UncleanEnd.OpenEvent]) throws {
-        try status("previous_session_unclean", details: [("open_ids", .array(open.map { .string($0.id) }))])
+        try status(.previousSessionUnclean, details: [("open_ids", .array(open.map { .string($0.id) }))])
         for e in open {
-            try send(.closedUnseen(id: e.id, soundClass: e.soundClass),
-                     .object([("v", .number(Double(Records.version))), ("kind", .string("event_end")), ("id", .string(e.id)),
-                              ("class", .string(e.soundClass.rawValue)), ("truncated", .bool(true)),
-                              ("closed_by", .string("previous_session_unclean"))]))
+            try send(.closedUnseen(id: e.id, soundClass: e.soundClass), .eventEnd(.init(closingUnseen: e.id, soundClass: e.soundClass)))
         }
     }
 
@@ -123,47 +121,49 @@ public final class Session {
 
     /// A clip that could not be kept is a `clip_skipped` status: the event, the file, why
     /// (`reason`: `no_space`, `queue_full` or `failed`; `error`: in words).
-    /// It follows the event's `event_end`, whose `clip` it withdraws (`Records.eventEnd`).
+    /// It follows the event's `event_end`, whose `clip` it withdraws (`LogRecord.EventEnd.clip`).
     private func reportSkippedClips() throws {
         guard let clips else { return }
         for s in clips.takeSkipped() {
-            try status("clip_skipped", details: [("id", .string(s.id)), ("path", .string(s.path)), ("reason", .string(s.reason)),
+            try status(.clipSkipped, details: [("id", .string(s.id)), ("path", .string(s.path)), ("reason", .string(s.reason)),
                                               ("error", .string(s.problem))])
         }
     }
 
     /// The last record: `session_end`, with the session's counts, and `error` when the
     /// stream broke off.
-    public func end(reason: String, error: String? = nil) throws {
+    public func end(reason: LogRecord.EndReason, error: String? = nil) throws {
         summary.streamSeconds = streamSeconds
         summary.reason = reason
-        try send(.end(summary), Records.sessionEnd(streamSeconds: summary.streamSeconds, events: summary.events,
-                                                   alerts: summary.alerts, reason: reason, classes: summary.classes,
-                                                   endedAt: times?.now(streamSeconds), error: error))
+        try send(.end(summary), .sessionEnd(.init(streamSeconds: summary.streamSeconds, events: summary.events,
+                                                  alerts: summary.alerts, reason: reason, classes: summary.classes,
+                                                  endTime: times?.now(streamSeconds), error: error)))
     }
 
     private func send(_ output: PipelineOutput) throws {
-        let json: JSONValue?
+        let logged: LogRecord?
         switch output {
         case let .start(e):
             summary.classes[e.soundClass.index].count(e)
-            json = Records.eventStart(e, time: times?.at)
+            logged = .eventStart(.init(e, time: times?.at))
             clips?.started(e, unix: times?.unix(e.onset))
         case let .end(e):
             summary.classes[e.soundClass.index].count(e)
-            json = Records.eventEnd(e, time: times?.at, clip: clips?.ended(e))
+            logged = .eventEnd(.init(e, time: times?.at, clip: clips?.ended(e)))
         case let .input(c):
-            json = Records.status(c.kind.rawValue, streamSeconds: c.streamSeconds, alert: true,
-                                  details: [("seconds", .number(c.seconds))], time: times?.now(streamSeconds))
+            logged = .status(.init(c.kind.status, streamSeconds: c.streamSeconds, alert: true,
+                                   details: [("seconds", .number(c.seconds))], time: times?.now(streamSeconds)))
         case let .level(m):
-            json = Records.level(m, time: times?.at(m.startSeconds))
+            logged = .level(.init(m, time: times?.at(m.startSeconds)))
         case .window, .inputs:
-            json = nil
+            logged = nil
         }
-        try send(.output(output), json)
+        try send(.output(output), logged)
     }
 
-    private func send(_ record: SessionRecord, _ json: JSONValue?) throws {
+    /// The record is encoded once, here, for every sink.
+    private func send(_ record: SessionRecord, _ logged: LogRecord?) throws {
+        let json = logged?.json
         for sink in sinks { try sink.write(record, json: json) }
     }
 }

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// A sink that keeps a replayed session as a night, for `somniq replay --report`.
 public final class NightRecorder: RecordSink {
@@ -9,7 +10,7 @@ public final class NightRecorder: RecordSink {
 
     public func write(_ record: SessionRecord, json: JSONValue?) {
         guard let json else { return }
-        if let n = builder.add(json) { nights.append(n) }
+        if let n = builder.add(LogLine { () throws(LogRecord.Unread) in try LogRecord(json: json) }) { nights.append(n) }
         if case .end = record, let n = builder.finish() { nights.append(n) }
     }
 }

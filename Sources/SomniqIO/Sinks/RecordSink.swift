@@ -1,13 +1,14 @@
 import SomniqCore
+import SomniqLog
 
 /// Everything a session reports, in order: its start, what the pipeline heard, the
 /// daemon's own conditions, its end.
 public enum SessionRecord {
-    case start(Records.Source, Profile)
+    case start(LogRecord.SessionStart.Source, Profile)
     case output(PipelineOutput)
     /// A condition of the daemon (`listening`, `device_lost`, `overrun`, …); `alert`: a
     /// critical one, which the notification sinks carry too.
-    case status(name: String, alert: Bool)
+    case status(LogStatus, alert: Bool)
     /// An event the previous session opened and never closed (it was killed or lost
     /// power): closed here, with no guess at its end.
     case closedUnseen(id: String, soundClass: SoundClass)

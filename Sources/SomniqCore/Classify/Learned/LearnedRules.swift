@@ -133,6 +133,12 @@ public struct LearnedRules: Sendable {
         public var input: String
         public var value: Double
         public var weight: Double
+
+        public init(input: String, value: Double, weight: Double) {
+            self.input = input
+            self.value = value
+            self.weight = weight
+        }
     }
 
     static let cutoffLogit: Float = Float.log(cutoffScore / (1 - cutoffScore))

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Runs a program for each notification, without a shell: the record as one line of
 /// JSON on its stdin, and `SOMNIQ_*` variables in its environment.
@@ -51,7 +52,7 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
             "SOMNIQ_MESSAGE": m.text,
         ]
         if let c = m.soundClass { env["SOMNIQ_CLASS"] = c.rawValue }
-        if let s = m.status { env["SOMNIQ_STATUS"] = s }
+        if let s = m.status { env["SOMNIQ_STATUS"] = s.rawValue }
         if let link = m.link { env["SOMNIQ_LINK"] = link }
         if let id = m.record["id"]?.stringValue { env["SOMNIQ_EVENT_ID"] = id }
         if let t = m.record["onset_time"]?.stringValue ?? m.record["time"]?.stringValue { env["SOMNIQ_TIME"] = t }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SomniqCore
+import SomniqLog
 
 /// Publishes to an MQTT broker through libmosquitto, with QoS 1 throughout:
 ///
@@ -37,7 +38,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private var connected = false
     private var everConnected = false
     private var open = Set<SoundClass>()
-    /// The room cannot be heard (`SinkMessage.deafness`) until a `listening` message.
+    /// The room cannot be heard (`LogStatus.deafness`) until a `listening` message.
     private var deaf = false
     private var wake: (@Sendable () -> Void)?
     /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
@@ -177,7 +178,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             if message.kind == .eventStart { open.insert(c) } else if message.kind == .eventEnd { open.remove(c) }
         }
         if up, message.kind == .status {
-            if message.isRecovery { deaf = false } else if let s = message.status, SinkMessage.deafness.contains(s) { deaf = true }
+            if message.isRecovery { deaf = false } else if let s = message.status, LogStatus.deafness.contains(s) { deaf = true }
         }
         let available = !deaf
         lock.unlock()
@@ -196,7 +197,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             if rc == 0, let c = message.soundClass, message.kind == .eventStart {
                 rc = publish(client, "\(base)/last_event", Self.lastEvent(c, message).compactText, retain: true)
             }
-            if rc == 0, message.kind == .status, message.isRecovery || SinkMessage.deafness.contains(message.status ?? "") {
+            if rc == 0, message.kind == .status, message.isRecovery || message.status.map(LogStatus.deafness.contains) == true {
                 rc = publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
             }
         }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SomniqCore
+import SomniqLog
 
 /// Hands notifications to the configured sinks, each through its own bounded queue
 /// and thread (`SinkWorker`), so that nothing here waits on a network or a program.
@@ -134,13 +135,13 @@ public final class SinkHub: RecordSink {
         switch (record, json) {
         case let (.output(.start(e)), json?): eventStart(e, record: json)
         case let (.output(.end(e)), json?): eventEnd(e, record: json)
-        case let (.output(.input(c)), json?): status(c.kind.rawValue, record: json)
-        case let (.status(name, alert: true), json?):
-            if SinkMessage.deafness.contains(name) { saidDeaf = true }
-            status(name, record: json)
-        case let (.status("listening", alert: false), json?) where saidDeaf:
+        case let (.output(.input(c)), json?): status(c.kind.status, record: json)
+        case let (.status(status, alert: true), json?):
+            if LogStatus.deafness.contains(status) { saidDeaf = true }
+            self.status(status, record: json)
+        case let (.status(.listening, alert: false), json?) where saidDeaf:
             saidDeaf = false
-            status("listening", record: json)
+            status(.listening, record: json)
         case let (.output(.level), json?) where forwardsLevels: level(json)
         default: break
         }
@@ -180,7 +181,7 @@ public final class SinkHub: RecordSink {
     }
 
     /// A critical condition of the daemon (a `status` record with `alert: true`).
-    public func status(_ name: String, record: JSONValue) {
+    public func status(_ name: LogStatus, record: JSONValue) {
         let message = SinkMessage(kind: .status, room: room, soundClass: nil, tier: .critical,
                                   record: record.adding("room", .string(room)), status: name)
         for e in entries where e.worker.takes(.status) { e.worker.offer(message) }

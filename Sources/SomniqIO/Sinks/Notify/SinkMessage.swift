@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// What a sink is told: an alerted event's start or end, a critical condition of the
 /// daemon itself, or (MQTT only) the minute's sound level.
@@ -14,10 +15,7 @@ public struct SinkMessage: Sendable {
     public var record: JSONValue
     /// `device_lost`, `input_silent`, … for a status message; `listening` when the room
     /// is heard again after one of `deafness`.
-    public var status: String?
-
-    /// The conditions in which somniq hears nothing at all, and that `listening` ends.
-    public static let deafness: Set<String> = ["device_lost", "capture_stalled"]
+    public var status: LogStatus?
 
     /// A test notification (`somniq test-alert`), sent at the critical tier so that it
     /// goes wherever an alarm would, and sounds as one does.
@@ -27,7 +25,7 @@ public struct SinkMessage: Sendable {
     }
 
     /// The room is heard again: good news, said at a lower priority than the loss.
-    public var isRecovery: Bool { kind == .status && status == "listening" }
+    public var isRecovery: Bool { kind == .status && status == .listening }
 
     /// Where the event is on the web page, when its public address is configured.
     public var link: String? { record["link"]?.stringValue }
@@ -52,7 +50,7 @@ public struct SinkMessage: Sendable {
         switch kind {
         case .eventStart:
             let when = record["onset_time"]?.stringValue.flatMap(WallClock.parse).map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
-            return "\(soundClass.map(EventWords.title) ?? label) in \(room)\(when) (\(tier.rawValue)): \(EventWords.why(trace: record["trace"]))"
+            return "\(soundClass.map(EventWords.title) ?? label) in \(room)\(when) (\(tier.rawValue)): \(EventWords.why(trace: record["trace"].map(LogRecord.Trace.init)))"
                 + (link.map { "\n\($0)" } ?? "")
         case .eventEnd:
             let seconds = (record["offset_s"]?.numberValue ?? 0) - (record["onset_s"]?.numberValue ?? 0)
@@ -61,7 +59,7 @@ public struct SinkMessage: Sendable {
             let unheard = record["unheard_s"]?.numberValue ?? 0
             return "somniq in \(room): listening again; the room was not heard for \(TextReport.duration(unheard))"
         case .status:
-            return "somniq in \(room): \(Self.statusText(status ?? ""))"
+            return "somniq in \(room): \(status.map(Self.statusText) ?? "")"
         case .level:
             return "sound level in \(room)"
         case .test:
@@ -70,23 +68,20 @@ public struct SinkMessage: Sendable {
     }
 
     /// "smoke alarm", "baby cry", or the status's name.
-    public var label: String { soundClass.map { $0.rawValue.replacing("_", with: " ") } ?? (status ?? kind.rawValue) }
+    public var label: String { soundClass.map { $0.rawValue.replacing("_", with: " ") } ?? (status?.rawValue ?? kind.rawValue) }
 
-    static func statusText(_ status: String) -> String {
+    static func statusText(_ status: LogStatus) -> String {
         switch status {
-        case "device_lost": "the microphone is gone; somniq cannot hear the room"
-        case "capture_stalled": "the microphone sends no audio (a stuck device or sound server?); somniq cannot hear the room"
-        case "input_silent": "the microphone is silent (muted or unplugged?); somniq cannot hear the room"
-        case "clipping": "the microphone is clipping; lower its capture gain"
-        default: status.replacing("_", with: " ")
+        case .deviceLost: "the microphone is gone; somniq cannot hear the room"
+        case .captureStalled: "the microphone sends no audio (a stuck device or sound server?); somniq cannot hear the room"
+        case .inputSilent: "the microphone is silent (muted or unplugged?); somniq cannot hear the room"
+        case .clipping: "the microphone is clipping; lower its capture gain"
+        default: status.rawValue.replacing("_", with: " ")
         }
     }
 }
 
 extension JSONValue {
-    var stringValue: String? { if case let .string(s) = self { s } else { nil } }
-    var numberValue: Double? { if case let .number(n) = self { n } else { nil } }
-
     /// This object with one more member (a non-object is returned unchanged).
     func adding(_ key: String, _ value: JSONValue) -> JSONValue {
         guard case var .object(members) = self else { return self }

@@ -2,6 +2,7 @@ import CNetLibs
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// POSTs each notification over HTTP(S) with libcurl: the record as JSON, or (format
 /// `ntfy`) a line of text with ntfy's Title, Priority and Tags headers. Any answer but
@@ -54,7 +55,7 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         case .ntfy:
             let emoji = m.kind == .eventEnd || m.isRecovery ? "white_check_mark"
                 : m.tier == .critical ? "rotating_light" : m.tier == .high ? "warning" : "bell"
-            let tags = [emoji, m.soundClass?.rawValue ?? m.status ?? m.kind.rawValue, m.room]
+            let tags = [emoji, m.soundClass?.rawValue ?? m.status?.rawValue ?? m.kind.rawValue, m.room]
             // ntfy's `Click`: tapping the notification opens the event on the page.
             return (m.text, ["Content-Type: text/plain; charset=utf-8",
                              "Title: \(m.title)",

@@ -1,0 +1,193 @@
+import SomniqCore
+
+extension LogRecord {
+    /// `event_start`: an event confirmed, with the decision that made it.
+    public struct EventStart: Sendable, Equatable {
+        public var id: String
+        public var soundClass: SoundClass
+        public var tier: Tier?
+        public var onset: Double?
+        /// ISO 8601 UTC of the onset (live sessions).
+        public var onsetTime: String?
+        public var confidence: Double?
+        public var alert: Bool
+        /// `cooldown` or `profile`: why an event was not alerted.
+        public var suppressed: String?
+        public var trace: Trace?
+
+        /// `time`: maps a stream time to an ISO 8601 UTC wall-clock time (live sessions only).
+        public init(_ e: SomniqCore.EventStart, time: ((Double) -> String)? = nil) {
+            id = e.id
+            soundClass = e.soundClass
+            tier = e.tier
+            onset = e.onset
+            onsetTime = time?(e.onset)
+            confidence = e.confidence
+            alert = e.alert
+            suppressed = e.suppressed
+            trace = Trace(e.trace)
+        }
+
+        init?(_ r: JSONValue) {
+            guard let id = r.string("id"), let c = r.string("class").flatMap(SoundClass.init(rawValue:)) else { return nil }
+            self.id = id
+            soundClass = c
+            tier = r.string("tier").flatMap(Tier.init(rawValue:))
+            onset = r.number("onset_s")
+            onsetTime = r.string("onset_time")
+            confidence = r.number("confidence")
+            alert = r.isTrue("alert")
+            suppressed = r.string("suppressed")
+            trace = r["trace"].map(Trace.init)
+        }
+
+        var members: [(String, JSONValue)] {
+            var m: [(String, JSONValue)] = [("id", .string(id)), ("class", .string(soundClass.rawValue))]
+            m.append("tier", tier.map { .string($0.rawValue) })
+            m.append("onset_s", onset.map { .rounded($0) })
+            m.append("onset_time", onsetTime.map(JSONValue.string))
+            m.append("confidence", confidence.map { .rounded($0) })
+            m.append(("alert", .bool(alert)))
+            m.append(("suppressed", suppressed.map(JSONValue.string) ?? .null))
+            m.append("trace", trace?.json)
+            return m
+        }
+    }
+
+    /// Why an event was raised: the effective rule, the scores and levels, the profile, and
+    /// where a learned rule decided the class, the inputs that weighed most.
+    public struct Trace: Sendable, Equatable {
+        /// The rule in force, as `AlertRule.json` writes it.
+        public var rule: JSONValue?
+        public var peakSmoothed: Double?, peakRaw: Double?
+        public var levelDbfs: Double?, floorDbfs: Double?
+        public var profile: String?, profileSHA256: String?
+        /// Stream seconds at which the event was confirmed.
+        public var confirmed: Double?
+        public var learned: [LearnedRules.Weight]
+
+        /// The rule's `on`: the figure `peakSmoothed` was compared with.
+        public var on: Double? { rule?.number("on") }
+        /// The rule's `debounce_s`.
+        public var debounce: Double? { rule?.number("debounce_s") }
+
+        init(_ t: DecisionTrace) {
+            rule = t.rule.json
+            peakSmoothed = t.peakSmoothed
+            peakRaw = t.peakRaw
+            levelDbfs = t.levelDbfs
+            floorDbfs = t.floorDbfs
+            profile = t.profileName
+            profileSHA256 = t.profileSHA256
+            confirmed = t.confirmed
+            learned = t.weights
+        }
+
+        /// A trace as logged (anything but an object reads as empty).
+        public init(_ t: JSONValue) {
+            rule = t["rule"]
+            peakSmoothed = t.number("peak_smoothed")
+            peakRaw = t.number("peak_raw")
+            levelDbfs = t.number("level_dbfs")
+            floorDbfs = t.number("floor_dbfs")
+            profile = t.string("profile")
+            profileSHA256 = t.string("profile_sha256")
+            confirmed = t.number("confirmed_s")
+            if case let .array(items)? = t["learned"] {
+                learned = items.compactMap { w in
+                    guard let input = w.string("input"), let value = w.number("value"), let weight = w.number("weight") else { return nil }
+                    return LearnedRules.Weight(input: input, value: value, weight: weight)
+                }
+            } else {
+                learned = []
+            }
+        }
+
+        var json: JSONValue {
+            var m: [(String, JSONValue)] = []
+            m.append("rule", rule)
+            m.append("peak_smoothed", peakSmoothed.map { .rounded($0) })
+            m.append("peak_raw", peakRaw.map { .rounded($0) })
+            m.append("level_dbfs", levelDbfs.map { .rounded($0, 1) })
+            m.append("floor_dbfs", floorDbfs.map { .rounded($0, 1) })
+            m.append("profile", profile.map(JSONValue.string))
+            m.append("profile_sha256", profileSHA256.map(JSONValue.string))
+            m.append("confirmed_s", confirmed.map { .rounded($0) })
+            if !learned.isEmpty {
+                m.append(("learned", .array(learned.map {
+                    .object([("input", .string($0.input)), ("value", .rounded($0.value)), ("weight", .rounded($0.weight))])
+                })))
+            }
+            return .object(m)
+        }
+    }
+
+    /// `event_end`: an event's end, its loudest level and highest score.
+    public struct EventEnd: Sendable, Equatable {
+        public var id: String
+        /// Every `event_end` somniq writes names its class.
+        public var soundClass: SoundClass?
+        /// Absent from an event closed by the next session (`closedBy`), whose end is unknown.
+        public var onset: Double?, offset: Double?
+        public var offsetTime: String?
+        public var peakDbfs: Double?
+        public var confidence: Double?
+        public var truncated: Bool
+        /// The file the event's sound is being kept in. The clip is complete only `post_s`
+        /// after the end, and written off the audio path, so the path is a promise: a
+        /// `clip_skipped` status with the same `id`, later in the log, withdraws it.
+        public var clip: String?
+        /// `previous_session_unclean`: closed by the session after the one that opened it.
+        public var closedBy: LogStatus?
+
+        /// `time`: maps a stream time to an ISO 8601 UTC wall-clock time (live sessions only).
+        public init(_ e: SomniqCore.EventEnd, time: ((Double) -> String)? = nil, clip: String? = nil) {
+            id = e.id
+            soundClass = e.soundClass
+            onset = e.onset
+            offset = e.offset
+            offsetTime = time?(e.offset)
+            peakDbfs = e.peakDbfs
+            confidence = e.confidence
+            truncated = e.truncated
+            self.clip = clip
+        }
+
+        /// An event the previous session opened and never closed (it was killed or lost
+        /// power): closed, truncated, with no guess at its end.
+        public init(closingUnseen id: String, soundClass: SoundClass) {
+            self.id = id
+            self.soundClass = soundClass
+            truncated = true
+            closedBy = .previousSessionUnclean
+        }
+
+        init?(_ r: JSONValue) {
+            guard let id = r.string("id") else { return nil }
+            self.id = id
+            soundClass = r.string("class").flatMap(SoundClass.init(rawValue:))
+            onset = r.number("onset_s")
+            offset = r.number("offset_s")
+            offsetTime = r.string("offset_time")
+            peakDbfs = r.number("peak_dbfs")
+            confidence = r.number("confidence")
+            truncated = r.isTrue("truncated")
+            clip = r.string("clip")
+            closedBy = r.string("closed_by").flatMap(LogStatus.init(rawValue:))
+        }
+
+        var members: [(String, JSONValue)] {
+            var m: [(String, JSONValue)] = [("id", .string(id))]
+            m.append("class", soundClass.map { .string($0.rawValue) })
+            m.append("onset_s", onset.map { .rounded($0) })
+            m.append("offset_s", offset.map { .rounded($0) })
+            m.append("offset_time", offsetTime.map(JSONValue.string))
+            m.append("peak_dbfs", peakDbfs.map { .rounded($0, 1) })
+            m.append("confidence", confidence.map { .rounded($0) })
+            m.append(("truncated", .bool(truncated)))
+            m.append("clip", clip.map(JSONValue.string))
+            m.append("closed_by", closedBy.map { .string($0.rawValue) })
+            return m
+        }
+    }
+}
