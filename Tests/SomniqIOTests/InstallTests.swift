@@ -47,6 +47,7 @@ final class InstallTests {
             "usr/share/somniq/examples/network.conf",
             "usr/share/somniq/examples/web.conf",
             "usr/share/somniq/schemas/config.schema.json",
+            "usr/share/somniq/schemas/event-log.schema.json",
             "usr/share/somniq/schemas/profile.schema.json",
             "usr/share/zsh/vendor-completions/_somniq",
         ] + profiles.map { "usr/share/somniq/profiles/" + $0 }).sorted())
@@ -61,7 +62,7 @@ final class InstallTests {
                 == ["/usr/bin/somniq run --config /etc/somniq/config.json"])
         #expect(sameFile("etc/somniq/config.json", as: "config/config.json"))
         for p in profiles { #expect(sameFile("usr/share/somniq/profiles/" + p, as: "profiles/" + p), "\(p)") }
-        for s in ["profile", "config"] {
+        for s in ["profile", "config", "event-log"] {
             #expect(sameFile("usr/share/somniq/schemas/\(s).schema.json", as: "schemas/\(s).schema.json"))
         }
         // The network drop-in is an example, not in force until copied to somniq.service.d/.

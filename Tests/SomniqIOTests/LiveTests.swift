@@ -75,6 +75,8 @@ import SomniqCore
         let ended: Set<String> = Set(all.filter { $0["kind"] == .string("event_end") }.compactMap { $0["id"]?.stringValue })
         #expect(opened == ended && !opened.isEmpty)
         #expect(UncleanEnd.scan(log) == nil)
+        // Two sessions, status records and an event closed unseen: each line as the schema says.
+        try EventLogSchemaTests.expectValid(log)
     }
 
     @Test func deviceMissingAtStartIsLoggedAlertedAndReopened() throws {
@@ -90,6 +92,7 @@ import SomniqCore
                 + kinds(log1).dropFirst(3).dropLast() + ["session_end"])
         let lost = log1.first { $0["status"] == .string("device_lost") }
         #expect(lost?["alert"] == .bool(true) && lost?["tier"] == .string("critical"))
+        try EventLogSchemaTests.expectValid(log)
     }
 
     @Test func deviceThatVanishesMidStreamIsReopenedWithBackoff() throws {
