@@ -49,16 +49,23 @@ let package = Package(
         // The event log's one schema: every record as a type, encoded and decoded here alone.
         .target(name: "SomniqLog", dependencies: ["SomniqCore"]),
 
-        // The world around the core: files, devices, FFTW, the event log, the sinks.
+        // The world around the core: files, FFTW, the event log, the sinks, the reports, the
+        // daemon's service (given its device by the command). No ALSA: capture is SomniqCapture.
         .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "SomniqLog", "CALSA", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
+            "SomniqCore", "SomniqLog", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
+        // ALSA capture: the device, its reader thread, `CaptureSource`, device listing. Its
+        // own module, so that what reads logs and reports (the web page, the fuzz build of
+        // SomniqIO) neither builds nor links ALSA; only `somniq` (run, devices) depends on it.
+        .target(name: "SomniqCapture", dependencies: ["SomniqIO", "SomniqLog", "SomniqCore", "CALSA"]),
+
         // The web page (`run` with "http", `serve`): routes, the token, clips over HTTP.
-        // Its own module, so that the fuzz build of SomniqIO does not build the server.
+        // Its own module, so that the fuzz build of SomniqIO does not build the server. It
+        // does not depend on SomniqCapture: serving the page needs no microphone.
         .target(name: "SomniqWeb", dependencies: [
             "SomniqIO", "SomniqLog", "SomniqCore",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -72,7 +79,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "somniq", dependencies: [
-            "SomniqIO", "SomniqLog", "SomniqCore", "SomniqWeb",
+            "SomniqIO", "SomniqCapture", "SomniqLog", "SomniqCore", "SomniqWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +108,7 @@ let package = Package(
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
         .testTarget(name: "SomniqLogTests", dependencies: ["SomniqLog", "SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqLog", "SomniqCore", "SomniqWeb", "AlarmBattery",
+        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCapture", "SomniqLog", "SomniqCore", "SomniqWeb", "AlarmBattery",
                                                           .product(name: "NIOCore", package: "swift-nio")],
                     resources: []),
     ],

@@ -77,10 +77,10 @@ for m in "$root"/Sources/*/module.modulemap "$out"/*.build/module.modulemap \
          "$build"/pkg/checkouts/*/Sources/*/include/module.modulemap; do
     if [[ -f $m ]]; then modulemaps+=(-Xcc "-fmodule-map-file=$m"); fi
 done
-# The system libraries of Package.swift's systemLibrary targets (libcurl and libmosquitto
-# are not linked: CNetLibs opens them with dlopen).
-read -ra syslibs <<<"$(pkg-config --libs alsa fftw3f sndfile soxr 2>/dev/null ||
-                       echo "-lasound -lfftw3f -lsndfile -lsoxr")"
+# The system libraries of SomniqIO's systemLibrary targets (libcurl and libmosquitto are
+# not linked: CNetLibs opens them with dlopen; ALSA is SomniqCapture's, not built here).
+read -ra syslibs <<<"$(pkg-config --libs fftw3f sndfile soxr 2>/dev/null ||
+                       echo "-lfftw3f -lsndfile -lsoxr")"
 for t in "${targets[@]}"; do
     module=Fuzz${t^}
     if ! swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" \

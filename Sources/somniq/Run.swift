@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ServiceLifecycle
+import SomniqCapture
 import SomniqCore
 import SomniqIO
 import SomniqWeb
@@ -99,7 +100,10 @@ struct Run: AsyncParsableCommand {
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
-        do { session = try SessionService(options: options, controls: controls, logger: logger, version: Somniq.version) } catch {
+        do {
+            session = try SessionService(options: options, source: CaptureSource(device: settings.device), controls: controls,
+                                         logger: logger, version: Somniq.version)
+        } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
             case .log:

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqCapture
 @testable import SomniqIO
 import Testing
 

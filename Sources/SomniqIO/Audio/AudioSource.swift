@@ -23,9 +23,16 @@ public enum AudioEvent: Sendable {
 }
 
 /// Where a session's audio comes from — a file (`FileSource`) or a capture device
-/// (`CaptureSource`) — as an asynchronous sequence of `AudioEvent`s that ends with the
+/// (`CaptureSource`, in `SomniqCapture`) — as an asynchronous sequence of `AudioEvent`s that ends with the
 /// audio (the file's end; for a device, the task cancelled). A source is iterated once.
 public protocol AudioSource: AsyncSequence<AudioEvent, any Error> {
     /// The source as the session's start record names it.
     var source: LogRecord.SessionStart.Source { get }
+}
+
+/// A source that holds a device open until it is closed: the daemon's (`SessionService`),
+/// which is given `SomniqCapture`'s `CaptureSource`.
+public protocol DeviceSource: AudioSource {
+    /// Lets the device go; the source is not iterated after.
+    func close()
 }

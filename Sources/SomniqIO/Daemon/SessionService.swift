@@ -6,7 +6,8 @@ import UnixSignals
 import SomniqCore
 import SomniqLog
 
-/// `somniq run` as a service: the capture device's stream (`CaptureSource`) through a
+/// `somniq run` as a service: the capture device's stream (a `DeviceSource`: the command
+/// gives it `SomniqCapture`'s `CaptureSource`, so that this module holds no ALSA) through a
 /// session made as every front end makes it (`SessionFactory`), to the event log first
 /// (the record of truth), then the notification sinks, the metrics and the journal.
 ///
@@ -55,7 +56,7 @@ public actor SessionService: Service {
     private let controls: AsyncStream<Control>
     private let logger: Logger
     private let notifier = SystemdNotifier()
-    private let source: CaptureSource
+    private let source: any DeviceSource
     private let log: DurableLog
     private let session: Session
     private var pipeline: Pipeline { session.pipeline }
@@ -80,7 +81,9 @@ public actor SessionService: Service {
     private var stalled = false
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
-    public init(options: Options, controls: AsyncStream<Control>, logger: Logger, version: String) throws(Failure) {
+    /// `source` is the capture of `options.config.device`.
+    public init(options: Options, source: sending any DeviceSource, controls: AsyncStream<Control>, logger: Logger,
+                version: String) throws(Failure) {
         self.options = options
         self.controls = controls
         self.logger = logger
@@ -91,7 +94,7 @@ public actor SessionService: Service {
         // Read before this session writes its first record.
         unclean = UncleanEnd.scan(options.config.log)
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
-        source = CaptureSource(device: options.config.device)
+        self.source = source
         hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger,
                       page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
@@ -107,7 +110,7 @@ public actor SessionService: Service {
     }
 
     /// Listens until graceful shutdown or `maxSeconds` of audio. A device lost is
-    /// `device_lost` (a critical alert) and is reopened (`CaptureSource`); only a
+    /// `device_lost` (a critical alert) and is reopened by the source; only a
     /// permission error ends the session, thrown as `Failure.device`.
     public func run() async throws {
         if !hub.isEmpty {

@@ -17,11 +17,11 @@ final class PosixLock: @unchecked Sendable {
 
 /// A mutex and a condition variable, as NSCondition: `wait` and `wait(until:)` with the
 /// lock held; `wait(until:)` returns false when the deadline (wall clock) passed.
-final class PosixCondition: @unchecked Sendable {
+package final class PosixCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(cond, nil)
     }
@@ -33,15 +33,15 @@ final class PosixCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    func wait() { pthread_cond_wait(cond, mutex) }
-    func signal() { pthread_cond_signal(cond) }
-    func broadcast() { pthread_cond_broadcast(cond) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+    package func wait() { pthread_cond_wait(cond, mutex) }
+    package func signal() { pthread_cond_signal(cond) }
+    package func broadcast() { pthread_cond_broadcast(cond) }
 
     /// Waits for a signal until `deadline`; false once it has passed.
     @discardableResult
-    func wait(until deadline: Date) -> Bool {
+    package func wait(until deadline: Date) -> Bool {
         let t = deadline.timeIntervalSince1970
         guard t.isFinite else { wait(); return true }
         let whole = t.rounded(.down)
@@ -51,7 +51,7 @@ final class PosixCondition: @unchecked Sendable {
 }
 
 /// A thread of its own running `body` (Foundation's `Thread` with a name, started at once).
-enum PosixThread {
+package enum PosixThread {
     private final class Box {
         let name: String
         let body: () -> Void
@@ -59,7 +59,7 @@ enum PosixThread {
     }
 
     /// Starts `body` on a new detached thread named `name` (the kernel keeps 15 bytes of it).
-    static func start(name: String, _ body: @escaping () -> Void) {
+    package static func start(name: String, _ body: @escaping () -> Void) {
         let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

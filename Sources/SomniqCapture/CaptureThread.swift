@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqIO
 
 /// Runs blocking ALSA reads on a dedicated thread and hands period blocks to an async
 /// consumer (`CaptureSource`) through a bounded queue. When the queue is full the reader

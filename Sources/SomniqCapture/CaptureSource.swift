@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqIO
 import SomniqLog
 
 /// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their
@@ -9,7 +10,7 @@ import SomniqLog
 /// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
 /// iterating task ends the stream at once (a backoff wait too); `close` then lets the
 /// device go.
-public final class CaptureSource: AudioSource, AsyncIteratorProtocol {
+public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     public let device: String
     private var capture: AlsaCapture?
     private var reader: CaptureThread?

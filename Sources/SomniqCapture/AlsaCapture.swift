@@ -2,15 +2,9 @@ import CALSA
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqIO
 
-/// Why capture failed, with what to do about it.
-public struct CaptureError: Error, CustomStringConvertible {
-    public enum Kind: Sendable { case unavailable, permission, lost, failed }
-    public var kind: Kind
-    public var device: String
-    public var message: String
-    public var description: String { "\(device): \(message)" }
-
+extension CaptureError {
     static func from(_ code: Int32, device: String, during what: String) -> CaptureError {
         let reason = String(cString: snd_strerror(code))
         switch -code {

@@ -1,6 +1,7 @@
 import CALSA
 import FoundationEssentials
 import Glibc
+import SomniqIO
 
 /// A capture device on a sound card, as ALSA's control interface reports it.
 public struct CaptureHardware: Sendable, Equatable {
