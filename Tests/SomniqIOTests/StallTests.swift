@@ -102,7 +102,8 @@ import SomniqLog
         p.executableURL = URL(fileURLWithPath: Paths.somniq)
         p.arguments = ["run", "--device", "fixture:FILE=\(fifo)", "--config", config]
         p.environment = rig.environment.merging(["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"]) { $1 }
-        p.standardError = try #require(FileHandle(forWritingAtPath: err))
+        let errHandle = try #require(FileHandle(forWritingAtPath: err))
+        p.standardError = errHandle
         try p.run()
         defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         try waitUntil(timeout: 20) { kinds(records(log)).contains("status:capture_stalled") }
