@@ -10,33 +10,8 @@ public struct ProfileWarning: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(keyPath): \(problem)" }
 }
 
-extension SoundClass {
-    /// How long an event of the class usually lasts, in seconds: what a rule must be able
-    /// to confirm. Figures are the sound's physics, checked against the `tune/` labels
-    /// (median in brackets) and never longer than them:
-    /// - a door slam or breaking glass is an impulse that a bedroom's reverberation
-    ///   (RT60 0.3–0.5 s) ends within half a second [0.54, 0.70 s];
-    /// - one bark, one cough, one gasp: a single expulsion or inhalation, 0.2–0.6 s
-    ///   [0.54, 1.44, 1.12 s];
-    /// - a scream or a laugh: one exhalation of voice, about a second [1.86, 1.32 s];
-    /// - a phone rings in a cadence (2 s on, 4 s off in North America), a baby cries in
-    ///   bouts of 1–1.5 s cries, thunder rumbles 3–10 s, a remark is a few seconds of
-    ///   speech: about 5 s [5.62, 4.68, 6.44, 6.86 s];
-    /// - a smoke alarm sounds until it is silenced, and snoring, breathing and music go on
-    ///   for minutes: 10 s is a short spell [10.66, 33.5, 21.3, 10.76 s];
-    /// - a breathing pause is marked at one frame, where breathing resumes.
-    public var usualSeconds: Double {
-        switch self {
-        case .door, .glassBreak, .dogBark, .cough, .gasp, .breathingPause: 0.5
-        case .scream, .laughter: 1
-        case .phoneRing, .babyCry, .thunder, .speech: 5
-        case .smokeAlarm, .snoring, .breathing, .music: 10
-        }
-    }
-}
-
 extension Profile {
-    /// Settings under which a clear instance of a class (raw score 1 for its
+    /// Settings under which a clear instance of a class (raw score 1 for its descriptor's
     /// `usualSeconds`) would not become an event, and critical classes turned off.
     public var warnings: [ProfileWarning] {
         var out: [ProfileWarning] = []
@@ -51,7 +26,7 @@ extension Profile {
                 }
                 continue
             }
-            let usual = c.usualSeconds
+            let usual = c.descriptor.usualSeconds
             // Frames a sound of that length keeps the score up: the first at its start, then
             // one per hop (a 0.5 s sound spans 2 frame times).
             let frames = Int((usual / StreamClock.frameSeconds).rounded(.down)) + 1

@@ -19,11 +19,11 @@ public struct Classifier: Sendable {
     /// the one before it in a train (a breath follows the one before within 7 s).
     public static let trainDelay = 16
     /// The classes decided `trainDelay` windows after the others.
-    public static let trainClasses: [SoundClass] = [.snoring, .breathing]
+    public static let trainClasses = SoundClass.all(\.train)
     /// The classes a familiar sound does not open (`unlessFamiliar`), besides the trains:
     /// the short ones and thunder. Not the alarm, decided by its own cadence, nor a voice,
     /// a cry, a ringer or music, which go on for long and are not mistaken for a background.
-    static let habituated: [SoundClass] = [.thunder, .glassBreak, .scream, .door, .gasp, .cough, .dogBark]
+    static let habituated = SoundClass.all(\.habituated)
     public static let promptClasses: [SoundClass] = SoundClass.allCases.filter { !trainClasses.contains($0) }
 
     /// What a decision settles.
@@ -376,5 +376,5 @@ public struct Classifier: Sendable {
 
     /// The short classes, the habituated ones but thunder (which swells): a burst that
     /// stands out of the room at its first window.
-    static let short: [SoundClass] = habituated.filter { $0 != .thunder }
+    static let short = SoundClass.all(\.short)
 }

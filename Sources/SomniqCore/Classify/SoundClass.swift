@@ -30,14 +30,7 @@ public enum SoundClass: String, CaseIterable, Sendable, Comparable {
     case breathingPause = "breathing_pause"
 
     /// The tier a class has unless a profile moves it.
-    public var defaultTier: Tier {
-        switch self {
-        case .smokeAlarm, .glassBreak, .scream, .gasp: .critical
-        case .snoring, .cough, .babyCry, .dogBark, .thunder, .breathingPause: .high
-        case .speech, .laughter, .door, .phoneRing: .medium
-        case .music, .breathing: .low
-        }
-    }
+    public var defaultTier: Tier { descriptor.tier }
 
     /// Position in `allCases`, used to index per-class arrays (a switch: no hashing).
     public var index: Int {

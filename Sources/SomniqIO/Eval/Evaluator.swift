@@ -7,7 +7,7 @@ import SomniqCore
 /// onset latency and false alerts per hour on background-only recordings.
 public struct Evaluator {
     /// The classes scored: every class with labels (`breathing_pause` is derived and has none).
-    public static let labels = SoundClass.allCases.filter { $0 != .breathingPause }.map(\.rawValue)
+    public static let labels = SoundClass.allCases.filter { !$0.descriptor.derived }.map(\.rawValue)
 
     /// A recording and its labels (an empty label file: background only).
     public struct Item: Sendable {

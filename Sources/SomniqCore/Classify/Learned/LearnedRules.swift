@@ -12,9 +12,7 @@ import RealModule
 /// breath trains and the breathing pause stay with their pattern detectors.
 public struct LearnedRules: Sendable {
     /// The classes a learned rule may decide.
-    public static let candidates: [SoundClass] = [
-        .glassBreak, .scream, .gasp, .cough, .babyCry, .dogBark, .thunder, .speech, .laughter, .door, .phoneRing, .music,
-    ]
+    public static let candidates = SoundClass.all(\.learned)
 
     /// Which rule decides each candidate class.
     public enum Use: String, Sendable, CaseIterable {

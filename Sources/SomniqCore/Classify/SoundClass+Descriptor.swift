@@ -1,0 +1,65 @@
+extension SoundClass {
+    /// Everything about a class besides its rule, in one entry: the lists the classifier, the
+    /// learned rules, the profiles' warnings and the evaluation use are derived from these
+    /// (docs/ARCHITECTURE.md, "How to add… a class", lists the places that cannot be).
+    public struct Descriptor: Sendable, Equatable {
+        /// The tier it has unless a profile moves it (docs/behaviour.md#classes-and-tiers).
+        public var tier: Tier
+        /// How long an event of the class usually lasts, seconds: what a profile's rule must
+        /// be able to confirm (`Profile.warnings`).
+        public var usualSeconds: Double
+        /// Decided `Classifier.trainDelay` windows after the others, once the rhythm of its
+        /// train is known (`Classifier.trainClasses`).
+        public var train = false
+        /// A burst that stands out of the room at its first window: its learned score needs
+        /// the window to be novel (`Classifier.short`), and a familiar one opens nothing.
+        public var short = false
+        /// A familiar sound opens no event of it (`Classifier.habituated`): the short
+        /// classes and thunder (the trains are habituated by their rhythm).
+        public var habituated = false
+        /// A learned rule may decide it (`LearnedRules.candidates`). Changing this changes
+        /// the learned rules' inputs: re-fit them, with `tools/learn/train.py`'s CANDIDATES.
+        public var learned = false
+        /// Derived from another class's pattern, never labelled (`Evaluator.labels`).
+        public var derived = false
+    }
+
+    /// The class's descriptor. Figures for `usualSeconds` are the sound's physics, checked
+    /// against the `tune/` labels (median in brackets) and never longer than them:
+    /// - a door slam or breaking glass is an impulse that a bedroom's reverberation
+    ///   (RT60 0.3–0.5 s) ends within half a second [0.54, 0.70 s];
+    /// - one bark, one cough, one gasp: a single expulsion or inhalation, 0.2–0.6 s
+    ///   [0.54, 1.44, 1.12 s];
+    /// - a scream or a laugh: one exhalation of voice, about a second [1.86, 1.32 s];
+    /// - a phone rings in a cadence (2 s on, 4 s off in North America), a baby cries in
+    ///   bouts of 1–1.5 s cries, thunder rumbles 3–10 s, a remark is a few seconds of
+    ///   speech: about 5 s [5.62, 4.68, 6.44, 6.86 s];
+    /// - a smoke alarm sounds until it is silenced, and snoring, breathing and music go on
+    ///   for minutes: 10 s is a short spell [10.66, 33.5, 21.3, 10.76 s];
+    /// - a breathing pause is marked at one frame, where breathing resumes.
+    public var descriptor: Descriptor {
+        switch self {
+        case .smokeAlarm: Descriptor(tier: .critical, usualSeconds: 10)
+        case .glassBreak: Descriptor(tier: .critical, usualSeconds: 0.5, short: true, habituated: true, learned: true)
+        case .scream: Descriptor(tier: .critical, usualSeconds: 1, short: true, habituated: true, learned: true)
+        case .gasp: Descriptor(tier: .critical, usualSeconds: 0.5, short: true, habituated: true, learned: true)
+        case .snoring: Descriptor(tier: .high, usualSeconds: 10, train: true)
+        case .cough: Descriptor(tier: .high, usualSeconds: 0.5, short: true, habituated: true, learned: true)
+        case .babyCry: Descriptor(tier: .high, usualSeconds: 5, learned: true)
+        case .dogBark: Descriptor(tier: .high, usualSeconds: 0.5, short: true, habituated: true, learned: true)
+        case .thunder: Descriptor(tier: .high, usualSeconds: 5, habituated: true, learned: true)
+        case .speech: Descriptor(tier: .medium, usualSeconds: 5, learned: true)
+        case .laughter: Descriptor(tier: .medium, usualSeconds: 1, learned: true)
+        case .door: Descriptor(tier: .medium, usualSeconds: 0.5, short: true, habituated: true, learned: true)
+        case .phoneRing: Descriptor(tier: .medium, usualSeconds: 5, learned: true)
+        case .music: Descriptor(tier: .low, usualSeconds: 10, learned: true)
+        case .breathing: Descriptor(tier: .low, usualSeconds: 10, train: true)
+        case .breathingPause: Descriptor(tier: .high, usualSeconds: 0.5, derived: true)
+        }
+    }
+
+    /// The classes whose descriptor has `property`, in `allCases` order.
+    public static func all(_ property: KeyPath<Descriptor, Bool>) -> [SoundClass] {
+        allCases.filter { $0.descriptor[keyPath: property] }
+    }
+}
