@@ -8,8 +8,8 @@ private func scores(_ c: SoundClass, _ values: [Float]) -> [ClassScores] {
 private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutput] {
     var p = AlertProcessor(profile: profile)
     var out: [AlertOutput] = []
-    for (i, f) in frames.enumerated() { p.step(f, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50)) { out.append($0) } }
-    p.finish { out.append($0) }
+    for (i, f) in frames.enumerated() { out += p.step(f, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50)) }
+    out += p.finish()
     return out
 }
 
@@ -34,6 +34,24 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     #expect(e.trace.profileSHA256 == Profile.balanced.sha256)
 }
 
+@Test func theTraceCarriesTheLearnedWeightsOfTheFrameItsEventStartsOn() {
+    var p = AlertProcessor(profile: .balanced)
+    let levels = AlertProcessor.Levels(levelDbfs: -30, floorDbfs: -50)
+    var asked: [(SoundClass, Int)] = []
+    var out: [AlertOutput] = []
+    for (i, v) in [Float(0), 0.9, 0.9].enumerated() {
+        var s = ClassScores(); s[.cough] = v
+        out += p.step(s, frame: i, classes: [.cough, .music], levels: levels) { c in
+            asked.append((c, i))
+            return [LearnedRules.Weight(input: "flux@0", value: Double(i), weight: 0.5)]
+        }
+    }
+    guard case let .start(e)? = out.first else { Issue.record("no event: \(out)"); return }
+    // Asked only for the class whose event starts, at the frame it starts on.
+    #expect(asked.map(\.0) == [.cough] && asked.map(\.1) == [1])
+    #expect(e.trace.weights == [LearnedRules.Weight(input: "flux@0", value: 1, weight: 0.5)])
+}
+
 @Test func eventOpenAtEndOfStreamIsClosedTruncated() {
     let outputs = process(.balanced, scores(.cough, [0.9, 0.9, 0.9]))
     guard case let .end(e)? = outputs.last else { Issue.record("no end"); return }
@@ -46,11 +64,11 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     var out: [AlertOutput] = []
     for (i, v) in [Float(0.9), 0.9].enumerated() {
         var s = ClassScores(); s[.cough] = v
-        p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50)) { out.append($0) }
+        out += p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50))
     }
     let text = Profile.builtinTexts.first { $0.name == "balanced" }!.text
         .replacing("\"cough\": {", with: "\"cough\": {\n      \"enabled\": false,")
-    p.reload(try Profile(json: text, file: "night.json")) { out.append($0) }
+    out += p.reload(try Profile(json: text, file: "night.json"))
     guard case let .end(e)? = out.last else { Issue.record("not closed: \(out)"); return }
     #expect(e.soundClass == .cough && e.offset == 1.0 && !e.truncated)
 }
@@ -62,10 +80,10 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     let levels = AlertProcessor.Levels(levelDbfs: -30, floorDbfs: -50)
     for i in 0..<24 {
         var s = ClassScores(); s[.cough] = 0.9; s[.snoring] = 0.9
-        p.step(s, frame: i, classes: [.cough], levels: levels) { out.append($0) }
-        if i >= 16 { p.step(s, frame: i - 16, classes: [.snoring], levels: levels) { out.append($0) } }
+        out += p.step(s, frame: i, classes: [.cough], levels: levels)
+        if i >= 16 { out += p.step(s, frame: i - 16, classes: [.snoring], levels: levels) }
     }
-    p.finish { out.append($0) }
+    out += p.finish()
     let ends = out.compactMap { if case let .end(e) = $0 { e } else { nil } }
     let cough = ends.first { $0.soundClass == .cough }, snoring = ends.first { $0.soundClass == .snoring }
     #expect(cough?.onset == 0 && cough?.offset == 12 && cough?.truncated == true, "\(ends)")

@@ -1,5 +1,6 @@
 /// Runs one `AlertStateMachine` per class under a profile and turns their actions
-/// into events with ids and decision traces. Pure: frames in, outputs out. Each class
+/// into events with ids and decision traces, each trace built whole here. Pure: frames
+/// in, the events they start and end returned. Each class
 /// goes through its frames in order, but not every class at the same frame: the
 /// classifier settles the trains (snoring, breathing) later than the rest.
 public struct AlertProcessor: Sendable {
@@ -42,30 +43,37 @@ public struct AlertProcessor: Sendable {
     }
 
     /// Puts a new profile in force; open events stay open and are judged by the new
-    /// rules, except those of classes the new profile disables, which end now.
-    public mutating func reload(_ newProfile: Profile, emit: (AlertOutput) -> Void) {
+    /// rules, except those of classes the new profile disables, which end now: returned.
+    public mutating func reload(_ newProfile: Profile) -> [AlertOutput] {
+        var outputs: [AlertOutput] = []
         profile = newProfile
         for c in SoundClass.allCases {
             let i = c.index
             let rule = newProfile.rule(for: c)
             if !rule.enabled, case let .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 open[i] = nil
-                emit(.end(end(event, c, offset: offset, truncated: false)))
+                outputs.append(.end(end(event, c, offset: offset, truncated: false)))
             }
             machines[i].update(rule: rule)
         }
+        return outputs
     }
 
-    /// Feeds the raw scores of frame `frame` (time `frame × 0.5 s`) for `classes`; calls
-    /// `emit` for every event that starts or ends.
+    /// Feeds the raw scores of frame `frame` (time `frame × 0.5 s`) for `classes`; returns
+    /// every event that starts or ends, in class order.
     ///
     /// `alarm`: the latest alarm the detector found (`Classifier.alarm`). The detector
     /// finds an alarm by its pattern, seconds after its first beep (a T3 at its fourth); the
     /// smoke alarm's event is alerted then, as its score rises, but opens at the first beep
     /// and ends at the last, the span the detector heard (docs/behaviour.md#alert-semantics: an onset is where the
     /// sound began, not when it was confirmed).
+    ///
+    /// `weights`: the inputs that weighed most in a class's learned score of this frame
+    /// (`Classifier.weights`), for the trace of an event it starts; empty for a hand rule.
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
-                              levels: Levels, alarm: AlarmDetector.Span? = nil, emit: (AlertOutput) -> Void) {
+                              levels: Levels, alarm: AlarmDetector.Span? = nil,
+                              weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] }) -> [AlertOutput] {
+        var outputs: [AlertOutput] = []
         for c in classes {
             let i = c.index
             let raw = Double(scores[c])
@@ -85,13 +93,13 @@ public struct AlertProcessor: Sendable {
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
                 open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs)
-                emit(.start(EventStart(
+                outputs.append(.start(EventStart(
                     id: id, soundClass: c, tier: rule.tier, onset: onset, confidence: min(1, machines[i].peakSmoothed),
                     alert: !suppressed && rule.alert, suppressed: suppressed ? "cooldown" : rule.alert ? nil : "profile",
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
-                                         floorDbfs: levels.floorDbfs, profileName: profile.name,
-                                         profileSHA256: profile.sha256, confirmed: Double(frame) * StreamClock.frameSeconds))))
+                                         floorDbfs: levels.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
+                                         weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))))
             case .close(var offset, let truncated)?:
                 if let event = open[i] {
                     open[i] = nil
@@ -101,25 +109,28 @@ public struct AlertProcessor: Sendable {
                         if let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                         alarmEnded = offset
                     }
-                    emit(.end(end(event, c, offset: offset, truncated: truncated)))
+                    outputs.append(.end(end(event, c, offset: offset, truncated: truncated)))
                 }
             case nil:
                 break
             }
         }
+        return outputs
     }
 
-    /// Closes every open event at the end of the stream, marked truncated; a smoke alarm's
-    /// at its last beep heard (`alarm`), if that was before the end.
-    public mutating func finish(alarm: AlarmDetector.Span? = nil, emit: (AlertOutput) -> Void) {
+    /// Closes every open event at the end of the stream, marked truncated, and returns their
+    /// ends; a smoke alarm's at its last beep heard (`alarm`), if that was before the end.
+    public mutating func finish(alarm: AlarmDetector.Span? = nil) -> [AlertOutput] {
+        var outputs: [AlertOutput] = []
         for c in SoundClass.allCases {
             let i = c.index
             if case var .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 if c == .smokeAlarm, let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                 open[i] = nil
-                emit(.end(end(event, c, offset: offset, truncated: true)))
+                outputs.append(.end(end(event, c, offset: offset, truncated: true)))
             }
         }
+        return outputs
     }
 
     /// The event's confidence is the highest smoothed score it reached: the figure its

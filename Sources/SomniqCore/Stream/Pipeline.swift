@@ -69,7 +69,7 @@ public final class Pipeline {
     /// are closed now, and returned.
     public func reload(_ profile: Profile) -> [PipelineOutput] {
         outputs.removeAll(keepingCapacity: true)
-        alerts.reload(profile) { alerted($0) }
+        alerted(alerts.reload(profile))
         settleSeconds = Self.settleSeconds(profile)
         return outputs
     }
@@ -90,7 +90,7 @@ public final class Pipeline {
         windower.flush { window in handle(window) }
         classifier.finish()
         decide()
-        alerts.finish(alarm: classifier.alarm) { alerted($0) }
+        alerted(alerts.finish(alarm: classifier.alarm))
         comparison?.finish()
         if let minute = minutes.finish(streamSeconds: StreamClock.seconds(streamFrames)) { pendingMinutes.append(minute) }
         reportMinutes(decidedThrough: .infinity)
@@ -127,7 +127,8 @@ public final class Pipeline {
                 let classes = decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses
                 let levels = AlertProcessor.Levels(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs))
                 let alarm = classifier.alarm
-                alerts.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm, emit: { alerted($0) })
+                alerted(alerts.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm,
+                                    weights: { classifier.weights($0) }))
                 comparison?.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm)
             }
             if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }
@@ -135,15 +136,11 @@ public final class Pipeline {
         reportMinutes(decidedThrough: Double(min(decidedPrompt, decidedTrain)) * StreamClock.frameSeconds)
     }
 
-    private func alerted(_ output: AlertOutput) {
-        activity.add(output)
-        // An event of a class a learned rule decides opens on the window decided last: the
-        // inputs that weighed most in it are the classifier's now.
-        if case var .start(e) = output, e.trace.weights.isEmpty {
-            e.trace.weights = classifier.weights(e.soundClass)
-            if !e.trace.weights.isEmpty { outputs.append(.start(e)); return }
+    private func alerted(_ events: [AlertOutput]) {
+        for output in events {
+            activity.add(output)
+            outputs.append(PipelineOutput(output))
         }
-        outputs.append(PipelineOutput(output))
     }
 
     /// Reports each waiting minute that every class has been decided well past, with

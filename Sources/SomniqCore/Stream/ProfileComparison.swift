@@ -20,36 +20,25 @@ public struct ProfileComparison: Sendable {
     /// The same call `Pipeline` makes to its own alert processor, for every profile.
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass], levels: AlertProcessor.Levels,
                               alarm: AlarmDetector.Span? = nil) {
-        var counts = take()
         for k in processors.indices {
-            processors[k].step(scores, frame: frame, classes: classes, levels: levels, alarm: alarm) { Self.tally($0, &counts, k) }
+            for output in processors[k].step(scores, frame: frame, classes: classes, levels: levels, alarm: alarm) { tally(output, k) }
         }
-        put(counts)
     }
 
     /// Closes what is open at the end of the stream.
     public mutating func finish() {
-        var counts = take()
-        for k in processors.indices { processors[k].finish { Self.tally($0, &counts, k) } }
-        put(counts)
+        for k in processors.indices {
+            for output in processors[k].finish() { tally(output, k) }
+        }
     }
 
-    // The tallies are moved out while the processors run (the processors' emit closures
-    // may not reach `self`); moving, not copying, keeps a frame free of allocation.
-    private typealias Counts = (classes: [[ClassTally]], tiers: [[Tier: Int]])
-    private mutating func take() -> Counts {
-        defer { tallies = []; alertsByTier = [] }
-        return (tallies, alertsByTier)
-    }
-    private mutating func put(_ counts: Counts) { (tallies, alertsByTier) = counts }
-
-    private static func tally(_ output: AlertOutput, _ counts: inout Counts, _ k: Int) {
+    private mutating func tally(_ output: AlertOutput, _ k: Int) {
         switch output {
         case let .start(e):
-            counts.classes[k][e.soundClass.index].count(e)
-            if e.alert { counts.tiers[k][e.tier, default: 0] += 1 }
+            tallies[k][e.soundClass.index].count(e)
+            if e.alert { alertsByTier[k][e.tier, default: 0] += 1 }
         case let .end(e):
-            counts.classes[k][e.soundClass.index].count(e)
+            tallies[k][e.soundClass.index].count(e)
         }
     }
 }
