@@ -98,7 +98,7 @@ struct Replay: AsyncParsableCommand {
         }
         // On an error, the sinks get their last notifications out (up to 10 s) before the
         // process ends; a whole replay has drained them already (shutdown is then at once).
-        defer { hub?.shutdown(within: 10) }
+        defer { hub?.shutdown(within: .seconds(10)) }
         let recorder = NightRecorder()
         if report != nil { sinks.append(recorder) }
         let replayer = Replayer(profile: profile, watch: watch)
@@ -142,7 +142,7 @@ struct Replay: AsyncParsableCommand {
     /// Stops the sinks and says, for each that did not deliver everything it was given,
     /// how much was lost and why; exit 75 if any did.
     private func summarise(_ hub: SinkHub) throws {
-        hub.shutdown(within: 10)
+        hub.shutdown(within: .seconds(10))
         var lost = false
         for (name, counts) in hub.counts where counts.dropped > 0 {
             lost = true

@@ -28,6 +28,8 @@ public actor SessionService: Service {
         public var maxSeconds: Double?
         /// Where the web page reads the session's state, when it is on.
         public var live: LiveState?
+        /// Intervals on a monotonic clock, times on the wall clock.
+        public var clocks = DaemonClocks.system
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
@@ -60,24 +62,26 @@ public actor SessionService: Service {
     private let log: DurableLog
     private let session: Session
     private var pipeline: Pipeline { session.pipeline }
-    private let clock = LiveClock()
+    private let clock: LiveClock
+    private let clocks: DaemonClocks
     private let hub: SinkHub
     private let metrics: Metrics
-    private var lastWatchdog = Date.distantPast
-    private var lastMetrics = Date()
+    private var watchdog: WatchdogPacer?
+    /// When the metrics file was last written, on the monotonic clock.
+    private var lastMetrics: Duration
     private var metricsFailing = false
     /// Each sink's deliveries, failures and drops when `sinksChanged` last looked.
     private var lastSinkTotals: [Int] = []
     /// When the stream ended for a stop request: SIGTERM's 2 s count from then.
-    private var stopSeen: Date?
+    private var stopSeen: Duration?
     /// The events the log's previous session left open, if it ended uncleanly.
     private let unclean: [UncleanEnd.OpenEvent]?
     /// When the last block of audio arrived, on the monotonic clock (a wall-clock step
     /// on a board without an RTC must neither raise nor hide a stall).
-    private var lastAudio: ContinuousClock.Instant?
+    private var lastAudio: Duration?
     /// Since when the room has not been heard (the device lost, or the capture stalled),
     /// until audio arrives again; and whether the stall has been said.
-    private var unheardSince: ContinuousClock.Instant?
+    private var unheardSince: Duration?
     private var stalled = false
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
@@ -87,6 +91,10 @@ public actor SessionService: Service {
         self.options = options
         self.controls = controls
         self.logger = logger
+        clocks = options.clocks
+        clock = LiveClock(wall: options.clocks.wall)
+        lastMetrics = options.clocks.monotonic()
+        watchdog = notifier.watchdogInterval.map(WatchdogPacer.init)
         let profile: Profile
         do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
             throw .profile(error)
@@ -102,10 +110,10 @@ public actor SessionService: Service {
         factory.version = version
         if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
         if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
-        let clock = clock
+        let clock = clock, wall = clocks.wall
         session = factory.session(sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],
-                                  idPrefix: "s\(Int(Date().timeIntervalSince1970))-e",
-                                  times: .init(unix: clock.unix, now: { _ in WallClock.iso8601(Date()) }))
+                                  idPrefix: "s\(Int(wall().timeIntervalSince1970))-e",
+                                  times: .init(unix: clock.unix, now: { _ in WallClock.iso8601(wall()) }))
         log.streamSeconds = { [unowned session] in session.streamSeconds }
     }
 
@@ -137,7 +145,7 @@ public actor SessionService: Service {
         if let p = nightAudioProblem {
             status(.nightAudioFailed, details: [("path", .string(p.path)), ("reason", .string(p.reason)), ("error", .string(p.problem))])
         }
-        lastAudio = .now
+        lastAudio = clocks.monotonic()
         if let unclean {
             logger.warning("the previous session ended without closing the log (killed, or a power cut); \(unclean.count) open event(s) closed as truncated")
             deliver { try session.closeUnclean(unclean) }
@@ -182,21 +190,22 @@ public actor SessionService: Service {
             case let .samples(block):
                 let count = maxFrames.map { Swift.min(block.samples.count, Int(Swift.max(0, $0 - pipeline.streamFrames))) } ?? block.samples.count
                 if stalled { resumed() }
-                lastAudio = .now
+                lastAudio = clocks.monotonic()
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
-                metrics.lastAudio = Date()
+                metrics.lastAudio = clocks.wall()
                 pingWatchdog()
                 everyMinute()
                 if let maxFrames, pipeline.streamFrames >= maxFrames { return .endOfInput }
             case .listening:
                 // Wall-clock times are stream time from here on, anchored at this moment.
                 clock.anchor(at: session.streamSeconds)
+                let now = clocks.wall().timeIntervalSince1970
                 options.live?.update {
                     $0.stalled = false
                     $0.listening = true
-                    $0.since = Date().timeIntervalSince1970
+                    $0.since = now
                     $0.lastAudio = $0.since
                     $0.lost = nil
                 }
@@ -204,7 +213,7 @@ public actor SessionService: Service {
                 if let since = unheardSince { details.append(("unheard_s", .rounded(seconds(since: since), 1))) }
                 unheardSince = nil
                 stalled = false
-                lastAudio = .now
+                lastAudio = clocks.monotonic()
                 status(.listening, details: details)
                 notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
                 logger.info("listening on \(options.config.device)")
@@ -214,7 +223,7 @@ public actor SessionService: Service {
                 logger.warning("capture overrun: \(frames) frames lost")
             case let .lost(error, retry, wasListening):
                 deviceDown()
-                if unheardSince == nil { unheardSince = lastAudio ?? .now }
+                if unheardSince == nil { unheardSince = lastAudio ?? clocks.monotonic() }
                 stalled = false
                 options.live?.update {
                     $0.listening = false
@@ -224,7 +233,7 @@ public actor SessionService: Service {
                 logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
             }
         }
-        stopSeen = Date()
+        stopSeen = clocks.monotonic()
         return .signal
     }
 
@@ -242,7 +251,7 @@ public actor SessionService: Service {
         // night audio's part under way is finished, within 0.5 s (a disk that holds it up
         // longer leaves it readable, without its length in its header).
         deliver { try session.finish(clipSeconds: 3, nightAudioSeconds: 0.5) }
-        hub.shutdown(within: stopSeen.map { Swift.max(0.3, 1.2 - Date().timeIntervalSince($0)) } ?? 1.5)
+        hub.shutdown(within: stopSeen.map { Swift.max(.milliseconds(300), .milliseconds(1200) - (clocks.monotonic() - $0)) } ?? .milliseconds(1500))
         reportSinkDrops()
         metrics.deviceUp = false
         writeMetrics()
@@ -297,15 +306,12 @@ public actor SessionService: Service {
         logger.notice("audio from \(device) again after \(Int(unheard)) s without")
     }
 
-    private func seconds(since instant: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - instant
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-    }
+    private func seconds(since instant: Duration) -> Double { (clocks.monotonic() - instant).inSeconds }
 
-    /// Once a minute of wall time while audio arrives: the metrics file, and what sink
+    /// Once a minute while audio arrives: the metrics file, and what sink
     /// queues dropped.
     private func everyMinute() {
-        guard Date().timeIntervalSince(lastMetrics) >= 60 else { return }
+        guard clocks.monotonic() - lastMetrics >= .seconds(60) else { return }
         reportSinkDrops()
         writeMetrics()
     }
@@ -314,7 +320,7 @@ public actor SessionService: Service {
     /// written again (at most once a second), and drops go to the log, so that a sink
     /// that has stopped delivering shows within seconds, not at the next minute.
     private func sinksChanged() {
-        guard !hub.isEmpty, Date().timeIntervalSince(lastMetrics) >= 1 else { return }
+        guard !hub.isEmpty, clocks.monotonic() - lastMetrics >= .seconds(1) else { return }
         let totals = hub.counts.flatMap { [$0.counts.delivered, $0.counts.failures, $0.counts.dropped] }
         guard totals != lastSinkTotals else { return }
         lastSinkTotals = totals
@@ -349,7 +355,7 @@ public actor SessionService: Service {
     }
 
     private func writeMetrics() {
-        lastMetrics = Date()
+        lastMetrics = clocks.monotonic()
         guard let path = options.config.metricsPath else { return }
         metrics.sinks = hub.counts
         metrics.streamSeconds = session.streamSeconds
@@ -436,8 +442,7 @@ public actor SessionService: Service {
 
     /// Tied to audio arriving: a stalled device stops the pings, and systemd restarts us.
     private func pingWatchdog() {
-        guard let interval = notifier.watchdogInterval, Date().timeIntervalSince(lastWatchdog) >= interval else { return }
-        lastWatchdog = Date()
+        guard watchdog?.due(at: clocks.monotonic()) == true else { return }
         notifier.notify("WATCHDOG=1")
     }
 

@@ -5,12 +5,12 @@ import Glibc
 /// abstract socket when it starts with `@`). Does nothing when not run by systemd.
 public final class SystemdNotifier {
     private let socketPath: String?
-    /// Half the watchdog interval systemd asked for, in seconds; nil without a watchdog.
-    public let watchdogInterval: Double?
+    /// Half the watchdog interval systemd asked for; nil without a watchdog.
+    public let watchdogInterval: Duration?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        watchdogInterval = environment["WATCHDOG_USEC"].flatMap(Double.init).map { $0 / 2_000_000 }
+        watchdogInterval = environment["WATCHDOG_USEC"].flatMap(Int64.init).map { .microseconds($0 / 2) }
     }
 
     public func notify(_ state: String) {

@@ -229,8 +229,8 @@ public final class SinkHub: RecordSink {
 
     /// Gives every queue up to `seconds` (together) to drain, then stops the sinks: one
     /// still inside a delivery is cut short (an exec program's process group is killed).
-    public func shutdown(within seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    public func shutdown(within timeout: Duration) {
+        let deadline = Date(timeIntervalSinceNow: timeout.inSeconds)
         for e in entries { e.worker.requestStop() }
         for e in entries { e.worker.waitStopped(until: deadline) }
     }
