@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 import SomniqCore
 import SomniqLog
@@ -465,31 +466,30 @@ public struct ReloadSignalService: Service {
 
 /// The first of several results, awaited once: whichever `set` comes first wins, before
 /// or after `value` is awaited.
-final class FirstResult<T: Sendable>: @unchecked Sendable {
-    private let lock = PosixLock()
-    private var result: T??
-    private var waiter: CheckedContinuation<T?, Never>?
+final class FirstResult<T: Sendable>: Sendable {
+    private struct State {
+        var result: T??
+        var waiter: CheckedContinuation<T?, Never>?
+    }
+    private let state = Mutex(State())
 
     func set(_ value: T?) {
-        lock.lock()
-        guard result == nil else { lock.unlock(); return }
-        result = .some(value)
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
-        waiting?.resume(returning: value)
+        let waiting: CheckedContinuation<T?, Never>?? = state.withLock { s in
+            guard s.result == nil else { return nil }
+            s.result = .some(value)
+            defer { s.waiter = nil }
+            return .some(s.waiter)
+        }
+        if case let .some(waiter?) = waiting { waiter.resume(returning: value) }
     }
 
     func value() async -> T? {
         await withCheckedContinuation { c in
-            lock.lock()
-            if let result {
-                lock.unlock()
-                c.resume(returning: result)
-            } else {
-                waiter = c
-                lock.unlock()
+            let result: T?? = state.withLock { s in
+                if s.result == nil { s.waiter = c }
+                return s.result
             }
+            if let result { c.resume(returning: result) }
         }
     }
 }
