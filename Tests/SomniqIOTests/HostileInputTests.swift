@@ -122,7 +122,7 @@ import Testing
         let tsv = try somniq("replay", odd, Paths.demoNight, "--format", "tsv")
         #expect(tsv.status == 0)
         let lines = tsv.stdout.split(separator: "\n")
-        #expect(lines.count == 16 && lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 4 })
+        #expect(lines.count == 18 && lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 4 })
         #expect(lines.first?.hasPrefix("\(dir)/a\\tb\\nc\\x{1b}[31m.flac\t4.500\t") == true)
         let table = try somniq("replay", odd)
         #expect(table.stdout.hasPrefix("\(dir)/a\\tb\\nc\\x{1b}[31m.flac: 3:00.0 of audio"))

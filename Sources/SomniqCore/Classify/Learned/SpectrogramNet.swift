@@ -118,12 +118,16 @@ public struct SpectrogramNet: Sendable {
         }
 
         /// Adds a window's mel rows to the context (every window, heard or not).
-        public mutating func push(_ mel: borrowing InlineArray<512, Float>) {
+        public mutating func push(_ mel: InlineArray<512, Float>) {
             let n = MelBands.perWindow, kept = context.count - n
             context.withUnsafeMutableBufferPointer { c in
-                for i in 0..<kept { c[i] = c[i + n] }
+                let base = c.baseAddress!
+                for i in 0..<kept { base[i] = base[i + n] }
+                withUnsafeBytes(of: mel) { rows in
+                    let new = rows.assumingMemoryBound(to: Float.self)
+                    for i in 0..<n { base[kept + i] = new[i] }
+                }
             }
-            for i in 0..<n { context[kept + i] = mel[i] }
         }
 
         /// The network's outputs for the context as it stands.
