@@ -227,8 +227,8 @@ uninstall: ## Removes what install installed, but /etc/somniq and /var/lib/somni
 # maintainer scripts (the unit is installed disabled: postinst says why), the copyright
 # and lintian's overrides. Depends: is worked out by dpkg-shlibdeps from the libraries the
 # binary links (the Swift runtime is in it; a binary that needs /opt/swift is refused).
-# VERSION is the binary's own (Somniq.version); the build is checked to say the same.
-VERSION    := $(shell sed -n 's/^ *static let version = "\([^"]*\)".*/\1/p' Sources/somniq/Somniq.swift)
+# VERSION is the binary's own (Release.version, in SomniqCore); the build is checked to say the same.
+VERSION    := $(shell sed -n 's/^ *public static let version = "\([^"]*\)".*/\1/p' Sources/SomniqCore/Release.swift)
 DEB_ARCH   ?= $(shell dpkg --print-architecture 2>/dev/null)
 DEB        := somniq_$(VERSION)_$(DEB_ARCH).deb
 DEB_WORK   := .build/deb
@@ -237,7 +237,7 @@ DEB_DOC    := $(DEB_ROOT)/usr/share/doc/somniq
 
 deb: build deb-deps ## Builds the Debian package somniq_VERSION_ARCH.deb from the release build.
 	@v=$$($(SOMNIQ_BIN) --version) && [ "$$v" = "$(VERSION)" ] || \
-	  { echo "$(SOMNIQ_BIN) --version says '$$v', Sources/somniq/Somniq.swift '$(VERSION)'"; exit 1; }
+	  { echo "$(SOMNIQ_BIN) --version says '$$v', Sources/SomniqCore/Release.swift '$(VERSION)'"; exit 1; }
 	@! ldd $(SOMNIQ_BIN) | grep -q /opt/swift || { echo "$(SOMNIQ_BIN) needs the Swift toolchain:"; ldd $(SOMNIQ_BIN); exit 1; }
 	rm -rf $(DEB_WORK) $(DEB)
 	umask 022 && $(MAKE) --no-print-directory -o build install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr

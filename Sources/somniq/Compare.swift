@@ -35,7 +35,6 @@ struct Compare: AsyncParsableCommand {
         }
         let replayer = Replayer(profile: profiles[0])
         replayer.factory.compared = profiles
-        replayer.factory.version = Somniq.version
         replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
         let showProgress = isatty(STDERR_FILENO) == 1
         let summary: Session.Summary

@@ -61,7 +61,7 @@ struct HistoryCommand: ParsableCommand {
             try emit(csv ? f.csv() : json ? f.json() : f.table(), to: output)
             return
         }
-        let text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Somniq.version) : history.table()
+        let text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Release.version) : history.table()
         try emit(text, to: output)
     }
 }

@@ -87,7 +87,7 @@ struct Replay: AsyncParsableCommand {
             do { settings = try DaemonConfig.read(path: config) } catch { throw fail("\(error)", Exit.dataError) }
             LoggingSystem.bootstrap { _ in JournalLogHandler() }
             if let zone = settings.timeZone { TimeZoneName.use(zone) }
-            let h = SinkHub(configs: settings.sinks, room: settings.room, profile: profile, version: Somniq.version,
+            let h = SinkHub(configs: settings.sinks, room: settings.room, profile: profile, version: Release.version,
                             logger: Logger(label: "somniq"), page: settings.http)
             // A recording's levels are not the room's now: only its alerts go out.
             h.forwardsLevels = false
@@ -104,7 +104,6 @@ struct Replay: AsyncParsableCommand {
         let replayer = Replayer(profile: profile, watch: watch)
         replayer.factory.learned = try learned.load()
         replayer.start = startTime
-        replayer.factory.version = Somniq.version
         if let clips { replayer.factory.clips = (clipPolicy, clips) }
         if let hub {
             replayer.beforeEnd = { session in
@@ -132,7 +131,7 @@ struct Replay: AsyncParsableCommand {
         }
         do { try replaced?.commit() } catch { throw fail("\(error)", Exit.ioError) }
         if let report, let night = recorder.nights.last {
-            do { try NightReports.write(HTMLReport.render(night, version: Somniq.version), to: report) } catch {
+            do { try NightReports.write(HTMLReport.render(night, version: Release.version), to: report) } catch {
                 throw fail("\(error)", Exit.ioError)
             }
         }

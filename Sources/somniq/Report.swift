@@ -38,7 +38,7 @@ struct Report: ParsableCommand {
         let n: Night
         do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
         if !n.skipped.isEmpty { skippedWarning("\(log): \(n.skipped.description)") }
-        let text = format == .html ? HTMLReport.render(n, version: Somniq.version) : TextReport.render(n)
+        let text = format == .html ? HTMLReport.render(n, version: Release.version) : TextReport.render(n)
         try emit(text, to: output)
     }
 }

@@ -89,7 +89,7 @@ struct Run: AsyncParsableCommand {
             let room = settings.room
             live.update { $0.room = room }
             options.live = live
-            var page = WebServer.Settings(http: http, log: settings.log, clips: settings.clipsDirectory, version: Somniq.version, live: live)
+            var page = WebServer.Settings(http: http, log: settings.log, clips: settings.clipsDirectory, version: Release.version, live: live)
             // The page's test notification goes through the sinks of this configuration (a
             // profile that cannot be loaded stops the session below, with its reason).
             if !settings.sinks.isEmpty, let profile = try? ProfileLoader(directory: profileDirectory).load(settings.profile) {
@@ -101,8 +101,7 @@ struct Run: AsyncParsableCommand {
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
         do {
-            session = try SessionService(options: options, source: CaptureSource(device: settings.device), controls: controls,
-                                         logger: logger, version: Somniq.version)
+            session = try SessionService(options: options, source: CaptureSource(device: settings.device), controls: controls, logger: logger)
         } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)

@@ -48,7 +48,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = .info
         let folder = PathText.deletingLastComponent(log).isEmpty ? "." : PathText.deletingLastComponent(log)
         let settings = WebServer.Settings(http: http, log: log, clips: clips ?? folder + "/clips",
-                                          version: Somniq.version, metricsFile: folder + "/somniq.prom")
+                                          version: Release.version, metricsFile: folder + "/somniq.prom")
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: WebServer.service(settings, logger: logger, failsAlone: false))],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -6,8 +6,6 @@ import SomniqIO
 
 @main
 struct Somniq: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "somniq",
         abstract: "Listens to a bedroom and keeps an honest log of the night's sounds.",
@@ -17,7 +15,7 @@ struct Somniq: AsyncParsableCommand {
         learned from recordings, and passes every detection \
         through a tiered alert processor into a durable JSON Lines event log.
         """,
-        version: version,
+        version: Release.version,
         subcommands: [Run.self, TestAlert.self, Serve.self, Replay.self, Report.self, HistoryCommand.self, EpisodeCommand.self, Clips.self, Eval.self, Compare.self, Profiles.self, Devices.self, Bench.self, Features.self, RulesCommand.self])
 
     /// A write to a closed pipe or past a file-size limit is an I/O error every command

@@ -87,8 +87,7 @@ public actor SessionService: Service {
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
     /// `source` is the capture of `options.config.device`.
-    public init(options: Options, source: sending any DeviceSource, controls: AsyncStream<Control>, logger: Logger,
-                version: String) throws(Failure) {
+    public init(options: Options, source: sending any DeviceSource, controls: AsyncStream<Control>, logger: Logger) throws(Failure) {
         self.options = options
         self.controls = controls
         self.logger = logger
@@ -104,11 +103,10 @@ public actor SessionService: Service {
         unclean = UncleanEnd.scan(options.config.log)
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
         self.source = source
-        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: version, logger: logger,
+        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: Release.version, logger: logger,
                       page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
         let factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
-        factory.version = version
         if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
         if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
         let clock = clock, wall = clocks.wall

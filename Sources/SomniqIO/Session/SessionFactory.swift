@@ -26,7 +26,6 @@ public final class SessionFactory {
     public var compared: [Profile] = []
     /// Times each stage (the benchmark does); nil runs them untimed.
     public var measure: ((Stage, () -> Void) -> Void)?
-    public var version = "0.1.0"
     /// Keep clips of the alerted events in this directory, within the policy's quota.
     public var clips: (policy: ClipPolicy, directory: String)?
     /// Keep the audio heard, night by night, in this directory (the daemon).
@@ -51,7 +50,7 @@ public final class SessionFactory {
         }
         if !compared.isEmpty { pipeline.comparison = ProfileComparison(profiles: compared) }
         if let measure { pipeline.measure = measure }
-        let session = Session(pipeline: pipeline, sinks: sinks, version: version)
+        let session = Session(pipeline: pipeline, sinks: sinks, version: Release.version)
         session.times = times
         if let clips { session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile) }
         if let nightAudio { session.nightAudio = NightAudio(config: nightAudio.config, directory: nightAudio.directory) }
