@@ -113,29 +113,29 @@ public final class AlsaCapture {
                           periodFrames: Int(period), bufferFrames: Int(buffer))
     }
 
-    /// Starts the stream and waits up to `timeout` seconds until a read would not block.
-    /// False if no audio came in time.
-    public func waitForAudio(timeout: Double) throws(CaptureError) -> Bool {
+    /// Starts the stream and waits up to `timeout` until a read would not block. False if
+    /// no audio came in time.
+    public func waitForAudio(within timeout: Duration) throws(CaptureError) -> Bool {
         guard let pcm else { throw CaptureError(kind: .lost, device: device, message: "capture is closed") }
         if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
             let rc = snd_pcm_start(pcm)
             guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "cannot start capture") }
         }
-        let rc = snd_pcm_wait(pcm, Int32(timeout * 1000))
+        let rc = snd_pcm_wait(pcm, Int32(timeout / .milliseconds(1)))
         guard rc >= 0 else { throw CaptureError.from(rc, device: device, during: "capture failed") }
         return rc > 0
     }
 
     /// Opens `device` as the daemon does, reads what it negotiated, and reads one period:
     /// `somniq run --check-config`. A device that opens but gives no audio within
-    /// `timeout` seconds is unavailable too.
-    public static func check(device: String, timeout: Double = 2) throws(CaptureError) -> (Negotiated, Read) {
+    /// `timeout` is unavailable too.
+    public static func check(device: String, timeout: Duration = .seconds(2)) throws(CaptureError) -> (Negotiated, Read) {
         let capture = try AlsaCapture(device: device)
         defer { capture.close() }
         let negotiated = try capture.negotiated()
-        guard try capture.waitForAudio(timeout: timeout) else {
+        guard try capture.waitForAudio(within: timeout) else {
             throw CaptureError(kind: .unavailable, device: device,
-                               message: "opened, but no audio came within \(JSONValue.format(timeout)) s; the source is stalled or not running")
+                               message: "opened, but no audio came within \(JSONValue.format(timeout.inSeconds)) s; the source is stalled or not running")
         }
         var samples = [Float](repeating: 0, count: capture.periodFrames)
         let read = try samples.withUnsafeMutableBufferPointer { (out) throws(CaptureError) in try capture.read(into: out) }

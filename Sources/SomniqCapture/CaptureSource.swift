@@ -97,7 +97,7 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     public func close() {
         guard let reader else { return }
         reader.requestStop()
-        if reader.waitForExit(timeout: 1) { capture?.close() }
+        if reader.waitForExit(within: .seconds(1)) { capture?.close() }
         self.reader = nil
         capture = nil
     }

@@ -70,12 +70,12 @@ public final class CaptureThread: @unchecked Sendable {
         waiting?.resume(returning: nil)
     }
 
-    /// Waits up to `timeout` seconds for the reader to exit after `requestStop`. True when
+    /// Waits up to `timeout` for the reader to exit after `requestStop`. True when
     /// it has and the device may be closed; false when it is still blocked in a read (a
     /// stalled source), and closing under it would be a use-after-free.
-    public func waitForExit(timeout: Double = 1.0) -> Bool {
+    public func waitForExit(within timeout: Duration = .seconds(1)) -> Bool {
         guard started else { return true }
-        return exited.wait(timeout: .now() + timeout) == .success
+        return exited.wait(timeout: .now() + timeout.inSeconds) == .success
     }
 
     /// The next item, suspending until the reader has one; nil once stopped (by

@@ -8,8 +8,8 @@ import SomniqIO
 /// daemon's own sinks, one test at a time. POST only, with the token and from the page's
 /// own origin (checked by the server before this), as every request that acts.
 final class TestNotifier: Sendable {
-    /// A sink still busy this long past `WebServer.testSeconds` is answered for as not delivered.
-    static let grace = 2.0
+    /// A sink still busy this long past `WebServer.testTimeout` is answered for as not delivered.
+    static let grace = Duration.seconds(2)
 
     private let sinks: WebServer.Sinks?
     private let canSend: Bool
@@ -36,14 +36,14 @@ final class TestNotifier: Sendable {
         }
         guard !busy else {
             var reply = WebSite.Reply.text(429, "a test notification is being sent; its result comes in a few seconds")
-            reply.headers.append(("Retry-After", "\(Int(WebServer.testSeconds + Self.grace))"))
+            reply.headers.append(("Retry-After", "\(Int((WebServer.testTimeout + Self.grace).inSeconds))"))
             return reply
         }
         defer { sending.withLockedValue { $0 = false } }
         var quiet = logger
         quiet.logLevel = .critical
         let results = await SinkHub.sendTestAtOnce(sinks.configs, room: sinks.room, profile: sinks.profile, version: version,
-                                                   time: WallClock.iso8601(Date()), timeout: WebServer.testSeconds, grace: Self.grace,
+                                                   time: WallClock.iso8601(Date()), timeout: WebServer.testTimeout, grace: Self.grace,
                                                    logger: quiet)
         let said = results.map { "\($0.sink) \($0.failure == nil ? "delivered" : "not delivered: \($0.failure!)")" }.joined(separator: "; ")
         logger.notice("a test notification from the web page: \(said)")

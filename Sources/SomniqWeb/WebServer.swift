@@ -40,7 +40,7 @@ public enum WebServer {
     /// What each sink is given to deliver a test notification from the page (all at once):
     /// the page answers within this and `TestNotifier.grace`, well inside the 15 s a
     /// connection may stay silent.
-    public static let testSeconds = 8.0
+    public static let testTimeout = Duration.seconds(8)
 
     /// The sinks the page's test notification goes to: the daemon's configuration.
     public struct Sinks: Sendable {
@@ -127,7 +127,7 @@ public enum WebServer {
             return await pages.run { $0.addEpisode(key, fields: fields) }
         }
         // A test notification is sent on threads of its own, never the pages' one, since
-        // each sink may take `testSeconds` to answer.
+        // each sink may take `testTimeout` to answer.
         let notifier = TestNotifier(sinks: settings.sinks, canSend: settings.http.token != nil, version: settings.version, logger: logger)
         router.post(.init(stringLiteral: HTMLReport.testURL)) { request, _ in
             if let refused = Guard.sameOrigin(request) { return respond(refused) }

@@ -36,7 +36,7 @@ struct Replay: AsyncParsableCommand {
     /// a dead endpoint is retried at once and then after 1, 2, 4 and 8 s, the last retry at
     /// 15 s with a second for it to end (a replay is over long before the live backoff, up
     /// to 60 s, would have run its course).
-    static let drainSeconds = 16.0
+    static let drain = Duration.seconds(16)
 
     @Argument(help: "Audio files to replay.", completion: .file())
     var files: [String]
@@ -107,7 +107,7 @@ struct Replay: AsyncParsableCommand {
         if let clips { replayer.factory.clips = (clipPolicy, clips) }
         if let hub {
             replayer.beforeEnd = { session in
-                hub.drain(within: Self.drainSeconds)
+                hub.drain(within: Self.drain)
                 for (name, dropped) in hub.newDrops() {
                     try session.status(.sinkDropped, details: SinkHub.droppedDetails(sink: name, dropped: dropped))
                 }

@@ -53,7 +53,7 @@ struct TestAlert: ParsableCommand {
         var logger = Logger(label: "somniq")
         logger.logLevel = .critical
         let results = SinkHub.sendTest(sinks, room: settings.room, profile: profile, version: Release.version,
-                                       time: WallClock.iso8601(Date()), timeout: timeout, logger: logger)
+                                       time: WallClock.iso8601(Date()), timeout: .seconds(timeout), logger: logger)
         for r in results {
             let outcome = r.failure.map { "not delivered: \($0)" } ?? String(cFormat: "delivered in %.1f s", r.seconds)
             print(LogText.escape("\(r.sink) (\(r.type)): \(outcome)"))

@@ -55,7 +55,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
                 said += night.takeSaid()
             }
         }
-        night.finish(within: 30)
+        night.finish(within: .seconds(30))
         said += night.takeSaid()
         let records = said.map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
         let dropped = records.filter { $0["status"] == .string("night_audio_dropped") }
@@ -109,7 +109,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         let night = try nightAudio(dir)
         let start = try #require(WallClock.parse("2026-11-23T11:59:55"))
         var said = feed(night, seconds: 8, unix: { start + $0 })
-        night.finish(within: 10)
+        night.finish(within: .seconds(10))
         said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
         let parts = nightParts(said)
         #expect(parts.map(\.path) == [dir + "/2026-11-22/2026-11-23_11-59-55.flac", dir + "/2026-11-23/2026-11-23_12-00-00.flac"])
@@ -125,7 +125,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         let start = try #require(WallClock.parse("2026-11-22T23:10:00"))
         var said = feed(night, seconds: 5, unix: { start + $0 })
         said += feed(night, seconds: 5, from: 80_000, unix: { start + 30 + $0 })
-        night.finish(within: 10)
+        night.finish(within: .seconds(10))
         said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
         let parts = nightParts(said)
         #expect(parts.map(\.startS) == [0, 5])

@@ -35,11 +35,11 @@ public final class ClipCapture {
     /// An event ended: the path its clip will have, or nil when it keeps none.
     public func ended(_ e: EventEnd) -> String? { recorder.ended(e).map(store.path) }
 
-    /// The stream ended: the open clips are cut short and written; waits up to `within`
-    /// seconds for the writer.
-    public func finish(within seconds: Double) {
+    /// The stream ended: the open clips are cut short and written; waits up to `timeout`
+    /// for the writer.
+    public func finish(within timeout: Duration) {
         writer.submit(recorder.finish())
-        writer.drain(within: seconds)
+        writer.drain(within: timeout)
     }
 
     /// The clips skipped since the last call.
@@ -87,9 +87,9 @@ public final class ClipWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits up to `seconds` for the queue to empty, then lets the thread end.
-    func drain(within seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    /// Waits up to `timeout` for the queue to empty, then lets the thread end.
+    func drain(within timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
         condition.lock()
         while (!queue.isEmpty || busy) && condition.wait(until: deadline) {}
         stopping = true

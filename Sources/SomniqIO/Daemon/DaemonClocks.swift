@@ -25,7 +25,7 @@ public struct DaemonClocks: Sendable {
 
 extension Duration {
     /// In seconds, for records and messages.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }
 
 /// Systemd's watchdog pings while audio arrives: one at the first block, then at most one

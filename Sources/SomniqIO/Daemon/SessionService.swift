@@ -249,7 +249,7 @@ public actor SessionService: Service {
         // Clips still open are cut short and written, waiting up to 3 s for the disk; the
         // night audio's part under way is finished, within 0.5 s (a disk that holds it up
         // longer leaves it readable, without its length in its header).
-        deliver { try session.finish(clipSeconds: 3, nightAudioSeconds: 0.5) }
+        deliver { try session.finish(clipsWithin: .seconds(3), nightAudioWithin: .milliseconds(500)) }
         hub.shutdown(within: stopSeen.map { Swift.max(.milliseconds(300), .milliseconds(1200) - (clocks.monotonic() - $0)) } ?? .milliseconds(1500))
         reportSinkDrops()
         metrics.deviceUp = false

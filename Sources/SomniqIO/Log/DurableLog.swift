@@ -14,7 +14,7 @@ public final class DurableLog {
     private var pending: [JSONValue] = []
     private var dropped = 0
     /// When the disk started refusing writes; nil while writes succeed.
-    private var failedSince: Date?
+    private var failedSince: ContinuousClock.Instant?
     private var failure = ""
     /// While writes fail, the next attempt waits until then: a disk that refuses, or a
     /// lock another writer holds, is tried once a second, not at every block of audio.
@@ -61,7 +61,7 @@ public final class DurableLog {
                     // could not be written for a while and how many records waited.
                     var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
                     if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
-                    details.append(("seconds", .rounded(Date().timeIntervalSince(since), 1)))
+                    details.append(("seconds", .rounded(since.duration(to: .now).inSeconds, 1)))
                     try w.append(LogRecord.status(.init(.logWriteFailed, streamSeconds: streamSeconds(), details: details,
                                                         time: WallClock.iso8601(Date()))))
                     failedSince = nil
@@ -73,7 +73,7 @@ public final class DurableLog {
             } catch {
                 retryAt = .now + .seconds(1)
                 if failedSince == nil {
-                    failedSince = Date()
+                    failedSince = ContinuousClock.now
                     failure = error.description
                     logger.critical("log_write_failed: \(error); holding records in memory (up to \(capacity)) until the disk recovers")
                 }

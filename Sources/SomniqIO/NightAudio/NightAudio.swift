@@ -80,13 +80,13 @@ public final class NightAudio {
         dropped!.frames += Int64(count)
     }
 
-    /// The stream ended: the part under way is finished, waiting up to `within` seconds for
-    /// the disk.
-    public func finish(within seconds: Double) {
+    /// The stream ended: the part under way is finished, waiting up to `timeout` for the
+    /// disk.
+    public func finish(within timeout: Duration) {
         if let d = dropped { said.append(Self.lost(from: d.from, frames: d.frames)) }
         dropped = nil
         part = nil
-        let unwritten = writer.finish(within: seconds)
+        let unwritten = writer.finish(within: timeout)
         if unwritten > 0 {
             said.append((.nightAudioDropped, [
                 ("reason", .string("shutdown")), ("seconds", .rounded(StreamClock.seconds(unwritten))),

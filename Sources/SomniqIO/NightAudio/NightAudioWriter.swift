@@ -130,11 +130,11 @@ final class NightAudioWriter: @unchecked Sendable {
         return news
     }
 
-    /// Ends the part under way and waits up to `seconds` for the thread to write what it
+    /// Ends the part under way and waits up to `timeout` for the thread to write what it
     /// holds. Returns the samples it had not written by then.
-    func finish(within seconds: Double) -> Int64 {
+    func finish(within timeout: Duration) -> Int64 {
         _ = mark(nil)
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = ContinuousClock.now + timeout
         condition.lock()
         defer { condition.unlock() }
         while (read < written || !marks.isEmpty || busy) && condition.wait(until: deadline) {}

@@ -100,13 +100,13 @@ public final class Session {
     }
 
     /// Ends the stream: what the pipeline still holds is decided, and open events close.
-    /// Their clips are written (waiting up to `clipSeconds` for the disk), and the night
-    /// audio's last part (up to `nightAudioSeconds`).
-    public func finish(clipSeconds: Double = 10, nightAudioSeconds: Double = 10) throws {
+    /// Their clips are written (waiting up to `clipsWithin` for the disk), and the night
+    /// audio's last part (up to `nightAudioWithin`).
+    public func finish(clipsWithin: Duration = .seconds(10), nightAudioWithin: Duration = .seconds(10)) throws {
         for output in pipeline.finish() { try send(output) }
-        clips?.finish(within: clipSeconds)
+        clips?.finish(within: clipsWithin)
         try reportSkippedClips()
-        nightAudio?.finish(within: nightAudioSeconds)
+        nightAudio?.finish(within: nightAudioWithin)
         try reportNightAudio()
     }
 

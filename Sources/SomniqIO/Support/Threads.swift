@@ -16,14 +16,19 @@ final class PosixLock: @unchecked Sendable {
 }
 
 /// A mutex and a condition variable, as NSCondition: `wait` and `wait(until:)` with the
-/// lock held; `wait(until:)` returns false when the deadline (wall clock) passed.
+/// lock held; `wait(until:)` returns false when the deadline (a monotonic instant) passed.
+/// The condition waits on CLOCK_MONOTONIC, so a wall clock set back does not stretch a wait.
 package final class PosixCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     package init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(cond, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -41,11 +46,16 @@ package final class PosixCondition: @unchecked Sendable {
 
     /// Waits for a signal until `deadline`; false once it has passed.
     @discardableResult
-    package func wait(until deadline: Date) -> Bool {
-        let t = deadline.timeIntervalSince1970
-        guard t.isFinite else { wait(); return true }
-        let whole = t.rounded(.down)
-        var spec = timespec(tv_sec: time_t(whole), tv_nsec: Int(((t - whole) * 1e9).rounded(.down)))
+    package func wait(until deadline: ContinuousClock.Instant) -> Bool {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return false }
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        // A day at most per wait: the callers wait in loops that look at the time again.
+        let (seconds, attoseconds) = left.components
+        let nanoseconds = spec.tv_nsec + Int(attoseconds / 1_000_000_000)
+        spec.tv_sec += time_t(min(seconds, 86_400)) + time_t(nanoseconds / 1_000_000_000)
+        spec.tv_nsec = nanoseconds % 1_000_000_000
         return pthread_cond_timedwait(cond, mutex, &spec) == 0
     }
 }

@@ -21,7 +21,7 @@ import SomniqLog
 final class ExecSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.Exec
     /// Between SIGTERM and SIGKILL to a program's group at its timeout.
-    static let killGrace = 0.5
+    static let killGrace = Duration.milliseconds(500)
     private let lock = PosixLock()
     /// The program running now (its pid is its process group's), until it is reaped.
     private var running: pid_t?
@@ -62,7 +62,7 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     func deliver(_ message: SinkMessage) throws(SinkFailure) {
         let program = config.command[0]
         let env = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }
-        let deadline = Date(timeIntervalSinceNow: config.timeoutSeconds)
+        let deadline = ContinuousClock.now + .seconds(config.timeoutSeconds)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SinkFailure("cannot run \(program): no pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -84,7 +84,7 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
             status = exited
         } else {
             kill(-pid, SIGTERM)
-            _ = waitExit(pid, until: Date(timeIntervalSinceNow: Self.killGrace), reaping: false)
+            _ = waitExit(pid, until: .now + Self.killGrace, reaping: false)
             // The whole group, whether or not the program itself ended on SIGTERM: what it
             // started goes with it. (Not reaped yet, its pid still names the group.)
             kill(-pid, SIGKILL)
@@ -158,13 +158,13 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     /// passed; reaps it (unless not `reaping`) and returns its wait status, or nil. Left
     /// unreaped, its pid, which names its process group, cannot be reused before the
     /// group is killed.
-    private func waitExit(_ pid: pid_t, until deadline: Date, reaping: Bool = true) -> Int32? {
+    private func waitExit(_ pid: pid_t, until deadline: ContinuousClock.Instant, reaping: Bool = true) -> Int32? {
         while true {
             var info = siginfo_t()
             if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
                 return reaping ? reap(pid) : 0
             }
-            if Date() >= deadline { return nil }
+            if ContinuousClock.now >= deadline { return nil }
             usleep(10_000)
         }
     }

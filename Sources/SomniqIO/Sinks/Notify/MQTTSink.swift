@@ -216,7 +216,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         lock.unlock()
         if up, !testOnly {
             publish(client, "\(base)/status", "offline", retain: true)
-            _ = acknowledged(until: Date(timeIntervalSinceNow: 1))
+            _ = acknowledged(until: .now + .seconds(1))
         }
         // Disconnecting marks the client as leaving, connected or not, and stopping the
         // loop wakes its thread from any wait, so it ends by itself. It is not cancelled:
@@ -230,18 +230,18 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     /// Waits until `deadline` for the broker to acknowledge everything published; false
     /// when it has not (or the connection was lost first).
-    private func acknowledged(until deadline: Date) -> Bool {
+    private func acknowledged(until deadline: ContinuousClock.Instant) -> Bool {
         while true {
             lock.lock()
             let done = acknowledged >= published, up = connected
             lock.unlock()
             if done { return true }
-            if !up || Date() >= deadline { return false }
+            if !up || ContinuousClock.now >= deadline { return false }
             usleep(5000)
         }
     }
 
-    func confirm(until deadline: Date) -> String? {
+    func confirm(until deadline: ContinuousClock.Instant) -> String? {
         acknowledged(until: deadline) ? nil : "published, but \(config.host):\(config.port) did not acknowledge it in time"
     }
 

@@ -80,20 +80,20 @@ public final class SinkHub: RecordSink {
     }
 
     /// Sends one test notification through each of `configs`, one sink after another,
-    /// each given up to `timeout` seconds (to connect, deliver, and for MQTT to have the
+    /// each given up to `timeout` (to connect, deliver, and for MQTT to have the
     /// broker acknowledge it): what `somniq test-alert` and the web page's button do. A
     /// failed attempt is tried again until then (a broker is still being connected to).
     public static func sendTest(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                timeout: Double, logger: Logger) -> [TestResult] {
+                                timeout: Duration, logger: Logger) -> [TestResult] {
         configs.map { config in
-            let started = Date()
+            let started = ContinuousClock.now
             if let (problem, package) = libraryProblem(config.kind) {
                 return TestResult(sink: config.name, type: config.typeName, failure: "\(problem); install \(package)", seconds: 0)
             }
             let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, test: true)
             endpoint.start(wake: {})
             defer { endpoint.stop() }
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = started + timeout
             var failure: String? = "no attempt"
             while true {
                 do throws(SinkFailure) {
@@ -102,11 +102,11 @@ public final class SinkHub: RecordSink {
                     break
                 } catch {
                     failure = error.description
-                    if Date().addingTimeInterval(0.1) >= deadline { break }
+                    if ContinuousClock.now + .milliseconds(100) >= deadline { break }
                     usleep(100_000)
                 }
             }
-            return TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: Date().timeIntervalSince(started))
+            return TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: started.duration(to: .now).inSeconds)
         }
     }
 
@@ -216,21 +216,21 @@ public final class SinkHub: RecordSink {
         [("sink", .string(name)), ("dropped", .number(Double(dropped)))]
     }
 
-    /// Gives every queue up to `seconds` (together) to deliver what it holds, failed
+    /// Gives every queue up to `timeout` (together) to deliver what it holds, failed
     /// messages retried at once and then after 1, 2, 4 … s, however long they have been
     /// failing; then gives up on what is left (counted as dropped, for `newDrops`). The
     /// sinks keep running. For the end of a replay, which is over long before a dead
     /// endpoint's backoff has run its course.
-    public func drain(within seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+    public func drain(within timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
         for e in entries { e.worker.startDrain() }
         for e in entries { e.worker.waitDrained(until: deadline) }
     }
 
-    /// Gives every queue up to `seconds` (together) to drain, then stops the sinks: one
+    /// Gives every queue up to `timeout` (together) to drain, then stops the sinks: one
     /// still inside a delivery is cut short (an exec program's process group is killed).
     public func shutdown(within timeout: Duration) {
-        let deadline = Date(timeIntervalSinceNow: timeout.inSeconds)
+        let deadline = ContinuousClock.now + timeout
         for e in entries { e.worker.requestStop() }
         for e in entries { e.worker.waitStopped(until: deadline) }
     }

@@ -25,12 +25,12 @@ protocol SinkEndpoint: AnyObject, Sendable {
     /// After a delivery, waits until `deadline` for the endpoint to confirm it reached its
     /// far end; why not, if it did not (MQTT: the broker's acknowledgement). A delivery
     /// that returned has reached it for exec and webhook.
-    func confirm(until deadline: Date) -> String?
+    func confirm(until deadline: ContinuousClock.Instant) -> String?
 }
 
 extension SinkEndpoint {
     func abort() {}
-    func confirm(until deadline: Date) -> String? { nil }
+    func confirm(until deadline: ContinuousClock.Instant) -> String? { nil }
 }
 
 /// Counts a sink keeps, for the metrics file and the log.
@@ -132,7 +132,7 @@ final class SinkWorker: @unchecked Sendable {
 
     /// Waits until `deadline` for the thread to stop, then gives up on what is left
     /// (counted as dropped) and cuts a delivery under way short. Call after `requestStop`.
-    func waitStopped(until deadline: Date) {
+    func waitStopped(until deadline: ContinuousClock.Instant) {
         condition.lock()
         while !finished, condition.wait(until: deadline) {}
         let late = !finished
@@ -143,7 +143,7 @@ final class SinkWorker: @unchecked Sendable {
         }
         condition.unlock()
         // The process is ending: no time to wait for the delivery cut short.
-        if late { abortDelivery(waiting: 0) }
+        if late { abortDelivery(waiting: .zero) }
     }
 
     /// Starts a drain: a failed message is retried at once, and then with the usual
@@ -158,14 +158,14 @@ final class SinkWorker: @unchecked Sendable {
     /// Gives what is queued until `deadline` to be delivered (after `startDrain`); what
     /// is still queued then is given up, counted as dropped, and a delivery under way is
     /// cut short. The thread goes on taking messages afterwards.
-    func waitDrained(until deadline: Date) {
+    func waitDrained(until deadline: ContinuousClock.Instant) {
         condition.lock()
         while head < queue.count, condition.wait(until: deadline) {}
         let late = head < queue.count
         if late { giveUp() }
         retryNow = false
         condition.unlock()
-        if late { abortDelivery(waiting: 1) }
+        if late { abortDelivery(waiting: .seconds(1)) }
     }
 
     /// Drops every queued message, counted; the one under way counts when its delivery
@@ -178,13 +178,13 @@ final class SinkWorker: @unchecked Sendable {
         head = 0
     }
 
-    /// Cuts the delivery under way short, and waits up to `seconds` for it to end, so that
+    /// Cuts the delivery under way short, and waits up to `wait` for it to end, so that
     /// the counts said next are whole; one still under way then (a request curl cannot
     /// cut) is counted as dropped now, and as delivered instead if it does get through.
-    private func abortDelivery(waiting seconds: Double) {
+    private func abortDelivery(waiting wait: Duration) {
         endpoint.abort()
         condition.lock()
-        let until = Date(timeIntervalSinceNow: seconds)
+        let until = ContinuousClock.now + wait
         while inFlight != nil, abandoned, condition.wait(until: until) {}
         if inFlight != nil, abandoned, !abandonedCounted {
             counts.dropped += 1
@@ -215,7 +215,7 @@ final class SinkWorker: @unchecked Sendable {
 
     private func run() {
         endpoint.start(wake: { [weak self] in self?.wake() })
-        var backoff = 1.0
+        var backoff = Duration.seconds(1)
         var failing = false
         while true {
             condition.lock()
@@ -246,7 +246,7 @@ final class SinkWorker: @unchecked Sendable {
                 condition.unlock()
                 if failing {
                     failing = false
-                    backoff = 1
+                    backoff = .seconds(1)
                     logger.notice("sink \(name): delivering again")
                 }
             } catch {
@@ -266,13 +266,13 @@ final class SinkWorker: @unchecked Sendable {
                 failing = true
                 condition.lock()
                 woken = false
-                let until = Date(timeIntervalSinceNow: backoff)
+                let until = ContinuousClock.now + backoff
                 while !woken && !stopping && !retryNow, condition.wait(until: until) {}
                 if retryNow {
                     retryNow = false
-                    backoff = 1
+                    backoff = .seconds(1)
                 } else {
-                    backoff = min(60, backoff * 2)
+                    backoff = min(.seconds(60), backoff * 2)
                 }
                 condition.unlock()
             }

@@ -7,15 +7,15 @@ extension SinkHub {
     /// `sendTest` for a caller that must not wait on a network in its own thread (the web
     /// page's button): every sink on a thread of its own, all at once, so that the whole
     /// takes about `timeout` however many sinks there are. A sink still busy `grace`
-    /// seconds past its timeout (an exec program that ignores it, a library call that
+    /// past its timeout (an exec program that ignores it, a library call that
     /// blocks) is answered for as not delivered, and its thread left to finish alone.
     public static func sendTestAtOnce(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                      timeout: Double, grace: Double = 2, logger: Logger) async -> [TestResult] {
+                                      timeout: Duration, grace: Duration = .seconds(2), logger: Logger) async -> [TestResult] {
         guard !configs.isEmpty else { return [] }
         return await withCheckedContinuation { (c: CheckedContinuation<[TestResult], Never>) in
             let pending = configs.map {
-                TestResult(sink: $0.name, type: $0.typeName, failure: String(cFormat: "no answer within %.0f s", timeout + grace),
-                           seconds: timeout + grace)
+                TestResult(sink: $0.name, type: $0.typeName, failure: String(cFormat: "no answer within %.0f s", (timeout + grace).inSeconds),
+                           seconds: (timeout + grace).inSeconds)
             }
             let gather = Gather(pending, c)
             for (i, config) in configs.enumerated() {
@@ -26,7 +26,7 @@ extension SinkHub {
                 }
             }
             PosixThread.start(name: "somniq-test") {
-                usleep(useconds_t((timeout + grace) * 1e6))
+                usleep(useconds_t((timeout + grace).inSeconds * 1e6))
                 gather.finish()
             }
         }
