@@ -9,6 +9,7 @@ import SomniqIO
 /// waits, so a stalled consumer shows up as an ALSA overrun (counted and logged), never
 /// as memory growth. Blocks live in buffers allocated at init and used in turn: nothing
 /// is allocated per period. The consumer waits suspended, never blocking a thread.
+// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
 public final class CaptureThread: @unchecked Sendable {
     public enum Item: Sendable {
         /// `count` samples in buffer `slot` (read them with `samples(slot:count:)`), after an

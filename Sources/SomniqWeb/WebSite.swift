@@ -7,6 +7,7 @@ import SomniqIO
 /// from one event log through its index. Everything here runs on the site's one worker
 /// thread (`SerialWorker`), which owns the index; the HTTP layer (`WebServer`) only
 /// carries requests and replies.
+// @unchecked: its index and `saidSaveProblem` are touched on the site's worker thread only.
 final class WebSite: @unchecked Sendable {
     struct Reply: Sendable {
         var status: Int

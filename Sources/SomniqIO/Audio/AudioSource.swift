@@ -3,6 +3,7 @@ import SomniqLog
 
 /// 16 kHz mono samples from an `AudioSource`, valid until the source's next element: a
 /// source hands out its own buffers in turn and allocates nothing per block.
+// @unchecked: a pointer into the source's buffer, read by one consumer before the next element.
 public struct AudioBlock: @unchecked Sendable {
     public let samples: UnsafeBufferPointer<Float>
     public init(_ samples: UnsafeBufferPointer<Float>) { self.samples = samples }

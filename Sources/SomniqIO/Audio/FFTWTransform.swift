@@ -2,6 +2,7 @@ import CFFTW
 import SomniqCore
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The FFT backend: FFTW single precision (`fftw3f`), real-to-complex and back.
 ///
@@ -16,7 +17,7 @@ public final class FFTWTransform: SpectrumTransform {
     private let forward: fftwf_plan
     private let inverse: fftwf_plan
 
-    private static let planner = PosixLock()
+    private static let planner = Mutex(())
 
     /// `size`: transform length, a power of two ≥ 2.
     public init(size: Int) {
@@ -26,17 +27,19 @@ public final class FFTWTransform: SpectrumTransform {
         complex = fftwf_alloc_complex(size / 2 + 1)!
         let flags = UInt32(FFTW_ESTIMATE) | UInt32(FFTW_DESTROY_INPUT)
         let (r, c) = (real, complex)
-        Self.planner.lock()
-        forward = fftwf_plan_dft_r2c_1d(Int32(size), r, c, flags)!
-        inverse = fftwf_plan_dft_c2r_1d(Int32(size), c, r, flags)!
-        Self.planner.unlock()
+        var plans: (fftwf_plan?, fftwf_plan?)
+        Self.planner.withLock { _ in
+            plans = (fftwf_plan_dft_r2c_1d(Int32(size), r, c, flags), fftwf_plan_dft_c2r_1d(Int32(size), c, r, flags))
+        }
+        (forward, inverse) = (plans.0!, plans.1!)
     }
 
     deinit {
-        Self.planner.lock()
-        fftwf_destroy_plan(forward)
-        fftwf_destroy_plan(inverse)
-        Self.planner.unlock()
+        let (f, i) = (forward, inverse)
+        Self.planner.withLock { _ in
+            fftwf_destroy_plan(f)
+            fftwf_destroy_plan(i)
+        }
         fftwf_free(real)
         fftwf_free(complex)
     }

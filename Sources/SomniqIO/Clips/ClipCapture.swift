@@ -49,6 +49,7 @@ public final class ClipCapture {
 /// Writes clips on a thread of its own, from a bounded queue: a clip that finds the queue
 /// full is skipped, and said to be, rather than held in memory or holding up the caller.
 /// Its state is guarded by `condition`.
+// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
 public final class ClipWriter: @unchecked Sendable {
     /// A clip not kept: the event's id, the file, why (`reason`: `no_space`, `queue_full`
     /// or `failed`; `problem`: in words).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Logging
+import Synchronization
 
 /// The daemon's own messages on standard error. When stderr is the journal (systemd
 /// sets `$JOURNAL_STREAM` to its device and inode), each line starts with its syslog
@@ -11,14 +12,13 @@ public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     private let journal: Bool
-    private let lock: PosixLock
 
     public init(journal: Bool = JournalLogHandler.stderrIsJournal()) {
         self.journal = journal
-        lock = Self.sharedLock
     }
 
-    private static let sharedLock = PosixLock()
+    /// One line at a time on standard error, whichever handler writes it.
+    private static let writing = Mutex(())
 
     /// True when standard error is the stream `$JOURNAL_STREAM` names.
     public static func stderrIsJournal(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -56,9 +56,7 @@ public struct JournalLogHandler: LogHandler {
         }
         let out = journal ? "<\(Self.priority(level))>\(text)\n"
             : "\(WallClock.iso8601(Date())) \(level.rawValue) somniq: \(text)\n"
-        lock.lock()
-        defer { lock.unlock() }
         // Nowhere to report a failure to write to stderr.
-        _ = writeAll(STDERR_FILENO, Array(out.utf8))
+        Self.writing.withLock { _ in _ = writeAll(STDERR_FILENO, Array(out.utf8)) }
     }
 }

@@ -1,11 +1,12 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// What the running daemon shows its web page: whether it listens, to what, how loud
 /// the room is now, and its metrics. The session publishes here (each second, and at once
-/// when the device comes or goes); the web page reads a copy. A lock guards a few fields:
+/// when the device comes or goes); the web page reads a copy. A mutex guards a few fields:
 /// a page request never reaches the session's actor, so no client can slow the listening.
-public final class LiveState: @unchecked Sendable {
+public final class LiveState: Sendable {
     public struct Snapshot: Sendable {
         public var device: String
         public var room = ""
@@ -28,21 +29,14 @@ public final class LiveState: @unchecked Sendable {
         public var streamSeconds = 0.0
     }
 
-    private let lock = PosixLock()
-    private var state: Snapshot
+    private let state: Mutex<Snapshot>
 
-    public init(device: String) { state = Snapshot(device: device) }
+    public init(device: String) { state = Mutex(Snapshot(device: device)) }
 
-    public var snapshot: Snapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return state
-    }
+    public var snapshot: Snapshot { state.withLock { $0 } }
 
     public func update(_ change: (inout Snapshot) -> Void) {
-        lock.lock()
-        change(&state)
-        lock.unlock()
+        state.withLock { change(&$0) }
     }
 
     /// Audio older than this means the capture has stalled: 5 ALSA periods of 0.1 s would

@@ -14,6 +14,7 @@ import SomniqCore
 /// What the thread has to say (a part started, a failure, audio lost, nights deleted) waits
 /// in `takeNews`. Its state is guarded by `condition`; the ring's samples between `read`
 /// and `written` are the thread's to read, the rest the session's to fill.
+// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
 final class NightAudioWriter: @unchecked Sendable {
     /// Where a part begins: the stream frame of its first sample and that sample's
     /// wall-clock time (Unix).

@@ -5,6 +5,7 @@ import Glibc
 /// waiting. The web page reads and renders the log here: however many clients ask, and
 /// however slow the disk, the pages take this one thread and never Swift's cooperative
 /// threads, which the listening session runs on. What the jobs touch is theirs alone.
+// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
 public final class SerialWorker: @unchecked Sendable {
     public struct Busy: Error {}
 

@@ -2,22 +2,13 @@ import FoundationEssentials
 import Glibc
 import CSupport
 
-// NSLock, NSCondition and Thread, which live in full Foundation, over pthreads.
-
-/// A mutex (NSLock's `lock`/`unlock`).
-final class PosixLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-}
+// NSCondition and Thread, which live in full Foundation, over pthreads. A lock alone is
+// Synchronization's `Mutex`.
 
 /// A mutex and a condition variable, as NSCondition: `wait` and `wait(until:)` with the
 /// lock held; `wait(until:)` returns false when the deadline (a monotonic instant) passed.
 /// The condition waits on CLOCK_MONOTONIC, so a wall clock set back does not stretch a wait.
+// @unchecked: the pthread mutex and condition it allocates are what makes it safe to share.
 package final class PosixCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import SomniqCore
 import SomniqLog
+import Synchronization
 
 /// Runs a program for each notification, without a shell: the record as one line of
 /// JSON on its stdin, and `SOMNIQ_*` variables in its environment.
@@ -18,14 +19,16 @@ import SomniqLog
 /// waitpid, not by the end of a pipe a child could inherit and hold open (as
 /// Foundation's `Process` does, with the socket it watches), and the daemon reads no
 /// pipe from the program at all.
-final class ExecSink: SinkEndpoint, @unchecked Sendable {
+final class ExecSink: SinkEndpoint, Sendable {
     private let config: SinkConfig.Exec
     /// Between SIGTERM and SIGKILL to a program's group at its timeout.
     static let killGrace = Duration.milliseconds(500)
-    private let lock = PosixLock()
-    /// The program running now (its pid is its process group's), until it is reaped.
-    private var running: pid_t?
-    private var aborted = false
+    private struct State {
+        /// The program running now (its pid is its process group's), until it is reaped.
+        var running: pid_t?
+        var aborted = false
+    }
+    private let state = Mutex(State())
 
     init(_ config: SinkConfig.Exec) { self.config = config }
 
@@ -36,11 +39,11 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     /// Kills the running program's process group with SIGKILL: the daemon is ending,
     /// and no program it started may outlive it by ignoring SIGTERM.
     func abort() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let pid = running else { return }
-        aborted = true
-        kill(-pid, SIGKILL)
+        state.withLock { s in
+            guard let pid = s.running else { return }
+            s.aborted = true
+            kill(-pid, SIGKILL)
+        }
     }
 
     /// The variables a program is given besides the daemon's own environment.
@@ -113,9 +116,10 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
         .map { unsafeBitCast($0, to: CloseFrom.self) }
 
     private func takeAborted() -> Bool {
-        lock.lock()
-        defer { aborted = false; lock.unlock() }
-        return aborted
+        state.withLock { s in
+            defer { s.aborted = false }
+            return s.aborted
+        }
     }
 
     /// Starts `program` in a process group of its own, `stdin` as its standard input,
@@ -146,11 +150,12 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        lock.lock()
-        defer { lock.unlock() }
-        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        let rc = state.withLock { s in
+            let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+            if rc == 0 { s.running = pid }
+            return rc
+        }
         guard rc == 0 else { throw SinkFailure("cannot run \(program): \(String(cString: strerror(rc))); check the exec sink's command") }
-        running = pid
         return pid
     }
 
@@ -174,13 +179,13 @@ final class ExecSink: SinkEndpoint, @unchecked Sendable {
     /// `abort` from the stopping daemon never waits on it; left unreaped until then, the
     /// pid still names the group `abort` kills.
     private func reap(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
-        lock.lock()
-        defer { lock.unlock() }
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        running = nil
-        return status
+        return state.withLock { s in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            s.running = nil
+            return status
+        }
     }
 }

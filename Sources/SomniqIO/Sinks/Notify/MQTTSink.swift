@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import SomniqCore
 import SomniqLog
+import Synchronization
 
 /// Publishes to an MQTT broker through libmosquitto, with QoS 1 throughout:
 ///
@@ -20,6 +21,8 @@ import SomniqLog
 ///
 /// libmosquitto's own thread keeps the connection and reconnects with backoff
 /// (1 … 60 s); a publish while disconnected fails and the worker retries it.
+// @unchecked: `client` and `wake` are set in `start`, before libmosquitto's thread begins, and
+// `client` cleared in `stop`, after it has ended; what both threads change is in `state`.
 final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.MQTT
     /// The sink's name, for the log (`mqtt` unless named).
@@ -34,16 +37,18 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// The web page's public address: Home Assistant's device links to it.
     private let pageURL: String?
     private var client: OpaquePointer?
-    private let lock = PosixLock()
-    private var connected = false
-    private var everConnected = false
-    private var open = Set<SoundClass>()
-    /// The room cannot be heard (`LogStatus.deafness`) until a `listening` message.
-    private var deaf = false
     private var wake: (@Sendable () -> Void)?
-    /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
-    /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
-    private var published = 0, acknowledged = 0
+    private struct State {
+        var connected = false
+        var everConnected = false
+        var open = Set<SoundClass>()
+        /// The room cannot be heard (`LogStatus.deafness`) until a `listening` message.
+        var deaf = false
+        /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
+        /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
+        var published = 0, acknowledged = 0
+    }
+    private let state = Mutex(State())
 
     /// Loads libmosquitto (the first MQTT sink does) and initialises it; why it could
     /// not be loaded, if it could not.
@@ -122,13 +127,10 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             logger.error("sink \(name): \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: somniq_mosquitto_connack_string(rc))))")
             return
         }
-        lock.lock()
-        let states = Set(open)
-        let available = !deaf
-        connected = true
-        let first = !everConnected
-        everConnected = true
-        lock.unlock()
+        let (states, available, first) = state.withLock { s in
+            defer { (s.connected, s.everConnected) = (true, true) }
+            return (s.open, !s.deaf, !s.everConnected)
+        }
         logger.info("sink \(name): connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
         if testOnly {
             wake?()
@@ -143,45 +145,38 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     }
 
     private func disconnected(rc: Int32) {
-        lock.lock()
-        let was = connected
-        connected = false
-        lock.unlock()
+        let was = state.withLock { s in
+            defer { s.connected = false }
+            return s.connected
+        }
         if was, rc != 0 { logger.error("sink \(name): lost \(LogText.escape(config.host)):\(config.port): \(Self.describe(rc)); reconnecting") }
     }
 
     @discardableResult
     private func publish(_ m: OpaquePointer, _ topic: String, _ payload: String, retain: Bool) -> Int32 {
         let bytes = Array(payload.utf8)
-        lock.lock()
-        published += 1
-        lock.unlock()
+        state.withLock { $0.published += 1 }
         let rc = somniq_mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes, 1, retain)
         if rc != MOSQ_ERR_SUCCESS.rawValue {
-            lock.lock()
-            published -= 1
-            lock.unlock()
+            state.withLock { $0.published -= 1 }
         }
         return rc
     }
 
     private func acknowledge() {
-        lock.lock()
-        acknowledged += 1
-        lock.unlock()
+        state.withLock { $0.acknowledged += 1 }
     }
 
     func deliver(_ message: SinkMessage) throws(SinkFailure) {
-        lock.lock()
-        let up = connected
-        if up, let c = message.soundClass {
-            if message.kind == .eventStart { open.insert(c) } else if message.kind == .eventEnd { open.remove(c) }
+        let (up, available) = state.withLock { s in
+            if s.connected, let c = message.soundClass {
+                if message.kind == .eventStart { s.open.insert(c) } else if message.kind == .eventEnd { s.open.remove(c) }
+            }
+            if s.connected, message.kind == .status {
+                if message.isRecovery { s.deaf = false } else if let status = message.status, LogStatus.deafness.contains(status) { s.deaf = true }
+            }
+            return (s.connected, !s.deaf)
         }
-        if up, message.kind == .status {
-            if message.isRecovery { deaf = false } else if let s = message.status, LogStatus.deafness.contains(s) { deaf = true }
-        }
-        let available = !deaf
-        lock.unlock()
         guard up, let client else { throw SinkFailure("not connected to \(config.host):\(config.port)") }
         var rc: Int32
         switch message.kind {
@@ -211,10 +206,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// libmosquitto has not yet sent. Returns once the network thread has ended.
     func stop() {
         guard let client else { return }
-        lock.lock()
-        let up = connected
-        lock.unlock()
-        if up, !testOnly {
+        if state.withLock({ $0.connected }), !testOnly {
             publish(client, "\(base)/status", "offline", retain: true)
             _ = acknowledged(until: .now + .seconds(1))
         }
@@ -232,9 +224,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// when it has not (or the connection was lost first).
     private func acknowledged(until deadline: ContinuousClock.Instant) -> Bool {
         while true {
-            lock.lock()
-            let done = acknowledged >= published, up = connected
-            lock.unlock()
+            let (done, up) = state.withLock { ($0.acknowledged >= $0.published, $0.connected) }
             if done { return true }
             if !up || ContinuousClock.now >= deadline { return false }
             usleep(5000)

@@ -53,6 +53,7 @@ public struct SinkCounts: Sendable, Equatable {
 /// endpoint never blocks listening: `offer` never waits; when the queue is full the
 /// oldest message gives way and is counted. A failed delivery is retried, the same
 /// message first, after 1, 2, 4 … 60 s.
+// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
 final class SinkWorker: @unchecked Sendable {
     private struct Queued {
         var message: SinkMessage

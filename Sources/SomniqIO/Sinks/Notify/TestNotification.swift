@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import SomniqCore
+import Synchronization
 
 extension SinkHub {
     /// `sendTest` for a caller that must not wait on a network in its own thread (the web
@@ -33,34 +34,33 @@ extension SinkHub {
     }
 
     /// The results as they come, given back once: when the last is in, or at the deadline.
-    private final class Gather: @unchecked Sendable {
-        private let lock = PosixLock()
-        private var results: [TestResult]
-        private var missing: Int
-        private var continuation: CheckedContinuation<[TestResult], Never>?
+    private final class Gather: Sendable {
+        private struct State {
+            var results: [TestResult]
+            var missing: Int
+            var continuation: CheckedContinuation<[TestResult], Never>?
+        }
+        private let state: Mutex<State>
 
         init(_ pending: [TestResult], _ c: CheckedContinuation<[TestResult], Never>) {
-            results = pending
-            missing = pending.count
-            continuation = c
+            state = Mutex(State(results: pending, missing: pending.count, continuation: c))
         }
 
         func set(_ i: Int, _ r: TestResult) {
-            lock.lock()
-            guard continuation != nil else { lock.unlock(); return }
-            results[i] = r
-            missing -= 1
-            let done = missing == 0
-            lock.unlock()
+            let done = state.withLock { s in
+                guard s.continuation != nil else { return false }
+                s.results[i] = r
+                s.missing -= 1
+                return s.missing == 0
+            }
             if done { finish() }
         }
 
         func finish() {
-            lock.lock()
-            let c = continuation
-            continuation = nil
-            let r = results
-            lock.unlock()
+            let (c, r) = state.withLock { s in
+                defer { s.continuation = nil }
+                return (s.continuation, s.results)
+            }
             c?.resume(returning: r)
         }
     }

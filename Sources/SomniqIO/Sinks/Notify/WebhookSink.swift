@@ -8,6 +8,7 @@ import SomniqLog
 /// `ntfy`) a line of text with ntfy's Title, Priority and Tags headers. Any answer but
 /// 2xx, or none within the timeout, is a failure and is retried with backoff.
 /// Redirects are not followed, and only http and https are spoken.
+// @unchecked: the curl handle is used on the sink's worker thread only.
 final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     private let config: SinkConfig.Webhook
     /// nil when libcurl could not be loaded (`loadFailure`).
