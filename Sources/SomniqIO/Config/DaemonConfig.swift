@@ -80,6 +80,22 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
+    /// What a reload puts in force over this configuration: `new`'s profile and input-watch
+    /// limits. The device, the log, the sinks, clips, night audio and http stay as they
+    /// are until a restart (`restartNeeded`).
+    public func reloaded(from new: DaemonConfig) -> DaemonConfig {
+        var c = self
+        c.profile = new.profile
+        c.silenceSeconds = new.silenceSeconds
+        c.clippingSeconds = new.clippingSeconds
+        return c
+    }
+
+    /// Whether `new` changes what only a restart puts in force, of what a reload is told of.
+    public func restartNeeded(for new: DaemonConfig) -> Bool {
+        new.device != device || new.log != log || new.http != http || new.nightAudio != nightAudio
+    }
+
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 

@@ -55,7 +55,10 @@ public actor SessionService: Service {
         }
     }
 
-    private var options: Options
+    /// What the service was started with, as handed in.
+    private let options: Options
+    /// The configuration in force: `options.config` until a reload puts a new value here.
+    private var config: DaemonConfig
     private let controls: AsyncStream<Control>
     private let logger: Logger
     private let notifier = SystemdNotifier()
@@ -89,6 +92,7 @@ public actor SessionService: Service {
     /// `source` is the capture of `options.config.device`.
     public init(options: Options, source: sending any DeviceSource, controls: AsyncStream<Control>, logger: Logger) throws(Failure) {
         self.options = options
+        config = options.config
         self.controls = controls
         self.logger = logger
         clocks = options.clocks
@@ -106,7 +110,7 @@ public actor SessionService: Service {
         hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: Release.version, logger: logger,
                       page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
-        let factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
+        var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
         if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
         let clock = clock, wall = clocks.wall
@@ -121,7 +125,7 @@ public actor SessionService: Service {
     /// permission error ends the session, thrown as `Failure.device`.
     public func run() async throws {
         if !hub.isEmpty {
-            logger.info("sinks: \(options.config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(options.config.room)")
+            logger.info("sinks: \(config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(config.room)")
         }
         // A clips path that became a file since the configuration was checked costs the
         // clips, never the session's start record or the listening.
@@ -208,14 +212,14 @@ public actor SessionService: Service {
                     $0.lastAudio = $0.since
                     $0.lost = nil
                 }
-                var details: [(String, JSONValue)] = [("device", .string(options.config.device))]
+                var details: [(String, JSONValue)] = [("device", .string(config.device))]
                 if let since = unheardSince { details.append(("unheard_s", .rounded(seconds(since: since), 1))) }
                 unheardSince = nil
                 stalled = false
                 lastAudio = clocks.monotonic()
                 status(.listening, details: details)
-                notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(options.config.device))")
-                logger.info("listening on \(options.config.device)")
+                notifier.notify("READY=1\nSTATUS=listening on \(LogText.escape(config.device))")
+                logger.info("listening on \(config.device)")
             case let .overrun(frames):
                 metrics.overrunFrames += frames
                 status(.overrun, details: [("frames_lost", .number(Double(frames)))])
@@ -279,12 +283,12 @@ public actor SessionService: Service {
         // never sends anything is as deaf as one that stops.
         guard !stalled, unheardSince == nil, let last = lastAudio else { return }
         let quiet = seconds(since: last)
-        guard quiet >= options.config.stallSeconds else { return }
+        guard quiet >= config.stallSeconds else { return }
         stalled = true
         unheardSince = last
         deviceDown()
         options.live?.update { $0.stalled = true }
-        let device = options.config.device
+        let device = config.device
         status(.captureStalled, alert: true, details: [("device", .string(device)), ("seconds", .rounded(quiet, 1))])
         notifier.notify("STATUS=no audio from \(LogText.escape(device))")
         logger.critical("no audio from \(device) for \(Int(quiet)) s: the device is open but sends nothing (a stuck USB device, a stalled sound server?); somniq cannot hear the room until audio comes back")
@@ -299,7 +303,7 @@ public actor SessionService: Service {
         stalled = false
         unheardSince = nil
         options.live?.update { $0.stalled = false }
-        let device = options.config.device
+        let device = config.device
         status(.listening, details: [("device", .string(device)), ("unheard_s", .rounded(unheard, 1))])
         notifier.notify("STATUS=listening on \(LogText.escape(device))")
         logger.notice("audio from \(device) again after \(Int(unheard)) s without")
@@ -355,7 +359,7 @@ public actor SessionService: Service {
 
     private func writeMetrics() {
         lastMetrics = clocks.monotonic()
-        guard let path = options.config.metricsPath else { return }
+        guard let path = config.metricsPath else { return }
         metrics.sinks = hub.counts
         metrics.streamSeconds = session.streamSeconds
         do {
@@ -375,16 +379,16 @@ public actor SessionService: Service {
         for await control in controls {
             switch control {
             case .reload:
-                guard let prepared = await Self.prepareUnlessStopped(options), !Task.isCancelled else { return }
+                guard let prepared = await Self.prepareUnlessStopped(options, running: config), !Task.isCancelled else { return }
                 apply(prepared)
             }
         }
     }
 
     /// `prepareReload` on a task of its own; nil at once when the calling task is cancelled.
-    nonisolated static func prepareUnlessStopped(_ options: Options) async -> Prepared? {
+    nonisolated static func prepareUnlessStopped(_ options: Options, running: DaemonConfig) async -> Prepared? {
         let first = FirstResult<Prepared>()
-        let reading = Task.detached { first.set(await prepareReload(options)) }
+        let reading = Task.detached { first.set(await prepareReload(options, running: running)) }
         return await withTaskCancellationHandler {
             await first.value()
         } onCancel: {
@@ -400,9 +404,10 @@ public actor SessionService: Service {
         case profileRejected(String)
     }
 
-    /// Reads and validates the configuration and the profile for a reload, off the actor.
-    nonisolated static func prepareReload(_ options: Options) async -> Prepared {
-        var config = options.config
+    /// Reads and validates the configuration and the profile for a reload, off the actor:
+    /// the file again, with the command line's values over it (`running` without a file).
+    nonisolated static func prepareReload(_ options: Options, running: DaemonConfig) async -> Prepared {
+        var config = running
         if let path = options.configPath {
             do { config = try DaemonConfig.read(path: path).overridden(by: options.overrides) } catch {
                 return .configRejected(error.description)
@@ -422,15 +427,13 @@ public actor SessionService: Service {
         case let .profileRejected(error):
             status(.profileRejected, details: [("error", .string(error))])
             logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
-        case let .config(config, profile):
+        case let .config(new, profile):
             deliver { try session.reload(profile) }
+            let running = config
+            config = running.reloaded(from: new)
             pipeline.watchLimits = config.watchLimits
-            options.config.profile = config.profile
-            options.config.silenceSeconds = config.silenceSeconds
-            options.config.clippingSeconds = config.clippingSeconds
             var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
-            if config.device != options.config.device || config.log != options.config.log || config.http != options.config.http
-                || config.nightAudio != options.config.nightAudio {
+            if running.restartNeeded(for: new) {
                 details.append(("restart_needed", .string("device, log, night_audio and http changes take effect after a restart")))
                 logger.warning("device, log, night_audio and http changes take effect after a restart (systemctl restart somniq)")
             }

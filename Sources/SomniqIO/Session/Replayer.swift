@@ -8,7 +8,7 @@ import SomniqLog
 /// sinks.
 public final class Replayer {
     /// What each file's session is made of: profile, rules, clips, … (`SessionFactory`).
-    public let factory: SessionFactory
+    public var factory: SessionFactory
     /// When the recording began (Unix time): records get wall-clock times, and event ids
     /// name the session, so they stay unique in a log of many sessions.
     public var start: Double?

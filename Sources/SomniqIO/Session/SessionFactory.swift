@@ -3,8 +3,9 @@ import SomniqCore
 /// Assembles a session for every front end — the daemon (`SessionService`), `replay`,
 /// `eval`, `bench`, `features` and `compare` (through `Replayer`): the FFT, planned once
 /// per factory; the pipeline; the session with its sinks, wall times and clips. A front
-/// end says what it wants here; the assembly is written once.
-public final class SessionFactory {
+/// end says what it wants here; the assembly is written once. A value: a front end sets
+/// its fields before asking for a session, and a copy of a factory shares its FFT plans.
+public struct SessionFactory {
     public var profile: Profile
     /// The input watch's limits (silence, clipping).
     public var watch: InputWatch.Limits
