@@ -210,4 +210,7 @@ private let meanNetwork = rulesText("""
     #expect(refusal(tree + "network classes=speech\nconv 32 1 1 1 1 \(Array(repeating: "1", count: 33).joined(separator: " "))\n")
             == "line 7: the network has no 'head' line")
     #expect(refusal("network classes=speech\nclass speech ship cutoff=0\ntree\nl 0\n") == "line 4: the classes come before the network")
+    // A damaged file cannot ask for buffers of gigabytes.
+    #expect(refusal(tree + "network classes=speech\nconv 32 1 17 1 1 \(Array(repeating: "1", count: 545).joined(separator: " "))\nhead 1 1 0\n")
+            == "line 8: the network: layer 1 is larger than 512 channels, a kernel of 15, a dilation of 64 or a pool of 8")
 }

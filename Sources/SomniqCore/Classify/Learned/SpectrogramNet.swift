@@ -23,6 +23,8 @@ public struct SpectrogramNet: Sendable {
     /// How far below the context's loudest level the input is clipped, dB.
     public static let floorDb: Float = 60
 
+    static let maxChannels = 512, maxKernel = 15, maxDilation = 64, maxPool = 8
+
     struct Conv: Sendable {
         var inputs: Int, outputs: Int, kernel: Int, dilation: Int, pool: Int
         /// `outputs × inputs × kernel`, then one bias per output.
@@ -52,6 +54,11 @@ public struct SpectrogramNet: Sendable {
         guard let first = convs.first, first.inputs == Self.bands else { throw ShapeError("the first layer must take \(Self.bands) mel bands") }
         var length = Self.steps, channels = Self.bands
         for (k, c) in convs.enumerated() {
+            // Far past any network for 2 s of 32 bands, so that a damaged file cannot ask for
+            // buffers of gigabytes.
+            guard c.outputs <= Self.maxChannels, c.kernel <= Self.maxKernel, c.dilation <= Self.maxDilation, c.pool <= Self.maxPool else {
+                throw ShapeError("layer \(k + 1) is larger than \(Self.maxChannels) channels, a kernel of \(Self.maxKernel), a dilation of \(Self.maxDilation) or a pool of \(Self.maxPool)")
+            }
             guard c.inputs == channels, c.outputs > 0, c.kernel % 2 == 1, c.dilation >= 1, c.pool >= 1, length % c.pool == 0,
                   c.weights.count == c.outputs * c.inputs * c.kernel, c.bias.count == c.outputs
             else { throw ShapeError("layer \(k + 1)'s shape does not follow the one before it") }
