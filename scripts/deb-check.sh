@@ -8,7 +8,7 @@
 # binary needs nothing under /opt/swift; `systemd-analyze verify` is silent on the unit,
 # which is installed disabled; config.json is a conffile; the man page and completions are
 # where man and the shells look; `somniq replay` of the demo night in /usr/share/somniq
-# prints its 8 events, run with a PATH of /usr/bin and /bin only; the shipped config and
+# prints its 9 events (8 alerts), run with a PATH of /usr/bin and /bin only; the shipped config and
 # profile are valid; `apt-get remove` leaves /etc/somniq and /var/lib/somniq, and
 # `apt-get purge` leaves nothing.
 #
@@ -60,9 +60,9 @@ check "completions for bash, zsh and fish" test -s /usr/share/bash-completion/co
     -a -s /usr/share/zsh/vendor-completions/_somniq -a -s /usr/share/fish/vendor_completions.d/somniq.fish
 replay=$(cd / && env -i PATH=/usr/bin:/bin somniq replay /usr/share/somniq/demo-night.flac 2>&1)
 echo "$replay" | sed 's/^/      /'
-check "the demo night's 8 events" bash -c '
-    head -1 <<<"$1" | grep -q "8 events, 8 alerts" &&
-    [[ $(awk "NR > 2 { print \$3 }" <<<"$1" | tr "\n" " ") == "snoring door speech cough dog_bark baby_cry smoke_alarm snoring " ]]' _ "$replay"
+check "the demo night's 9 events, 8 alerts" bash -c '
+    head -1 <<<"$1" | grep -q "9 events, 8 alerts" &&
+    [[ $(awk "NR > 2 { print \$3 }" <<<"$1" | tr "\n" " ") == "snoring door speech cough speech dog_bark baby_cry smoke_alarm snoring " ]]' _ "$replay"
 check "the shipped config and profile are valid" \
     somniq run --config /etc/somniq/config.json --device null --check-config
 state
