@@ -17,6 +17,7 @@ public enum LogRecord: Sendable, Equatable {
     case sessionEnd(SessionEnd)
     case episode(Episode)
     case episodeRemoved(EpisodeRemoved)
+    case label(Label)
 
     /// `"v"` of every record.
     public static let version = 1
@@ -24,7 +25,7 @@ public enum LogRecord: Sendable, Equatable {
     /// The record's `kind`.
     public enum Kind: String, Sendable, CaseIterable {
         case sessionStart = "session_start", eventStart = "event_start", eventEnd = "event_end", level, status
-        case sessionEnd = "session_end", episode, episodeRemoved = "episode_removed"
+        case sessionEnd = "session_end", episode, episodeRemoved = "episode_removed", label
     }
 
     public var kind: Kind {
@@ -37,6 +38,7 @@ public enum LogRecord: Sendable, Equatable {
         case .sessionEnd: .sessionEnd
         case .episode: .episode
         case .episodeRemoved: .episodeRemoved
+        case .label: .label
         }
     }
 
@@ -59,6 +61,7 @@ public enum LogRecord: Sendable, Equatable {
         case let .sessionEnd(r): r.members
         case let .episode(r): r.members
         case let .episodeRemoved(r): r.members
+        case let .label(r): r.members
         }
         return .object([("v", .number(Double(Self.version))), ("kind", .string(kind.rawValue))] + members)
     }
@@ -79,6 +82,7 @@ public enum LogRecord: Sendable, Equatable {
         case .sessionEnd: .sessionEnd(SessionEnd(r))
         case .episode: .episode(Episode(r))
         case .episodeRemoved: .episodeRemoved(EpisodeRemoved(r))
+        case .label: .label(Label(r))
         case nil: nil
         }
         guard let decoded else { throw Unread(kind: kind) }

@@ -61,7 +61,10 @@ struct HistoryCommand: ParsableCommand {
             try emit(csv ? f.csv() : json ? f.json() : f.table(), to: output)
             return
         }
-        let text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Release.version) : history.table()
+        var text = csv ? history.csv() : json ? history.json() : html ? history.html(version: Release.version) : history.table()
+        // How often each class was marked right or wrong (somniq label), under the table.
+        let tally = LabelTally(history.labels)
+        if !(csv || json || html), !tally.rows.isEmpty { text += "\n" + tally.table() }
         try emit(text, to: output)
     }
 }

@@ -30,13 +30,21 @@ struct Report: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Option(name: .customLong("labels-from"), help: ArgumentHelp("Also read the labels (somniq label) in this log: a newer one, when LOG was rotated (repeat for more).", valueName: "log"), completion: .file())
+    var labelsFrom: [String] = []
+
     func run() throws {
         // A night written as a date must be one (a recording's is its path).
         if let night, History.writtenAsDate(night), let problem = History.dateProblem(night) {
             throw fail("night \(night): \(problem)", Exit.usage)
         }
-        let n: Night
+        var n: Night
         do { n = try NightReports.night(in: log, key: night) } catch { throw fail("\(error)", Exit.dataError) }
+        if !labelsFrom.isEmpty {
+            do { n.labels.merge(try LoggedEvents(logs: labelsFrom).labels.of(n.key)) { a, b in b.time >= a.time ? b : a } } catch {
+                throw fail("\(error)", Exit.dataError)
+            }
+        }
         if !n.skipped.isEmpty { skippedWarning("\(log): \(n.skipped.description)") }
         let text = format == .html ? HTMLReport.render(n, version: Release.version) : TextReport.render(n)
         try emit(text, to: output)

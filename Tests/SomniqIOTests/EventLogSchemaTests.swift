@@ -56,6 +56,21 @@ struct EventLogSchemaTests {
         try Self.expectValid(log)
     }
 
+    @Test func labelsAsWrittenAreValid() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/labels.jsonl"
+        let replay = try somniq(["replay", Paths.package + "/fixtures/demo-night.flac", "--format", "jsonl", "--output", log,
+                                 "--start", "2026-11-22T23:10"])
+        try #require(replay.status == 0, "\(replay.stderr)")
+        for verdict in ["not", "right", "cough", "other", "none"] {
+            let r = try somniq("label", "r1795389000-e2", "--as", verdict, "--log", log)
+            try #require(r.status == 0, "\(r.stderr)")
+        }
+        #expect(records(log).filter { $0["kind"] == .string("label") }.count == 5)
+        try Self.expectValid(log)
+    }
+
     /// The names the schema lists are the code's.
     @Test func theSchemaListsTheCodesNames() throws {
         let schema = try JSONValue(parsing: String(contentsOfFile: Self.schema, encoding: .utf8))

@@ -46,6 +46,8 @@ let everyKind: [LogRecord] = {
         .episode(.init(id: "ep-1795412345-a1b2c3d4", night: "2026-11-22", severity: "moderate", symptoms: ["gasping"], tags: ["alcohol"],
                        note: "woke up twice", at: "2026-11-23T02:12:00.000Z", durationMinutes: 5, time: time)),
         .episodeRemoved(.init(id: "ep-1795412345-a1b2c3d4", time: time)),
+        .label(.init(id: "r1795389000-e2", night: "2026-11-22", soundClass: .door, verdict: "not", time: time)),
+        .label(.init(id: "e3", night: "/home/night.flac", soundClass: .dogBark, verdict: "cough", time: time)),
     ]
 }()
 

@@ -350,13 +350,15 @@ public enum HTMLReport {
     static func alertTable(_ night: Night, _ alerts: [Night.Event], web: Web?) -> String {
         guard !alerts.isEmpty else { return "<p>No alerts.</p>\n" }
         let clips = alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
-        var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (clips ? ["clip"] : []))
+        let marked = !night.labels.isEmpty
+        var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (marked ? ["marked"] : []) + (clips ? ["clip"] : []))
         for e in alerts {
             let why = EventWords.why(trace: e.trace)
             let lasted = e.open ? String(cFormat: "%.0f s so far, still open", e.seconds) : String(cFormat: "%.1f s", e.seconds) + (e.truncated ? " (cut off)" : "")
             h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td>"
                 + td("sound", e.soundClass.rawValue.replacing("_", with: " ")) + td("tier", "<span class=\"keyed\">\(Palette.key(e.tier)) \(e.tier.rawValue)</span>")
-                + td("lasted", lasted) + td("why", esc(why), "whole") + (clips ? td(nil, clipCell(e, web: web), "whole") : "") + "</tr>\n"
+                + td("lasted", lasted) + td("why", esc(why), "whole")
+                + (marked ? td("marked", esc(night.labels[e.id]?.verdict.words ?? "")) : "") + (clips ? td(nil, clipCell(e, web: web), "whole") : "") + "</tr>\n"
         }
         return h + "</tbody></table></div>\n"
     }

@@ -147,6 +147,8 @@ public struct History: Sendable {
     public var total: NightRow
     /// What of the logs was skipped, over them all.
     public var skipped = LogSkips()
+    /// What the listener said of the events (`somniq label`), over every log.
+    public var labels = LabelBook()
 
     /// Reads every log in turn, streaming, keeping one row per night; pieces of one night
     /// (restarts, several logs) are added together.
@@ -154,6 +156,7 @@ public struct History: Sendable {
         var rows: [String: NightRow] = [:]
         var skipped = LogSkips()
         var book = EpisodeBook()
+        var labels = LabelBook()
         for path in logs {
             let reader = try LogReader(path: path)
             var builder = NightBuilder()
@@ -164,19 +167,21 @@ public struct History: Sendable {
             }
             while let r = reader.next() {
                 book.add(r)
+                labels.add(r)
                 keep(builder.add(r))
             }
             try reader.finish()
             keep(builder.finish())
             skipped = skipped + LogSkips(reader, builder)
         }
-        skipped = skipped + LogSkips(unreadable: book.unreadable)
+        skipped = skipped + LogSkips(unreadable: book.unreadable + labels.unreadable)
         attach(book, to: &rows)
         guard !rows.isEmpty else {
             throw ReportError(description: "\(logs.map { LogText.escape($0) }.joined(separator: ", ")): no session in the log")
         }
         var history = History(rows: Array(rows.values), grouping: grouping)
         history.skipped = skipped
+        history.labels = labels
         return history
     }
 

@@ -64,6 +64,8 @@ public struct Night: Sendable {
     public var skipped = LogSkips()
     /// What the sleeper reported of it (`somniq episode add`), wherever in the log.
     public var episodes: [Episode] = []
+    /// What the listener said of its events (`somniq label`), by event id.
+    public var labels: [String: EventLabel] = [:]
 
     /// The session still going on where the log ends (no `session_end` yet): where its
     /// second 0 lies on the night's axis, and how many seconds of its audio the log's level
@@ -207,7 +209,7 @@ public struct NightBuilder {
             // Logs written before level records existed: the session's length is what was heard.
             if night?.minutes.isEmpty == true { night?.heard += s }
             closeSession()
-        case .episode, .episodeRemoved:
+        case .episode, .episodeRemoved, .label:
             break
         }
         return finished

@@ -10,6 +10,7 @@ public enum NightReports {
         let reader = try LogReader(path: path)
         var builder = NightBuilder()
         var book = EpisodeBook()
+        var labels = LabelBook()
         var found: Night?
         var keys: [String] = []
         func consider(_ n: Night?) {
@@ -19,6 +20,7 @@ public enum NightReports {
         }
         while let r = reader.next() {
             book.add(r)
+            labels.add(r)
             consider(builder.add(r))
         }
         try reader.finish()
@@ -30,8 +32,9 @@ public enum NightReports {
             if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }
             throw ReportError(description: "\(LogText.escape(path)): no night \(LogText.escape(key ?? "")) (nights: \(keys.suffix(14).map { LogText.escape($0) }.joined(separator: ", ")))")
         }
-        found.skipped = LogSkips(reader, builder) + LogSkips(unreadable: book.unreadable)
+        found.skipped = LogSkips(reader, builder) + LogSkips(unreadable: book.unreadable + labels.unreadable)
         found.episodes = book.of(found.key)
+        found.labels = labels.of(found.key)
         return found
     }
 

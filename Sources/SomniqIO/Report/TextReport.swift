@@ -44,9 +44,11 @@ public enum TextReport {
             for e in s.alerts {
                 out.append("  \(night.clock(e.onset, seconds: true))  \(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
                            + String(cFormat: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
-                           + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? ""))
+                           + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? "")
+                           + (night.labels[e.id].map { ", marked \($0.verdict.words)" } ?? ""))
             }
         }
+        if !night.labels.isEmpty { out += marked(night) }
         if !s.breathingPauses.isEmpty {
             out.append("")
             out.append("\(s.breathingPauses.count) pause(s) in a snore train ending with a gasp or a louder snore: a pattern worth a look with a doctor if it recurs; somniq does not diagnose.")
@@ -63,6 +65,13 @@ public enum TextReport {
         out.append("")
         out.append("profile \(night.profiles.map { LogText.escape($0) }.joined(separator: ", "))")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Every event the listener marked (`somniq label`), alerted or not, in the night's order.
+    static func marked(_ night: Night) -> [String] {
+        ["", "marked"] + night.events.compactMap { e in
+            night.labels[e.id].map { "  \(night.clock(e.onset, seconds: true))  \(LogText.escape(e.id))  \(e.soundClass.rawValue): \($0.verdict.words)" }
+        }
     }
 
     /// `not kept: no space left` for a clip the disk had no room for, else `not kept: ` and

@@ -1,0 +1,76 @@
+import FoundationEssentials
+import SomniqCore
+import SomniqLog
+
+/// The events of one or more logs as `somniq label` and `somniq learn --home` need them:
+/// the night each belongs to, its times in its session's stream, and where its sound is
+/// (the replayed recording, or its kept clip), with the labels given to them. One pass
+/// over each log, every other record ignored.
+public struct LoggedEvents: Sendable {
+    public struct Event: Sendable, Equatable {
+        public var id: String
+        /// The night's key, as reports name it: the evening's date, or a replay's path.
+        public var night: String
+        public var soundClass: SoundClass
+        public var alert: Bool
+        /// Seconds into its session's stream (the recording's own time for a replay).
+        public var onset: Double, offset: Double
+        /// The replayed recording, for a session whose source was a file.
+        public var recording: String?
+        /// The file its sound was kept in, when it keeps one.
+        public var clip: String?
+        /// Unix time of its onset, in a session with wall-clock times.
+        public var time: Double?
+    }
+
+    public private(set) var events: [Event] = []
+    public private(set) var labels = LabelBook()
+
+    /// Reads `logs` in turn; a log that cannot be read throws (`ReportError`).
+    public init(logs: [String]) throws(ReportError) {
+        for path in logs {
+            let reader = try LogReader(path: path)
+            var night = "", recording: String?, start: Double?
+            var open: [String: Event] = [:]
+            while let line = reader.next() {
+                labels.add(line)
+                guard case let .success(r) = line else { continue }
+                switch r {
+                case let .sessionStart(s):
+                    start = s.startTime.flatMap(WallClock.parse)
+                    if case let .file(path, _, _, _)? = s.source { recording = path } else { recording = nil }
+                    night = start.map(WallClock.night) ?? recording ?? s.source?.name ?? "?"
+                case let .eventStart(e):
+                    guard let onset = e.onset, LogRanges.seconds.contains(onset) else { break }
+                    let time = e.onsetTime.flatMap(WallClock.parse) ?? start.map { $0 + onset }
+                    // A live session's event belongs to the night of its onset (sessions run on past noon).
+                    let key = recording == nil ? time.map(WallClock.night) ?? night : night
+                    open[e.id] = Event(id: e.id, night: key, soundClass: e.soundClass, alert: e.alert, onset: onset, offset: onset,
+                                       recording: recording, clip: nil, time: time)
+                case let .eventEnd(end):
+                    guard var e = open.removeValue(forKey: end.id),
+                          let offset = end.offset, offset >= e.onset, LogRanges.seconds.contains(offset) else { break }
+                    e.offset = offset
+                    e.clip = end.clip
+                    events.append(e)
+                case .sessionEnd:
+                    events += open.values.sorted { $0.onset < $1.onset }
+                    open.removeAll()
+                default:
+                    break
+                }
+            }
+            try reader.finish()
+            events += open.values.sorted { $0.onset < $1.onset }
+        }
+    }
+
+    /// The events with id `id` (of `night`, when given): more than one when replays without
+    /// a start time reused it.
+    public func find(_ id: String, night: String? = nil) -> [Event] {
+        events.filter { $0.id == id && (night == nil || $0.night == night) }
+    }
+
+    /// The label in force for `e`, if any.
+    public func label(of e: Event) -> EventLabel? { labels.label(night: e.night, id: e.id) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import SomniqIO
+import SomniqCore
+
+/// Labels (`somniq label`): records appended to the log, the last one winning, shown by the
+/// report and counted by the history; they survive a restart, a writer killed mid-line and
+/// a rotated log.
+@Suite(.serialized) final class EventLabelTests {
+    let dir = temporaryDirectory()
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// The demo night replayed from 23:10 on 2026-11-22: ids r1795389000-e1 … e8.
+    func demoNight(_ name: String = "events.jsonl") throws -> String {
+        let log = dir + "/" + name
+        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return log
+    }
+
+    static let door = "r1795389000-e2", dog = "r1795389000-e6", cough = "r1795389000-e4"
+
+    func label(_ arguments: [String]) throws -> CommandResult { try somniq(["label"] + arguments) }
+
+    @Test func aLabelIsARecordTheLastOneWinsAndNoneTakesItBack() throws {
+        let log = try demoNight()
+        let before = try String(contentsOfFile: log, encoding: .utf8)
+        let r = try label([Self.door, "--as", "not", "--log", log])
+        #expect(r.status == 0 && r.stdout == "\(Self.door) (door, night of 2026-11-22): not this\n", "\(r.stderr)")
+        let after = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(after.hasPrefix(before), "nothing is rewritten")
+        let record = try #require(records(log).last)
+        #expect(record["kind"] == .string("label") && record["as"] == .string("not") && record["class"] == .string("door"))
+        #expect(try label([Self.door, "--as", "music", "--log", log]).status == 0)
+        #expect(try NightReports.night(in: log, key: "2026-11-22").labels[Self.door]?.verdict == .was(.music))
+        #expect(try label([Self.door, "--as", "none", "--log", log]).status == 0)
+        #expect(try NightReports.night(in: log, key: "2026-11-22").labels[Self.door] == nil)
+        // Wrong input: an unknown event, an unknown verdict, --as missing.
+        #expect(try label(["r1-e99", "--as", "not", "--log", log]).status == 65)
+        #expect(try label([Self.door, "--as", "cat", "--log", log]).status == 64)
+        #expect(try label([Self.door, "--log", log]).status == 64)
+    }
+
+    @Test func theReportShowsTheLabelsAndTheHistoryCountsThemPerWeek() throws {
+        let log = try demoNight()
+        let file = dir + "/labels.txt"
+        try "\(Self.door) not\n# the dog was a cough\n\(Self.dog) cough\n\(Self.cough) right\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try label(["--from", file, "--log", log]).status == 0)
+        let text = try somniq(["report", log, "--format", "text"]).stdout
+        #expect(text.contains("door for 1.0 s, peak -28.4 dBFS, marked not this\n"), "\(text)")
+        #expect(text.contains("marked\n  23:10:46  \(Self.door)  door: not this\n  23:11:13  \(Self.cough)  cough: right\n  23:11:31  \(Self.dog)  dog_bark: it was cough\n"), "\(text)")
+        let html = try somniq(["report", log]).stdout
+        #expect(html.contains("<td data-label=\"marked\">not this</td>"), "the alerts' table has a marked column")
+        let history = try somniq(["history", log, "--week"]).stdout
+        #expect(history.hasSuffix("""
+            marked (somniq label)
+            week      class         right  wrong  right %
+            2026-W47  cough         1      0      100
+            2026-W47  dog_bark      0      1      0
+            2026-W47  door          0      1      0
+
+            """), "\(history)")
+        // Every alert of the night at once.
+        #expect(try label(["--night", "2026-11-22", "--all-alerts-as", "right", "--log", log]).stdout.split(separator: "\n").count == 8)
+    }
+
+    @Test func labelsSurviveARestartAWriterKilledMidLineAndARotatedLog() throws {
+        let log = try demoNight()
+        #expect(try label([Self.door, "--as", "not", "--log", log]).status == 0)
+        // A writer killed mid-line (SIGKILL, power loss) leaves a torn line: the next label
+        // starts on a line of its own, and the torn line is skipped by every reader.
+        let h = try #require(FileHandle(forWritingAtPath: log))
+        h.seekToEndOfFile()
+        h.write(Data("{\"v\":1,\"kind\":\"label\",\"id\":\"\(Self.cough)\",\"ni".utf8))
+        try h.close()
+        #expect(try label([Self.dog, "--as", "not", "--log", log]).status == 0)
+        // A restart: the daemon's next session appends to the same log.
+        let again = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:30"])
+        #expect(again.status == 0)
+        let night = try NightReports.night(in: log, key: "2026-11-22")
+        #expect(night.labels[Self.door]?.verdict == .not && night.labels[Self.dog]?.verdict == .not && night.labels[Self.cough] == nil)
+        #expect(night.skipped.unreadable == 1, "the torn line, and only it")
+
+        // Rotation: the log is moved aside and a new one begun; an event of the old log is
+        // labelled in the new one, which the history and the report read beside it.
+        let rotated = log + ".1"
+        try FileManager.default.moveItem(atPath: log, toPath: rotated)
+        #expect(try label([Self.cough, "--as", "right", "--night", "2026-11-22", "--log", log, "--rotated", rotated]).status == 0)
+        #expect(try label([Self.cough, "--as", "right", "--log", log]).status == 65, "not in the new log alone")
+        let history = try somniq(["history", rotated, log]).stdout
+        #expect(history.contains("2026-W47  cough         1      0      100"), "\(history)")
+        let text = try somniq(["report", rotated, "--format", "text", "--labels-from", log]).stdout
+        #expect(text.contains("cough for 3.0 s, peak -26.4 dBFS, marked right"), "\(text)")
+    }
+}
