@@ -126,6 +126,16 @@ public enum WebServer {
             let fields = FormBody.fields(Array(body.readableBytesView))
             return await pages.run { $0.addEpisode(key, fields: fields) }
         }
+        router.post("/night/:key/event/:id/label") { request, context in
+            if let refused = Guard.sameOrigin(request) { return respond(refused) }
+            let key = context.parameters.get("key") ?? "", id = context.parameters.get("id") ?? ""
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: formLimit) } catch {
+                return respond(.text(413, "the form is larger than \(formLimit / 1024) KB"))
+            }
+            let fields = FormBody.fields(Array(body.readableBytesView))
+            return await pages.run { $0.addLabel(key, id: id, fields: fields) }
+        }
         // A test notification is sent on threads of its own, never the pages' one, since
         // each sink may take `testTimeout` to answer.
         let notifier = TestNotifier(sinks: settings.sinks, canSend: settings.http.token != nil, version: settings.version, logger: logger)

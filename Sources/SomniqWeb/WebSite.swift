@@ -140,6 +140,7 @@ final class WebSite: @unchecked Sendable {
         if settings.canDelete, let key {
             w.deleteURL = { Self.clipURL(key, $0) + "/delete" }
             w.episodeURL = HTMLReport.nightURL(key) + "/episode"
+            w.labelURL = { HTMLReport.nightURL(key) + "/event/" + HTMLReport.percentEncoded($0.id) + "/label" }
         }
         if settings.canDelete, let sinks = settings.testSinks, !sinks.isEmpty { w.testSinks = sinks }
         return w
@@ -173,6 +174,36 @@ final class WebSite: @unchecked Sendable {
             notices("episode \(episode.id) added to the night of \(key) from the web page")
             return .redirect(HTMLReport.nightURL(key) + "#reported")
         }
+    }
+
+    /// Labels event `id` of the night as the page's buttons say (POST, with the token and
+    /// from the page's own origin, checked before this): `as` is `right`, `not`, or `was`
+    /// with `was` a class or `other`; a label record appended through the event log's own
+    /// writer, as `somniq label` appends it.
+    func addLabel(_ key: String, id: String, fields: [(String, String)]) -> Reply {
+        guard settings.canDelete else { return .text(403, "labelling an event needs a token: set http.token in the configuration") }
+        let found: Night
+        switch lookup(key) {
+        case let .success(n): found = n
+        case let .failure(f): return f.reply
+        }
+        guard let event = found.events.first(where: { $0.id == id }) else {
+            return .text(404, "no event \(LogText.escape(id)) in the night of \(key)")
+        }
+        let was = fields.first { $0.0 == "was" }.flatMap { EventLabel.Verdict($0.1) }
+        let verdict: EventLabel.Verdict? = switch fields.first(where: { $0.0 == "as" })?.1 {
+        case "right": .right
+        case "not": .not
+        case "was": was == .other || was.map { if case .was = $0 { true } else { false } } == true ? was : nil
+        default: nil
+        }
+        guard let verdict else { return .text(400, "the event was not labelled: say right, not, or was with a class or other") }
+        let label = EventLabel(id: id, night: key, soundClass: event.soundClass, verdict: verdict, time: now())
+        do { try EventLogWriter(path: settings.log).append(label.record) } catch {
+            return .text(503, "the event was not labelled: \(error)")
+        }
+        notices("event \(id) of the night of \(key) labelled \(verdict.text) from the web page")
+        return .redirect(HTMLReport.nightURL(key) + "#" + HTMLReport.percentEncoded("e-" + id))
     }
 
     // MARK: JSON

@@ -50,10 +50,11 @@ import SomniqCore
         var banner: String?
     }
 
-    func layout(_ urls: [String], size: String, mobile: Bool) throws -> [Layout] {
+    /// `extra`: a script whose value is the layout's `banner` (by default, the alarm banner's text).
+    func layout(_ urls: [String], size: String, mobile: Bool,
+                extra: String = "(document.querySelector('.alarm') || {}).textContent || null") throws -> [Layout] {
         let r = try runProgram("/usr/bin/python3", [Paths.package + "/scripts/chromium-layout.py", "--size", size]
-            + (mobile ? ["--mobile"] : []) + ["--header", "Authorization: Bearer \(Self.token)",
-            "--eval", "(document.querySelector('.alarm') || {}).textContent || null"] + urls)
+            + (mobile ? ["--mobile"] : []) + ["--header", "Authorization: Bearer \(Self.token)", "--eval", extra] + urls)
         #expect(r.status == 0, "\(r.stderr)")
         return try r.stdout.split(separator: "\n").map { line in
             let v = try JSONValue(parsing: String(line))
@@ -106,6 +107,44 @@ import SomniqCore
         #expect(!page.contains("Send a test notification"))
         let post = try fetch(base + "/test-notification", method: "POST", headers: ["Authorization: Bearer \(Self.token)", "Origin: \(base)"])
         #expect(post.status == 404 && post.text.hasPrefix("no sinks to test"))
+    }
+
+    /// Each alert of a night has "right", "not this" and "it was …" on the page: on a phone
+    /// they fit its card, and a press appends a label record to the log (POST, with the token
+    /// and from the page's own origin, as every other POST), which the page then shows.
+    @Test func anEventIsMarkedFromThePhone() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let tokenFile = dir + "/token"
+        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let server = try WebTests.Served(log, clips: clips, tokenFile: tokenFile)
+        defer { server.stop() }
+        let base = server.base, auth = "Authorization: Bearer \(Self.token)", night = base + "/night/2026-11-22"
+        let page = try fetch(night, headers: [auth]).text
+        let action = try #require(page.firstMatch(of: /<form class="mark" method="post" action="(\/night\/2026-11-22\/event\/([^\/"]+)\/label)">/), "no mark buttons")
+        let id = String(action.2)
+        #expect(page.contains("<button name=\"as\" value=\"right\">right</button> <button name=\"as\" value=\"not\">not this</button>"))
+
+        // Laid out as a phone, every form of buttons ends inside the screen.
+        let widths = try layout([night], size: "390x844", mobile: true,
+                                extra: "String(Math.max(...[...document.querySelectorAll('form.mark')].map(f => f.getBoundingClientRect().right)))")
+        #expect(widths.count == 1 && widths[0].scrollWidth <= widths[0].width, "\(widths.first?.widest ?? "?")")
+        #expect(Double(widths.first?.banner ?? "") ?? 999 <= 390, "the buttons end at \(widths.first?.banner ?? "?") px")
+
+        let url = base + String(action.1), form = "Content-Type: application/x-www-form-urlencoded"
+        #expect(try fetch(url, method: "POST", headers: ["Origin: \(base)", form], body: "as=not").status == 401, "no token")
+        #expect(try fetch(url, method: "POST", headers: [auth, form], body: "as=not").status == 403, "no origin")
+        #expect(try fetch(url, method: "POST", headers: [auth, "Origin: http://evil.example", form], body: "as=not").status == 403)
+        #expect(try fetch(url, method: "POST", headers: [auth, "Origin: \(base)", form], body: "as=maybe").status == 400)
+        #expect(try fetch(base + "/night/2026-11-22/event/nope/label", method: "POST", headers: [auth, "Origin: \(base)", form], body: "as=not").status == 404)
+        #expect(!kinds(records(log)).contains("label"), "refused requests write nothing")
+
+        let marked = try fetch(url, method: "POST", headers: [auth, "Origin: \(base)", form], body: "as=was&was=dog_bark")
+        #expect(marked.status == 303)
+        let label = try #require(records(log).last)
+        #expect(label["kind"] == .string("label") && label["id"] == .string(id) && label["as"] == .string("dog_bark") && label["night"] == .string("2026-11-22"))
+        #expect(try fetch(url, method: "POST", headers: [auth, "Origin: \(base)", form], body: "as=right").status == 303)
+        #expect(try fetch(night, headers: [auth]).text.contains("<td data-label=\"marked\">right</td>"), "a later label wins")
     }
 
     /// A log whose session is still open but no longer written to (a daemon that died)

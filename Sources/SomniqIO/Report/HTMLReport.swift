@@ -20,6 +20,8 @@ public enum HTMLReport {
         public var live = false
         /// Where a POST adds an episode to the night, when adding is allowed (a token is set).
         public var episodeURL: String?
+        /// Where a POST labels an event (right, not this, it was …), when allowed (a token is set).
+        public var labelURL: (@Sendable (Night.Event) -> String)?
         /// The sinks a test notification goes to ("phone (webhook)"), when tonight's page
         /// may send one (`somniq run` with sinks, and a token set).
         public var testSinks: [String]?
@@ -128,7 +130,7 @@ public enum HTMLReport {
         nav{display:flex;gap:6px 18px;flex-wrap:wrap;margin:8px 0 4px}nav a{color:#0072B2}
         .status{padding:10px 14px;border-radius:6px;margin:12px 0}.up{background:#e8f5e9;border-left:5px solid #009E73}.down{background:#ffebee;border-left:5px solid #D55E00}
         .alarm{background:#D55E00;color:#fff;font-size:18px;padding:12px 14px;border-radius:6px;margin:12px 0}.alarm .sub{color:#fff}
-        form.inline{display:inline}button{font:inherit;padding:1px 8px}
+        form.inline{display:inline}button{font:inherit;padding:1px 8px}form.mark select{font:inherit;max-width:10em}
         form.episode input:not([type]){width:20em;max-width:100%}form.episode input[type=number]{width:5em}
         @media (max-width:600px){
         body{margin:10px auto}
@@ -351,16 +353,29 @@ public enum HTMLReport {
         guard !alerts.isEmpty else { return "<p>No alerts.</p>\n" }
         let clips = alerts.contains { $0.clip != nil || $0.clipNotKept != nil }
         let marked = !night.labels.isEmpty
-        var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (marked ? ["marked"] : []) + (clips ? ["clip"] : []))
+        let marking = web?.labelURL
+        var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (marked ? ["marked"] : []) + (clips ? ["clip"] : [])
+                                                                    + (marking != nil ? ["mark"] : []))
         for e in alerts {
             let why = EventWords.why(trace: e.trace)
             let lasted = e.open ? String(cFormat: "%.0f s so far, still open", e.seconds) : String(cFormat: "%.1f s", e.seconds) + (e.truncated ? " (cut off)" : "")
             h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td>"
                 + td("sound", e.soundClass.rawValue.replacing("_", with: " ")) + td("tier", "<span class=\"keyed\">\(Palette.key(e.tier)) \(e.tier.rawValue)</span>")
                 + td("lasted", lasted) + td("why", esc(why), "whole")
-                + (marked ? td("marked", esc(night.labels[e.id]?.verdict.words ?? "")) : "") + (clips ? td(nil, clipCell(e, web: web), "whole") : "") + "</tr>\n"
+                + (marked ? td("marked", esc(night.labels[e.id]?.verdict.words ?? "")) : "") + (clips ? td(nil, clipCell(e, web: web), "whole") : "")
+                + (marking.map { td(nil, markForm(e, url: $0(e)), "whole") } ?? "") + "</tr>\n"
         }
         return h + "</tbody></table></div>\n"
+    }
+
+    /// The buttons that label an event (`somniq label` on the page): right, not this, or it
+    /// was another class or something else.
+    private static func markForm(_ e: Night.Event, url: String) -> String {
+        let others = SoundClass.allCases.filter { $0 != e.soundClass && $0 != .breathingPause }
+            .map { "<option value=\"\($0.rawValue)\">\($0.rawValue.replacing("_", with: " "))</option>" }.joined()
+        return "<form class=\"mark\" method=\"post\" action=\"\(esc(url))\"><button name=\"as\" value=\"right\">right</button> "
+            + "<button name=\"as\" value=\"not\">not this</button> <select name=\"was\" aria-label=\"it was\">"
+            + "<option value=\"other\">something else</option>\(others)</select> <button name=\"as\" value=\"was\">it was …</button></form>"
     }
 
     /// An audio element for a kept clip: a file URL in a report (the report and the clips

@@ -36,8 +36,8 @@ public final class LogIndex {
     public let indexPath: String?
     /// The pieces, in log order.
     public private(set) var pieces: [Piece] = []
-    /// The `episode` and `episode_removed` records, with where each starts: a few, kept
-    /// whole, since a night's episodes may be written anywhere after it.
+    /// The `episode`, `episode_removed` and `label` records, with where each starts: a few,
+    /// kept whole, since a night's episodes and labels may be written anywhere after it.
     private var episodeRecords: [(offset: Int, record: LogRecord)] = []
     /// The log's identity (device, inode), how far it is indexed, and the bytes before that end.
     private var device: UInt64 = 0, inode: UInt64 = 0
@@ -50,7 +50,7 @@ public final class LogIndex {
     /// added or the index made anew, not each time tonight's piece grows.
     private var savedCount = -1
 
-    static let version = 3
+    static let version = 4
     /// Bytes before the indexed end compared on each refresh: a log rewritten in place to
     /// another text of at least the same length is caught here.
     static let tailLength = 256
@@ -120,7 +120,7 @@ public final class LogIndex {
         }
         while let line = reader.next() {
             guard case let .success(r) = line else { continue }
-            if r.kind == .episode || r.kind == .episodeRemoved { episodeRecords.append((reader.recordOffset, r)) }
+            if r.kind == .episode || r.kind == .episodeRemoved || r.kind == .label { episodeRecords.append((reader.recordOffset, r)) }
             let startsSession = r.kind == .sessionStart
             if startsSession { currentSession = reader.recordOffset }
             if let night = builder.add(r) { add(night, to: reader.recordOffset, next: startsSession ? nil : currentSession) }
@@ -221,6 +221,9 @@ public final class LogIndex {
         }
         found?.skipped = skipped
         found?.episodes = episodes.of(key)
+        var labels = LabelBook()
+        for (_, r) in episodeRecords { labels.add(r) }
+        found?.labels = labels.of(key)
         return found
     }
 
