@@ -20,7 +20,7 @@ TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto 
 DEB_PACKAGES = dpkg-dev
 
 .PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval battery learn clean deb deb-check
+        fuzz bench web-bench eval eval-home battery learn clean deb deb-check
 
 all: build
 
@@ -161,6 +161,10 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about an 
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
+eval-home: build test-packages ## The home protocol (issue 41): one night of labels, the next night before and after learn --home.
+	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
+	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS)
+
 battery: build ## Runs the alarm battery alone.
 	.build/release/somniq-battery --corpus $(CORPUS)
 

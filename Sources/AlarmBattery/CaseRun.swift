@@ -48,20 +48,26 @@ public struct CaseRun: Sendable {
 
     /// Samples handed to the pipeline per push, as the file reader's blocks.
     public static let block = 8192
+    /// Smoke alarm events whose alert this home's memory held back (`"suppressed": "home"`):
+    /// none, ever (docs/home.md).
+    public var heldBack = 0
+
     /// T4: the detector has until this long after its second group starts.
     public static let t4Grace = 0.5
 
-    /// Runs `item` through a fresh `Pipeline` with `transform` and `profile`.
-    public init(_ item: BatteryCase, transform: SpectrumTransform, profile: Profile) throws {
-        let pipeline = try Pipeline(transform: transform, profile: profile)
+    /// Runs `item` through a fresh `Pipeline` with `transform` and `profile` (and this
+    /// home's memory, `home`, when given).
+    public init(_ item: BatteryCase, transform: SpectrumTransform, profile: Profile, home: HomeMemory? = nil) throws {
+        let pipeline = try Pipeline(transform: transform, profile: profile, home: home)
         var found: [(onset: Double, offset: Double)] = []
         var raised: [Double] = []
-        var opened = 0
+        var opened = 0, heldBack = 0
         func collect(_ outputs: [PipelineOutput]) {
             for o in outputs {
                 switch o {
                 case let .start(e) where e.soundClass == .smokeAlarm:
                     opened += 1
+                    if e.suppressed == "home" { heldBack += 1 }
                     raised.append((e.trace.confirmed ?? e.onset) - e.trace.rule.debounce)
                 case let .end(e) where e.soundClass == .smokeAlarm: found.append((e.onset, e.offset))
                 default: break
@@ -79,6 +85,7 @@ public struct CaseRun: Sendable {
         collect(pipeline.finish())
         precondition(opened == found.count, "every smoke_alarm event opened is closed by finish()")
         self.init(item, events: found, raised: raised)
+        self.heldBack = heldBack
     }
 
     /// Judges `item` given the smoke_alarm events raised on it.

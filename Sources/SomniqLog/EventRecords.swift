@@ -11,7 +11,7 @@ extension LogRecord {
         public var onsetTime: String?
         public var confidence: Double?
         public var alert: Bool
-        /// `cooldown` or `profile`: why an event was not alerted.
+        /// `cooldown`, `home` or `profile`: why an event was not alerted.
         public var suppressed: String?
         public var trace: Trace?
 
@@ -65,6 +65,8 @@ extension LogRecord {
         /// Stream seconds at which the event was confirmed.
         public var confirmed: Double?
         public var learned: [LearnedRules.Weight]
+        /// Where this home's memory found the event like one marked "not this".
+        public var home: Home?
 
         /// The rule's `on`: the figure `peakSmoothed` was compared with.
         public var on: Double? { rule?.number("on") }
@@ -81,6 +83,7 @@ extension LogRecord {
             profileSHA256 = t.profileSHA256
             confirmed = t.confirmed
             learned = t.weights
+            home = t.home.map(Home.init)
         }
 
         /// A trace as logged (anything but an object reads as empty).
@@ -101,6 +104,7 @@ extension LogRecord {
             } else {
                 learned = []
             }
+            home = t["home"].flatMap(Home.init)
         }
 
         var json: JSONValue {
@@ -118,6 +122,48 @@ extension LogRecord {
                     .object([("input", .string($0.input)), ("value", .rounded($0.value)), ("weight", .rounded($0.weight))])
                 })))
             }
+            m.append("home", home?.json)
+            return .object(m)
+        }
+    }
+
+    /// A trace's `home`: the event marked "not this" the event was like, and how near;
+    /// `kept` when the class may not be taught away there (the alert stood).
+    ///
+    /// `{"like": "r1795401000-e3", "label": "not", "at": "2026-11-22T23:40:05.000Z", "distance": 0.4}`
+    public struct Home: Sendable, Equatable {
+        /// The id of the event marked, as its `event_start` named it.
+        public var like: String
+        /// The label it was given: `not`.
+        public var label: String
+        /// ISO 8601 UTC of the marked event's onset (live sessions).
+        public var at: String?
+        public var distance: Double
+        /// Why the alert was kept all the same (a critical class over its `on` by more than the margin).
+        public var kept: String?
+
+        init(_ m: HomeMemory.Match) {
+            like = m.eventID
+            label = HomeMemory.Kind.not.rawValue
+            at = m.at
+            distance = Double(m.distance)
+            kept = m.holdsBack ? nil : "critical: over on by more than \(JSONValue.format(HomeMemory.criticalMargin))"
+        }
+
+        init?(_ r: JSONValue) {
+            guard let like = r.string("like"), let label = r.string("label"), let distance = r.number("distance") else { return nil }
+            self.like = like
+            self.label = label
+            at = r.string("at")
+            self.distance = distance
+            kept = r.string("kept")
+        }
+
+        var json: JSONValue {
+            var m: [(String, JSONValue)] = [("like", .string(like)), ("label", .string(label))]
+            m.append("at", at.map(JSONValue.string))
+            m.append(("distance", .rounded(distance, 3)))
+            m.append("kept", kept.map(JSONValue.string))
             return .object(m)
         }
     }

@@ -28,6 +28,8 @@ struct Compare: AsyncParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
+    @OptionGroup var home: HomeOptions
+
     func run() async throws {
         let profiles: [Profile]
         do { profiles = try ProfileLoader(directory: profileDirectory).load(each: profile) } catch {
@@ -35,6 +37,7 @@ struct Compare: AsyncParsableCommand {
         }
         let replayer = Replayer(profile: profiles[0])
         replayer.factory.compared = profiles
+        replayer.factory.home = try home.load()
         replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
         let showProgress = isatty(STDERR_FILENO) == 1
         let summary: Session.Summary

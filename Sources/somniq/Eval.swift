@@ -36,6 +36,8 @@ struct Eval: AsyncParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
+    @OptionGroup var home: HomeOptions
+
     @Flag(name: .customLong("by-rule"), help: "Score each folder three times, every class by its hand rule, by its learned rule, and as shipped, and print the segment F1 of the three side by side per class.")
     var byRule = false
 
@@ -82,13 +84,14 @@ struct Eval: AsyncParsableCommand {
             return
         }
         let rules = try learned.load()
+        let memory = try home.load()
         var results: [[Evaluator.Result]] = []          // per profile, per group
         var alarms = AlarmCheck()
         for p in profiles {
             var row: [Evaluator.Result] = []
             for c in collected {
                 do {
-                    row.append(try await Evaluator.evaluate(c.items, profile: p, learned: rules) { item, found in
+                    row.append(try await Evaluator.evaluate(c.items, profile: p, learned: rules, home: memory) { item, found in
                         guard profiles.count == 1 else { return }
                         alarms.add(file: item.audio, reference: item.labels, estimated: found)
                         guard let estimates else { return }

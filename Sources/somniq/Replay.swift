@@ -67,6 +67,8 @@ struct Replay: AsyncParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
+    @OptionGroup var home: HomeOptions
+
     func run() async throws {
         let profile: Profile
         do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
@@ -103,6 +105,7 @@ struct Replay: AsyncParsableCommand {
         if report != nil { sinks.append(recorder) }
         let replayer = Replayer(profile: profile, watch: watch)
         replayer.factory.learned = try learned.load()
+        replayer.factory.home = try home.load()
         replayer.start = startTime
         if let clips { replayer.factory.clips = (clipPolicy, clips) }
         if let hub {

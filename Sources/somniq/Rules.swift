@@ -38,7 +38,14 @@ struct RulesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the classes, which rule decides each and what the trainer measured.")
         @OptionGroup var options: RulesOptions
 
+        @OptionGroup var home: HomeOptions
+
         func run() throws {
+            if let memory = try home.load(), let file = home.file {
+                print(LogText.escape("home memory in use: \(file): \(HomeMemoryFile.summary(memory))"))
+                print("(events like those marked \"not this\" are logged with their alert held back; never a smoke alarm; glass, scream, gasp not far over the profile's on)")
+                print()
+            }
             guard let learned = try options.load() else {
                 print("no learned rules are built in: every class is decided by its hand rule")
                 return

@@ -40,6 +40,8 @@ struct Run: AsyncParsableCommand {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
     var profileDirectory = "/etc/somniq/profiles"
 
+    @OptionGroup var home: HomeOptions
+
     func validate() throws {
         // A device name reaches systemd's status line and the journal: no control characters.
         if let device, let problem = ConfigText.problem(device) { throw ValidationError("--device \(problem)") }
@@ -82,6 +84,7 @@ struct Run: AsyncParsableCommand {
         options.maxSeconds = maxSeconds
         options.overrides = overrides
         options.profileDirectory = profileDirectory
+        options.home = try Self.homeMemory(home, log: settings.log)
         // The web page, when configured: it reads the session's state, never the session.
         var web: WebService?
         if let http = settings.http {
@@ -130,6 +133,16 @@ struct Run: AsyncParsableCommand {
         do { try await group.run() } catch {
             throw fail("\(error)", Exit.unavailable)
         }
+    }
+}
+
+extension Run {
+    /// `--home-rules`, else the memory beside the log when `somniq learn --home` wrote one.
+    static func homeMemory(_ options: HomeOptions, log: String) throws -> HomeMemory? {
+        if options.file != nil { return try options.load() }
+        let beside = HomeMemoryFile.besideLog(log)
+        guard FileManager.default.fileExists(atPath: beside) else { return nil }
+        do { return try HomeMemoryFile.read(path: beside) } catch { throw fail("\(error)", Exit.dataError) }
     }
 }
 

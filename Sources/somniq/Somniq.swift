@@ -16,7 +16,7 @@ struct Somniq: AsyncParsableCommand {
         through a tiered alert processor into a durable JSON Lines event log.
         """,
         version: Release.version,
-        subcommands: [Run.self, TestAlert.self, Serve.self, Replay.self, Report.self, HistoryCommand.self, EpisodeCommand.self, Label.self, Clips.self, Eval.self, Compare.self, Profiles.self, Devices.self, Bench.self, Features.self, RulesCommand.self])
+        subcommands: [Run.self, TestAlert.self, Serve.self, Replay.self, Report.self, HistoryCommand.self, EpisodeCommand.self, Label.self, Clips.self, Eval.self, Compare.self, Profiles.self, Devices.self, Bench.self, Features.self, RulesCommand.self, Learn.self])
 
     /// A write to a closed pipe or past a file-size limit is an I/O error every command
     /// reports (exit 74, naming the output), not a signal that ends it without a word.

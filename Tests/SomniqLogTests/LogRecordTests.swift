@@ -18,10 +18,15 @@ import Testing
 /// A record of each kind, with every member its kind may have.
 let everyKind: [LogRecord] = {
     let rule = Profile.balanced.rule(for: .cough)
+    let time = "2026-11-22T23:10:00.000Z"
     var trace = DecisionTrace(rule: rule, peakSmoothed: 0.8123, peakRaw: 0.9, levelDbfs: -31.26, floorDbfs: -52.04,
                               profileName: "balanced", profileSHA256: String(repeating: "ab", count: 32))
     trace.weights = [.init(input: "share_low", value: 0.61234, weight: 1.5)]
     trace.confirmed = 14.25
+    var held = trace
+    held.home = HomeMemory.Match(eventID: "r1795389000-e2", at: time, distance: 0.41234, holdsBack: true)
+    var kept = trace
+    kept.home = HomeMemory.Match(eventID: "e3", at: nil, distance: 0.2, holdsBack: false)
     let start = SomniqCore.EventStart(id: "e1", soundClass: .cough, tier: .high, onset: 12.5, confidence: 0.8123, alert: false,
                                       suppressed: "cooldown", trace: trace)
     let end = SomniqCore.EventEnd(id: "e1", soundClass: .cough, onset: 12.5, offset: 13, peakDbfs: -20, confidence: 0.7, truncated: true)
@@ -31,12 +36,15 @@ let everyKind: [LogRecord] = {
     var tallies = [ClassTally](repeating: .init(), count: SoundClass.allCases.count)
     tallies[SoundClass.cough.index].count(start)
     tallies[SoundClass.cough.index].count(end)
-    let time = "2026-11-22T23:10:00.000Z"
     return [
         .sessionStart(.init(source: .file(path: "night.flac", sampleRate: 44_100, channels: 2, format: "FLAC 16-bit"),
                             profile: .balanced, version: "1.0.0", startTime: time)),
         .sessionStart(.init(source: .device(name: "hw:0"), profile: .balanced, version: "1.0.0")),
         .eventStart(.init(start, time: { _ in time })),
+        .eventStart(.init(SomniqCore.EventStart(id: "e2", soundClass: .cough, tier: .high, onset: 20, confidence: 0.8, alert: false,
+                                                suppressed: "home", trace: held))),
+        .eventStart(.init(SomniqCore.EventStart(id: "e3", soundClass: .cough, tier: .high, onset: 30, confidence: 0.95, alert: true,
+                                                suppressed: nil, trace: kept))),
         .eventEnd(.init(end, time: { _ in time }, clip: "/var/lib/somniq/clips/e1.flac")),
         .eventEnd(.init(closingUnseen: "e0", soundClass: .snoring)),
         .level(.init(minute, time: time)),
@@ -71,4 +79,19 @@ let everyKind: [LogRecord] = {
                          (#"{"v":1,"kind":"level","seconds":60}"#, "level")] {
         #expect(LogRecord.parse(line) == .failure(LogRecord.Unread(kind: kind)))
     }
+}
+
+/// An event this home's memory held back: `"suppressed": "home"`, and the trace's `home`
+/// names the event it was like (`kept` when the alert stood).
+@Test func anEventHeldBackByThisHomesMemoryIsWrittenWithItsMatch() throws {
+    var trace = DecisionTrace(rule: Profile.balanced.rule(for: .dogBark), peakSmoothed: 0.8, peakRaw: 0.9, levelDbfs: -30, floorDbfs: -50,
+                              profileName: "balanced", profileSHA256: "ab")
+    trace.home = HomeMemory.Match(eventID: "r1795389000-e5", at: "2026-11-22T23:11:31.000Z", distance: 0.41234, holdsBack: true)
+    let start = SomniqCore.EventStart(id: "e7", soundClass: .dogBark, tier: .medium, onset: 3, confidence: 0.8, alert: false,
+                                      suppressed: "home", trace: trace)
+    let line = LogRecord.eventStart(.init(start)).line
+    #expect(line.contains(#""alert":false,"suppressed":"home""#))
+    #expect(line.hasSuffix(#""home":{"like":"r1795389000-e5","label":"not","at":"2026-11-22T23:11:31.000Z","distance":0.412}}}"#), "\(line)")
+    guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
+    #expect(read.suppressed == "home" && read.trace?.home?.like == "r1795389000-e5" && read.trace?.home?.kept == nil)
 }

@@ -70,9 +70,13 @@ public struct AlertProcessor: Sendable {
     ///
     /// `weights`: the inputs that weighed most in a class's learned score of this frame
     /// (`Classifier.weights`), for the trace of an event it starts; empty for a hand rule.
+    ///
+    /// `home`: this home's memory's verdict on an event about to alert (`HomeStage`): one it
+    /// holds back is returned all the same, `"suppressed": "home"`, and starts no cooldown.
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
                               levels: Levels, alarm: AlarmDetector.Span? = nil,
-                              weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] }) -> [AlertOutput] {
+                              weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] },
+                              home: ((EventStart) -> HomeMemory.Match?)? = nil) -> [AlertOutput] {
         var outputs: [AlertOutput] = []
         for c in classes {
             let i = c.index
@@ -93,13 +97,22 @@ public struct AlertProcessor: Sendable {
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
                 open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs)
-                outputs.append(.start(EventStart(
+                var start = EventStart(
                     id: id, soundClass: c, tier: rule.tier, onset: onset, confidence: min(1, machines[i].peakSmoothed),
                     alert: !suppressed && rule.alert, suppressed: suppressed ? "cooldown" : rule.alert ? nil : "profile",
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
                                          floorDbfs: levels.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
-                                         weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))))
+                                         weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))
+                if start.alert, let match = home?(start) {
+                    start.trace.home = match
+                    if match.holdsBack {
+                        start.alert = false
+                        start.suppressed = "home"
+                        machines[i].holdBack()
+                    }
+                }
+                outputs.append(.start(start))
             case .close(var offset, let truncated)?:
                 if let event = open[i] {
                     open[i] = nil

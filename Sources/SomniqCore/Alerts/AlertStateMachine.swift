@@ -12,7 +12,8 @@ import RealModule
 /// 4. a candidate that lasts `debounce` seconds becomes an event whose onset is the
 ///    candidate's start;
 /// 5. an event that starts within `cooldown` seconds of the end of the last *alerted*
-///    event is still opened, marked suppressed.
+///    event is still opened, marked suppressed (an event whose alert was held back by this
+///    home's memory, `holdBack`, is not alerted).
 public struct AlertStateMachine: Sendable {
     public enum Action: Equatable, Sendable {
         case open(onset: Double, suppressed: Bool = false)
@@ -95,6 +96,12 @@ public struct AlertStateMachine: Sendable {
             track(raw)
             return nil
         }
+    }
+
+    /// The open event's alert was held back after all (this home's memory, `HomeMemory`):
+    /// its end starts no cooldown.
+    public mutating func holdBack() {
+        if case let .active(start, _) = state { state = .active(start: start, alerted: false) }
     }
 
     /// Closes an open event at the end of the stream or at shutdown.

@@ -15,6 +15,8 @@ public struct DecisionTrace: Equatable, Sendable {
     /// is confirmed by its pattern, seconds later): the difference is the confirmation's
     /// latency.
     public var confirmed: Double?
+    /// Where this home's memory (`HomeMemory`) found the event like one marked "not this".
+    public var home: HomeMemory.Match?
 }
 
 /// An event confirmed by the alert processor (written as `event_start`).
@@ -28,8 +30,9 @@ public struct EventStart: Equatable, Sendable {
     public var confidence: Double
     /// False when the event was suppressed; it is logged all the same.
     public var alert: Bool
-    /// `"cooldown"` when an alert was held back by the class's cooldown; `"profile"` when
-    /// the profile logs the class without alerting it (`"alert": false`).
+    /// `"cooldown"` when an alert was held back by the class's cooldown; `"home"` when this
+    /// home's memory held it back (`HomeMemory`, the trace's `home` says why); `"profile"`
+    /// when the profile logs the class without alerting it (`"alert": false`).
     public var suppressed: String?
     public var trace: DecisionTrace
 }

@@ -8,6 +8,8 @@ public final class Pipeline {
     /// The spectrogram network, when the learned rules have one and their inputs are needed.
     private var network: SpectrogramNet.Runner?
     private var alerts: AlertProcessor
+    /// This home's memory (`somniq learn --home`) and the windows it judges events by (`HomeStage`).
+    private var home: HomeStage?
     private var watch: InputWatch
     private var minutes = MinuteLevels()
     /// Minutes whose levels are known but whose class activity is not settled yet.
@@ -37,11 +39,14 @@ public final class Pipeline {
     /// window with its features and scores (for diagnostics; off in production).
     /// `learned`: the learned rules and which classes they decide (`Classifier.init`);
     /// `reportsInputs`: also report every window's learned inputs (to fit the rules).
+    /// `home`: this home's memory, which judges each event about to alert (`HomeStage`).
     public init(transform: SpectrumTransform, profile: Profile, idPrefix: String = "e",
                 watch limits: InputWatch.Limits = .init(), reportsWindows: Bool = false,
-                learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false) throws(FeatureExtractor.ParameterError) {
+                learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false,
+                home: HomeMemory? = nil) throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
-        classifier = Classifier(learned: learned, fillsInputs: reportsInputs)
+        classifier = Classifier(learned: learned, fillsInputs: reportsInputs || home != nil)
+        self.home = home.map(HomeStage.init)
         network = classifier.needsNetwork ? learned?.network.map { SpectrogramNet.Runner($0) } : nil
         self.learned = learned
         self.reportsInputs = reportsInputs
@@ -123,13 +128,18 @@ public final class Pipeline {
         while let (decision, features) = measure(.classify, { classifier.next(into: &scores) }) {
             if reportsWindows, decision == .final { outputs.append(.window(features, scores)) }
             if reportsInputs, decision == .prompt { outputs.append(.inputs(window: features.index, classifier.inputs)) }
+            if decision == .prompt {
+                home?.remember(frame: features.index, inputs: classifier.inputs,
+                               span: Int((settleSeconds / StreamClock.frameSeconds).rounded(.up)) + Classifier.trainDelay)
+            }
             measure(.alerts) {
                 let classes = decision == .prompt ? Classifier.promptClasses : Classifier.trainClasses
                 let levels = AlertProcessor.Levels(levelDbfs: Double(features.levelDbfs), floorDbfs: Double(features.floorDbfs))
                 let alarm = classifier.alarm
+                let judge = home.map { stage in { (e: EventStart) in stage.judge(e) } }
                 alerted(alerts.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm,
-                                    weights: { classifier.weights($0) }))
-                comparison?.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm)
+                                    weights: { classifier.weights($0) }, home: judge))
+                comparison?.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm, home: judge)
             }
             if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }
         }

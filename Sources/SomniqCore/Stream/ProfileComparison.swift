@@ -19,9 +19,9 @@ public struct ProfileComparison: Sendable {
 
     /// The same call `Pipeline` makes to its own alert processor, for every profile.
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass], levels: AlertProcessor.Levels,
-                              alarm: AlarmDetector.Span? = nil) {
+                              alarm: AlarmDetector.Span? = nil, home: ((EventStart) -> HomeMemory.Match?)? = nil) {
         for k in processors.indices {
-            for output in processors[k].step(scores, frame: frame, classes: classes, levels: levels, alarm: alarm) { tally(output, k) }
+            for output in processors[k].step(scores, frame: frame, classes: classes, levels: levels, alarm: alarm, home: home) { tally(output, k) }
         }
     }
 

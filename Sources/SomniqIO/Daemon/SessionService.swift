@@ -31,6 +31,8 @@ public actor SessionService: Service {
         public var live: LiveState?
         /// Intervals on a monotonic clock, times on the wall clock.
         public var clocks = DaemonClocks.system
+        /// This home's memory (`--home-rules`, else home-memory.txt beside the log).
+        public var home: HomeMemory?
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
@@ -111,6 +113,7 @@ public actor SessionService: Service {
                       page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
         var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
+        factory.home = options.home
         if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
         if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
         let clock = clock, wall = clocks.wall

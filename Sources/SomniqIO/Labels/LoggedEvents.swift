@@ -21,6 +21,8 @@ public struct LoggedEvents: Sendable {
         public var clip: String?
         /// Unix time of its onset, in a session with wall-clock times.
         public var time: Double?
+        /// When it was confirmed, seconds into its session's stream (its trace's `confirmed_s`).
+        public var confirmed: Double?
     }
 
     public private(set) var events: [Event] = []
@@ -46,7 +48,8 @@ public struct LoggedEvents: Sendable {
                     // A live session's event belongs to the night of its onset (sessions run on past noon).
                     let key = recording == nil ? time.map(WallClock.night) ?? night : night
                     open[e.id] = Event(id: e.id, night: key, soundClass: e.soundClass, alert: e.alert, onset: onset, offset: onset,
-                                       recording: recording, clip: nil, time: time)
+                                       recording: recording, clip: nil, time: time,
+                                       confirmed: e.trace?.confirmed.flatMap { LogRanges.seconds.contains($0) ? $0 : nil })
                 case let .eventEnd(end):
                     guard var e = open.removeValue(forKey: end.id),
                           let offset = end.offset, offset >= e.onset, LogRanges.seconds.contains(offset) else { break }

@@ -31,6 +31,8 @@ public struct SessionFactory {
     public var clips: (policy: ClipPolicy, directory: String)?
     /// Keep the audio heard, night by night, in this directory (the daemon).
     public var nightAudio: (config: NightAudioConfig, directory: String)?
+    /// This home's memory (`--home-rules`, `somniq learn --home`); nil: none.
+    public var home: HomeMemory?
     private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
@@ -44,7 +46,8 @@ public struct SessionFactory {
         let pipeline: Pipeline
         do {
             pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: idPrefix, watch: watch,
-                                    reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs)
+                                    reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs,
+                                    home: home)
         } catch {
             // The transform is made here, at the length the pipeline reads.
             fatalError("the factory's FFT length is the pipeline's: \(error)")

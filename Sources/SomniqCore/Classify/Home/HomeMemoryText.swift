@@ -1,0 +1,104 @@
+/// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
+///
+///     somniq-home-memory 1
+///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
+///     meta <key>=<value> ...              (how it was learned; any number)
+///     radius 0.41
+///     mean <one number per input>
+///     spread <one number per input; 0: the input is left out>
+///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
+///     memory right cough r1795401000-e9 - <…>
+///
+/// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
+/// numbers would be compared with the wrong inputs.
+extension HomeMemory {
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let line: Int
+        public let problem: String
+        public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
+    }
+
+    public static let formatVersion = 1
+    static let magic = "somniq-home-memory"
+
+    public var text: String {
+        var out = ["\(Self.magic) \(Self.formatVersion)", "inputs \(LearnedInputs.count) \(LearnedRules.inputsDigest)"]
+        for (k, v) in header { out.append("meta \(k)=\(v)") }
+        out.append("radius \(Self.number(radius))")
+        out.append("mean " + mean.map(Self.number).joined(separator: " "))
+        out.append("spread " + spread.map(Self.number).joined(separator: " "))
+        for e in entries {
+            out.append("memory \(e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The shortest text that reads back as the same Float.
+    static func number(_ x: Float) -> String { x == x.rounded() && abs(x) < 1e7 ? String(Int(x)) : x.description }
+
+    public init(text: String) throws(ParseError) {
+        let n = LearnedInputs.count
+        var header: [(key: String, value: String)] = []
+        var radius: Float?, mean: [Float]?, spread: [Float]?
+        var entries: [Entry] = []
+        var sawVersion = false, sawInputs = false
+        func numbers<S: Collection<Substring>>(_ words: S, _ line: Int, _ what: String) throws(ParseError) -> [Float] {
+            guard words.count == n else { throw ParseError(line: line, problem: "\(what): \(words.count) numbers, not one per input (\(n))") }
+            var out: [Float] = []
+            out.reserveCapacity(n)
+            for w in words {
+                guard let x = Float(w), x.isFinite else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a number") }
+                out.append(x)
+            }
+            return out
+        }
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = i + 1
+            let words = raw.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = words.first else { continue }
+            if !sawVersion {
+                guard first == Self.magic, words.count == 2 else {
+                    throw ParseError(line: line, problem: "not a home memory: it starts with \"\(Self.magic) \(Self.formatVersion)\" (somniq learn --home writes one)")
+                }
+                guard words[1] == "\(Self.formatVersion)" else {
+                    throw ParseError(line: line, problem: "format \(words[1]); this somniq reads format \(Self.formatVersion): learn it again (somniq learn --home)")
+                }
+                sawVersion = true
+                continue
+            }
+            switch first {
+            case "inputs":
+                guard words.count == 3, words[1] == "\(n)", words[2] == LearnedRules.inputsDigest else {
+                    throw ParseError(line: line, problem: "made for other inputs than this somniq's (\(n) inputs, somniq rules inputs): learn it again (somniq learn --home)")
+                }
+                sawInputs = true
+            case "meta":
+                let pair = raw.dropFirst(5)
+                guard let eq = pair.firstIndex(of: "=") else { throw ParseError(line: line, problem: "meta: expected key=value") }
+                header.append((String(pair[..<eq]), String(pair[pair.index(after: eq)...])))
+            case "radius":
+                guard words.count == 2, let r = Float(words[1]), r.isFinite, r >= 0 else {
+                    throw ParseError(line: line, problem: "radius: expected one number, 0 or more")
+                }
+                radius = r
+            case "mean": mean = try numbers(words.dropFirst(), line, "mean")
+            case "spread":
+                let s = try numbers(words.dropFirst(), line, "spread")
+                guard s.allSatisfy({ $0 >= 0 }) else { throw ParseError(line: line, problem: "spread: a standard deviation below 0") }
+                spread = s
+            case "memory":
+                guard words.count == 5 + n else { throw ParseError(line: line, problem: "memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
+                guard let kind = Kind(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "memory: \"\(words[1])\" is not not or right") }
+                guard let c = SoundClass(rawValue: String(words[2])) else { throw ParseError(line: line, problem: "memory: no class \"\(words[2])\"") }
+                entries.append(Entry(kind: kind, soundClass: c, eventID: String(words[3]), at: words[4] == "-" ? nil : String(words[4]),
+                                     inputs: try numbers(words.dropFirst(5), line, "memory")))
+            default:
+                throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
+            }
+        }
+        guard sawVersion else { throw ParseError(line: 0, problem: "empty: not a home memory (somniq learn --home writes one)") }
+        guard sawInputs else { throw ParseError(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
+        guard let radius, let mean, let spread else { throw ParseError(line: 0, problem: "no radius, mean or spread line: the file is cut short") }
+        self.init(entries: entries, radius: radius, mean: mean, spread: spread, header: header)
+    }
+}

@@ -1,0 +1,54 @@
+import FoundationEssentials
+import Glibc
+import SomniqCore
+
+/// Reads and writes this home's memory (`HomeMemory`'s text form): `--home-rules FILE`, and
+/// the daemon's default beside its log (`besideLog`).
+public enum HomeMemoryFile {
+    /// Why a home memory could not be read or written: the file, and what was wrong.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The cap on a memory file: a night's labels are a few hundred windows, well under 8 MiB.
+    public static let maxBytes = 64 << 20
+
+    /// The daemon's memory: `home-memory.txt` in its log's directory.
+    public static func besideLog(_ log: String) -> String {
+        let dir = log.contains("/") ? String(log[..<log.lastIndex(of: "/")!]) : "."
+        return (dir.isEmpty ? "/" : dir + "/") + "home-memory.txt"
+    }
+
+    public static func read(path: String) throws(Error) -> HomeMemory {
+        let name = LogText.escape(path)
+        let file: ReadingFile
+        switch ReadingFile.open(path) {
+        case let .success(f): file = f
+        case let .failure(refusal):
+            throw Error(description: "\(name): \(refusal.problem("a home memory (somniq learn --home writes one)", failing: "cannot open the home memory"))")
+        }
+        let data: [UInt8]
+        do { data = try file.read(upToCount: maxBytes + 1) } catch {
+            throw Error(description: "\(name): cannot read the home memory: \(errnoText(error))")
+        }
+        guard data.count <= maxBytes else { throw Error(description: "\(name): larger than \(maxBytes >> 20) MiB: not a home memory") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw Error(description: "\(name): not UTF-8 text: not a home memory") }
+        do { return try HomeMemory(text: text) } catch {
+            throw Error(description: "\(name): \(LogText.escape(error.description))")
+        }
+    }
+
+    /// Writes `memory` whole (a temporary file renamed over `path`).
+    public static func write(_ memory: HomeMemory, to path: String) throws(Error) {
+        if let failure = replaceContents(of: path, with: Array(memory.text.utf8)) {
+            throw Error(description: "\(LogText.escape(failure.path)): cannot write the home memory: \(String(cString: strerror(failure.errno)))")
+        }
+    }
+
+    /// `12 memories of 9 events (7 not this, 2 right), radius 0.41`.
+    public static func summary(_ m: HomeMemory) -> String {
+        let events = Set(m.entries.map(\.eventID))
+        let not = Set(m.entries.filter { $0.kind == .not }.map(\.eventID)).count
+        return "\(m.entries.count) windows of \(events.count) events (\(not) not this, \(events.count - not) right), radius \(JSONValue.format((Double(m.radius) * 1000).rounded() / 1000))"
+    }
+}

@@ -1,0 +1,87 @@
+import FoundationEssentials
+import SomniqCore
+
+/// The sound of each marked event, as the learned rules' inputs (`LearnedInputs`) of its
+/// windows: what `somniq learn --home` remembers. A replayed event's windows are taken from
+/// the recording itself, replayed as it was (the same samples give the same inputs); a live
+/// event's from its kept clip, replayed alone (its floor is learned from the clip's pre-roll,
+/// so its inputs are near, not equal, to those heard live). The windows kept are those of the
+/// event's span whose score for its class reached the profile's `min_confidence`: the
+/// windows that carried the event (all of its span when none did), at most `maxWindows`,
+/// evenly spread, and its opening windows, from its onset to its confirmation (what the
+/// memory judges a new event by; for a clip, whose onset in it is not logged, its first
+/// windows that carried it, as many).
+public enum HomeSounds {
+    public static let maxWindows = 24
+
+    /// An event whose sound could not be had, and why.
+    public struct Missing: Sendable {
+        public var event: LoggedEvents.Event
+        public var why: String
+    }
+
+    public static func gather(_ known: LoggedEvents, profile: Profile, learned: LearnedRules?)
+        async throws -> (marked: [HomeMemory.Marked], missing: [Missing]) {
+        var marked: [HomeMemory.Marked] = [], missing: [Missing] = []
+        var byAudio: [String: [(LoggedEvents.Event, EventLabel, clip: Bool)]] = [:]
+        for e in known.events {
+            guard let label = known.label(of: e), label.verdict != .none else { continue }
+            if let r = e.recording, FileManager.default.fileExists(atPath: r) {
+                byAudio[r, default: []].append((e, label, false))
+            } else if let c = e.clip, FileManager.default.fileExists(atPath: c) {
+                byAudio[c, default: []].append((e, label, true))
+            } else {
+                missing.append(Missing(event: e, why: e.recording.map { "its recording \($0) is gone" }
+                                       ?? (e.clip.map { "its clip \($0) is gone" } ?? "no clip was kept of it")))
+            }
+        }
+        for path in byAudio.keys.sorted() {
+            let items = byAudio[path]!
+            // The windows wanted: those of every event's span (the whole clip for a clip).
+            func span(_ e: LoggedEvents.Event, clip: Bool) -> ClosedRange<Int> {
+                clip ? 0...Int.max
+                    : Int(((e.onset - 0.5) / StreamClock.frameSeconds).rounded(.up))...max(0, Int(((max(e.offset, e.confirmed ?? 0) - 0.5) / StreamClock.frameSeconds).rounded(.down)) + 1)
+            }
+            let spans = items.map { span($0.0, clip: $0.clip) }
+            var inputs: [Int: [Float]] = [:], scores: [Int: ClassScores] = [:]
+            let replayer = Replayer(profile: profile)
+            replayer.factory.learned = learned
+            replayer.factory.reportsWindows = true
+            replayer.factory.reportsInputs = true
+            let printer = WindowPrinter(inputs: { k, x in if spans.contains(where: { $0.contains(k) }) { inputs[k] = x } }) { f, s in
+                if spans.contains(where: { $0.contains(f.index) }) { scores[f.index] = s }
+            }
+            try await replayer.replay(path: path, to: [printer])
+            for (i, (e, label, _)) in items.enumerated() {
+                let c = e.soundClass
+                let all = inputs.keys.filter { spans[i].contains($0) }.sorted()
+                let carried = all.filter { Double(scores[$0]?[c] ?? 0) >= profile.rule(for: c).minConfidence }
+                let chosen = spread(carried.isEmpty ? all : carried, at: maxWindows)
+                guard !chosen.isEmpty else { missing.append(Missing(event: e, why: "no window of it was heard in \(path)")); continue }
+                let opening = openingWindows(e, clip: items[i].clip, all: all, carried: carried)
+                let right = label.verdict.confirms(c)
+                var was: SoundClass?
+                if case let .was(d) = label.verdict { was = d }
+                marked.append(.init(eventID: e.id, night: e.night, soundClass: c, right: right, was: was,
+                                    at: e.time.map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) },
+                                    windows: Set(chosen + opening).sorted().map { inputs[$0]! }, opening: opening.map { inputs[$0]! }))
+            }
+        }
+        return (marked, missing)
+    }
+
+    /// The windows from `e`'s onset to its confirmation among `all` (window `k` is decided at
+    /// `k` × 0.5 s, as the alert processor counts); for a clip, the first of `carried`, as many.
+    static func openingWindows(_ e: LoggedEvents.Event, clip: Bool, all: [Int], carried: [Int]) -> [Int] {
+        let frames = ((e.confirmed ?? e.onset) - e.onset) / StreamClock.frameSeconds
+        guard !clip else { return Array((carried.isEmpty ? all : carried).prefix(Int(frames.rounded()) + 1)) }
+        let from = Int((e.onset / StreamClock.frameSeconds).rounded()), to = Int(((e.confirmed ?? e.onset) / StreamClock.frameSeconds).rounded())
+        return all.filter { $0 >= from && $0 <= to }
+    }
+
+    /// At most `n` of `items`, evenly spread (the first and the last among them).
+    static func spread(_ items: [Int], at n: Int) -> [Int] {
+        guard items.count > n, n > 1 else { return items }
+        return (0..<n).map { items[$0 * (items.count - 1) / (n - 1)] }
+    }
+}

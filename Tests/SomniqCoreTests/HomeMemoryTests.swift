@@ -1,0 +1,98 @@
+import Testing
+@testable import SomniqCore
+
+/// This home's memory: its file, what it holds back and what it never does, and how its
+/// radius is chosen.
+struct HomeMemoryTests {
+    static func vector(_ v: Float, _ w: Float = 0) -> [Float] {
+        var out: [Float] = []
+        for i in 0..<LearnedInputs.count {
+            let step = Float(i % 7) * 0.01
+            out.append(i % 2 == 0 ? v + step : w - step)
+        }
+        return out
+    }
+
+    static let memory = HomeMemory(entries: [
+        .init(kind: .not, soundClass: .dogBark, eventID: "e1", at: "2026-11-22T23:40:05.000Z", inputs: vector(1)),
+        .init(kind: .right, soundClass: .dogBark, eventID: "e2", at: nil, inputs: vector(-1)),
+        .init(kind: .not, soundClass: .glassBreak, eventID: "e3", at: nil, inputs: vector(1)),
+        .init(kind: .not, soundClass: .smokeAlarm, eventID: "e4", at: nil, inputs: vector(1)),
+    ], radius: 0.5)
+
+    @Test func anEventWhoseOpeningWindowsAreLikeANotMemoryAndNearerToItThanToARightOneIsHeldBack() throws {
+        let rule = Profile.balanced.rule(for: .dogBark)
+        let match = try #require(Self.memory.judge([Self.vector(3), Self.vector(0.9)], .dogBark, confidence: 0.95, rule: rule))
+        #expect(match.eventID == "e1" && match.holdsBack && match.distance < 0.5, "the nearest of its windows decides")
+        #expect(match.at == "2026-11-22T23:40:05.000Z")
+        #expect(Self.memory.judge([Self.vector(-0.9)], .dogBark, confidence: 0.95, rule: rule) == nil, "nearer the right one")
+        #expect(Self.memory.judge([Self.vector(0.9), Self.vector(-1)], .dogBark, confidence: 0.95, rule: rule) == nil, "one window is a right one")
+        #expect(Self.memory.judge([Self.vector(0.9)], .cough, confidence: 0.95, rule: rule) == nil, "no memory of the class")
+        #expect(Self.memory.judge([], .dogBark, confidence: 0.95, rule: rule) == nil, "no window to judge by")
+    }
+
+    @Test func theAlarmIsNeverHeldBackAndGlassNotFarOverOn() throws {
+        #expect(!Self.memory.remembers(.smokeAlarm))
+        #expect(Self.memory.judge([Self.vector(1)], .smokeAlarm, confidence: 1, rule: Profile.balanced.rule(for: .smokeAlarm)) == nil)
+        let rule = Profile.balanced.rule(for: .glassBreak)
+        let near = try #require(Self.memory.judge([Self.vector(1)], .glassBreak, confidence: rule.on + 0.1, rule: rule))
+        #expect(near.holdsBack)
+        let far = try #require(Self.memory.judge([Self.vector(1)], .glassBreak, confidence: rule.on + HomeMemory.criticalMargin + 0.01, rule: rule))
+        #expect(!far.holdsBack, "said in the trace, the alert kept")
+    }
+
+    /// The alert processor asks the memory about each event about to alert: one held back is
+    /// returned all the same, and starts no cooldown.
+    @Test func aHeldBackEventIsReturnedSuppressedHomeAndStartsNoCooldown() {
+        var p = AlertProcessor(profile: .balanced)
+        var starts: [EventStart] = []
+        // balanced: cough has debounce 0, no smoothing, cooldown 15 s; the first is like a memory.
+        let match = HomeMemory.Match(eventID: "r1-e3", at: nil, distance: 0.2, holdsBack: true)
+        for (i, v) in [Float(0.9), 0, 0, 0, 0.9, 0, 0].enumerated() {
+            var s = ClassScores(); s[.cough] = v
+            for case let .start(e) in p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50), home: { $0.onset == 0 ? match : nil }) {
+                starts.append(e)
+            }
+        }
+        #expect(starts.map(\.alert) == [false, true])
+        #expect(starts.map(\.suppressed) == ["home", nil])
+        #expect(starts.first?.trace.home == match)
+    }
+
+    @Test func theFileReadsBackAsWrittenAndABadOneIsRefusedByName() throws {
+        var m = Self.memory
+        m.header = [("learned", "2026-11-23T07:00:00.000Z"), ("radius_by", "leave-one-night-out")]
+        let again = try HomeMemory(text: m.text)
+        #expect(again.text == m.text && again.radius == 0.5 && again.entries.count == 4)
+        func problem(_ text: String) -> String {
+            do { _ = try HomeMemory(text: text); return "" } catch { return error.description }
+        }
+        #expect(problem("") == "empty: not a home memory (somniq learn --home writes one)")
+        #expect(problem("somniq-learned-rules 1\n").hasPrefix("line 1: not a home memory"))
+        #expect(problem("somniq-home-memory 2\n").hasPrefix("line 1: format 2; this somniq reads format 1"))
+        #expect(problem("somniq-home-memory 1\ninputs 3 abc\n").hasPrefix("line 2: made for other inputs"))
+        let lines = m.text.split(separator: "\n").map(String.init)
+        #expect(problem(lines.prefix(4).joined(separator: "\n") + "\nradius -1\n") == "line 5: radius: expected one number, 0 or more")
+        #expect(problem(lines.dropLast().joined(separator: "\n") + "\nmemory not cat e9 - 1 2\n").hasSuffix("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(LearnedInputs.count))"))
+        #expect(problem(lines.filter { !$0.hasPrefix("spread") }.joined(separator: "\n")).hasSuffix("the file is cut short"))
+    }
+
+    @Test func theRadiusHoldsBackTheFalseAlertsOfAHeldOutNightAndNoConfirmedOne() {
+        // Two nights: a fan's click marked "not" each night, a real bark marked right each night.
+        let marked: [HomeMemory.Marked] = [
+            .init(eventID: "a1", night: "A", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1, 0.1), Self.vector(1.05, 0.1)],
+                  opening: [Self.vector(1, 0.1)]),
+            .init(eventID: "b1", night: "B", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1.1, 0.1)]),
+            .init(eventID: "a2", night: "A", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1, 1)]),
+            .init(eventID: "b2", night: "B", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1.1, 1)]),
+            .init(eventID: "a3", night: "A", soundClass: .smokeAlarm, right: false, at: nil, windows: [Self.vector(1)]),
+        ]
+        let (memory, choice) = HomeMemory.learn(marked)
+        #expect(choice.by == "leave-one-night-out" && choice.falseAlerts == 2 && choice.removed == 2 && choice.confirmed == 2)
+        #expect(memory.radius > 0 && memory.radius < (choice.firstConfirmed ?? .infinity))
+        #expect(!memory.entries.contains { $0.soundClass == .smokeAlarm }, "the alarm is never remembered")
+        #expect(memory.like([Self.vector(1.02, 0.1)], .dogBark) != nil && memory.like([Self.vector(-1.05, 1)], .dogBark) == nil)
+        // One night of labels: each event is left out in turn.
+        #expect(HomeMemory.learn(marked.filter { $0.night == "A" }).1.by == "leave-one-event-out")
+    }
+}

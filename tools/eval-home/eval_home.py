@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The home protocol (issue 41, docs/home.md): does one night of labels teach somniq this home?
+
+Two nights of one home are mixed from the corpus's check-side material (folds 3-4) with
+tools/make_scenes.py: one recurring background (the fan kind: the same fan loop under every
+scene) and the recurring sounds of those folds, other events and times on each night.
+Night A is replayed into an event log; a simulated user labels every alert: `right` when a
+label of its class overlaps it (1 s collar), `not` otherwise (somniq label --from). Then
+somniq learn --home fits the home's memory from the log, and night B is replayed twice,
+without and with --home-rules. Reported per night: false alerts per hour (alerted events no
+label of their class overlaps), recall of true events (labels an event of their class
+overlaps), the smoke alarms found, and the labels used.
+
+Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--work DIR] [--json FILE]
+"""
+import argparse, json, os, subprocess, sys, glob
+
+COLLAR = 1.0
+
+
+def run(cmd, **kw):
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    return subprocess.run(cmd, check=True, text=True, **kw)
+
+
+def scenes(corpus, out, seed, n, length):
+    if not glob.glob(os.path.join(out, "*.flac")):
+        run([sys.executable, os.path.join(corpus, "tools/make_scenes.py"), "random", "--n", str(n), "--seed", str(seed),
+             "--out", out, "--length", str(length), "--folds", "3,4", "--bg", "fan", "--alarms",
+             "--counts", "1.5,smoke_alarm=0.5"], cwd=corpus, stdout=subprocess.DEVNULL)
+    return sorted(glob.glob(os.path.join(out, "*.flac")))
+
+
+def labels(flac):
+    out = []
+    with open(flac[:-5] + ".tsv") as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if len(p) == 3:
+                out.append((float(p[0]), float(p[1]), p[2]))
+    return out
+
+
+def replay(somniq, files, log, evening, home=None):
+    if os.path.exists(log):
+        os.remove(log)
+    for i, f in enumerate(files):
+        minutes = i * 10  # each scene its own time of the evening, 10 minutes apart
+        start = f"{evening}T{22 + minutes // 60:02d}:{minutes % 60:02d}"
+        cmd = [somniq, "replay", f, "--format", "jsonl", "--output", log, "--start", start]
+        if home:
+            cmd += ["--home-rules", home]
+        run(cmd)
+
+
+def events(log):
+    """(recording, id, class, onset, offset, alert) of every event of the log."""
+    found, source, open_ = [], None, {}
+    with open(log) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            k = r.get("kind")
+            if k == "session_start":
+                source = r["source"].get("path")
+            elif k == "event_start":
+                open_[r["id"]] = (source, r["id"], r["class"], r["onset_s"], r["alert"])
+            elif k == "event_end" and r["id"] in open_:
+                s, i, c, on, a = open_.pop(r["id"])
+                found.append((s, i, c, on, r["offset_s"], a))
+    return found
+
+
+def overlaps(a, b):
+    return a[0] - COLLAR < b[1] and b[0] - COLLAR < a[1]
+
+
+def score(files, log):
+    evs = events(log)
+    seconds = 0.0
+    refs = {f: labels(f) for f in files}
+    for f in files:
+        seconds += json.load(open(f[:-5] + ".json"))["length_s"]
+    false_alerts, verdicts = 0, []
+    for s, i, c, on, off, alert in evs:
+        true = any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, []))
+        if alert:
+            verdicts.append((i, "right" if true else "not"))
+            false_alerts += 0 if true else 1
+    found = total = alarms = alarms_found = 0
+    for f, ls in refs.items():
+        for lo, hi, c in ls:
+            hit = any(s == f and ec == c and overlaps((on, off), (lo, hi)) for s, _, ec, on, off, _ in evs)
+            total += 1
+            found += hit
+            if c == "smoke_alarm":
+                alarms += 1
+                alarms_found += hit
+    hours = seconds / 3600
+    return {"hours": round(hours, 3), "alerts": sum(1 for e in evs if e[5]), "false_alerts": false_alerts,
+            "false_alerts_per_hour": round(false_alerts / hours, 2), "labels_in_night": total, "recall": round(found / max(1, total), 3),
+            "alarms": alarms, "alarms_found": alarms_found}, verdicts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--somniq", default=".build/release/somniq")
+    ap.add_argument("--corpus", default="../shared/corpus")
+    ap.add_argument("--work", default="/tmp/somniq-eval-home")
+    ap.add_argument("--scenes", type=int, default=6, help="scenes a night (default 6)")
+    ap.add_argument("--length", type=int, default=300, help="seconds a scene (default 300)")
+    ap.add_argument("--json", help="also write the figures here")
+    a = ap.parse_args()
+    somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
+    os.makedirs(a.work, exist_ok=True)
+    night_a = scenes(corpus, os.path.join(a.work, "A"), 41, a.scenes, a.length)
+    night_b = scenes(corpus, os.path.join(a.work, "B"), 42, a.scenes, a.length)
+
+    log_a = os.path.join(a.work, "night-a.jsonl")
+    replay(somniq, night_a, log_a, "2026-11-22")
+    a_figures, verdicts = score(night_a, log_a)
+    label_file = os.path.join(a.work, "labels-a.txt")
+    with open(label_file, "w") as f:
+        for i, v in verdicts:
+            f.write(f"{i} {v}\n")
+    run([somniq, "label", "--from", label_file, "--log", log_a], stdout=subprocess.DEVNULL)
+    memory = os.path.join(a.work, "home-memory.txt")
+    learned = run([somniq, "learn", "--home", "--log", log_a, "--output", memory], capture_output=True).stdout
+
+    log_b0, log_b1 = os.path.join(a.work, "night-b.jsonl"), os.path.join(a.work, "night-b-home.jsonl")
+    replay(somniq, night_b, log_b0, "2026-11-23")
+    replay(somniq, night_b, log_b1, "2026-11-23", home=memory)
+    before, _ = score(night_b, log_b0)
+    after, _ = score(night_b, log_b1)
+    used = {"not": sum(v == "not" for _, v in verdicts), "right": sum(v == "right" for _, v in verdicts)}
+    drop = 1 - after["false_alerts_per_hour"] / before["false_alerts_per_hour"] if before["false_alerts_per_hour"] else 0
+    result = {"night_a": a_figures, "labels": used, "learn": learned.strip().splitlines(),
+              "night_b_before": before, "night_b_after": after, "false_alerts_per_hour_drop": round(drop, 3),
+              "recall_change": round(after["recall"] - before["recall"], 3),
+              "targets": {"false_alerts_down_80": drop >= 0.8, "recall_not_lower": after["recall"] >= before["recall"] - 0.02,
+                          "every_alarm_found": after["alarms_found"] == after["alarms"]}}
+    print(f"night A: {a_figures['hours']} h, {a_figures['alerts']} alerts, labelled {used['not']} not, {used['right']} right")
+    for line in result["learn"]:
+        print("  learn --home: " + line)
+    print(f"night B ({before['hours']} h, {before['labels_in_night']} true events, {before['alarms']} smoke alarms):")
+    for name, r in (("before", before), ("after", after)):
+        print(f"  {name:7} false alerts/h {r['false_alerts_per_hour']:7.2f}  ({r['false_alerts']} of {r['alerts']} alerts)"
+              f"  recall {r['recall']:.3f}  alarms found {r['alarms_found']}/{r['alarms']}")
+    print(f"false alerts/h down {100 * drop:.0f} % (target 80 %), recall {result['recall_change']:+.3f} (target -0.02 or better)")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
