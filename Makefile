@@ -160,11 +160,11 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about an 
 	$(LEARN_VENV)/bin/python tools/learn/train.py --corpus $(CORPUS)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 eval-home: build test-packages ## The home protocol (issue 41): one night of labels, the next night before and after learn --home.
 	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
 	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS)
 
+# The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 battery: build ## Runs the alarm battery alone.
 	.build/release/somniq-battery --corpus $(CORPUS)
 
