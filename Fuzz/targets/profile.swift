@@ -57,11 +57,11 @@ public func fuzzProfile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let b = size == 0 ? 0 : bytes[(frame * classes.count + k) % size]
             scores[c] = Float(b) / 255
         }
-        if frame == frames / 3 { processor.reload(.balanced, emit: emit) }
-        if frame == 2 * frames / 3 { processor.reload(profile, emit: emit) }
-        processor.step(scores, frame: frame, levels: .init(levelDbfs: -30, floorDbfs: -60), emit: emit)
+        if frame == frames / 3 { processor.reload(.balanced).forEach(emit) }
+        if frame == 2 * frames / 3 { processor.reload(profile).forEach(emit) }
+        processor.step(scores, frame: frame, levels: .init(levelDbfs: -30, floorDbfs: -60)).forEach(emit)
     }
-    processor.finish(emit: emit)
+    processor.finish().forEach(emit)
     precondition(closed == opened, "\(opened) events started but \(closed) ended after finish()")
     return 0
 }
