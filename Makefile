@@ -162,7 +162,10 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about an 
 
 eval-home: build test-packages ## The home protocol (issue 41): one night of labels, the next night before and after learn --home.
 	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
-	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS)
+	@echo "== a home hearing two sources of each class"
+	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS) --sources 2
+	@echo "== a home hearing every check-side source"
+	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS) --sources all
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 battery: build ## Runs the alarm battery alone.

@@ -24,10 +24,11 @@ struct Learn: AsyncParsableCommand {
         (somniq rules inputs), taken from the replayed recording, or from the event's clip \
         for a live event, are remembered as "not this CLASS" or "right". A later event whose \
         windows from onset to confirmation are within the memory's radius of a "not" memory \
-        of its class, and nearer to it than to any "right" one, is logged with its alert held \
-        back ("suppressed": "home"). The radius is chosen by leave-one-night-out on the \
-        labels (leave one event out when they are all of one night): the one that holds back \
-        the most held-out false alerts while holding back no held-out confirmed event. The \
+        of its class, and within its ratio of the distance to the nearest "right" one, is \
+        logged with its alert held back ("suppressed": "home"). Radius and ratio are chosen \
+        together by leave-one-night-out on the labels (with one night's labels, each \
+        replayed recording or hour is left out in turn): the pair that holds back the most \
+        held-out false alerts while holding back no held-out confirmed event. The \
         smoke alarm is never held back; glass, scream and gasp not when their score exceeded \
         the profile's on by more than 0.2. replay, eval, compare and run take the file with \
         --home-rules (the daemon reads \
@@ -70,15 +71,16 @@ struct Learn: AsyncParsableCommand {
         var (memory, choice) = HomeMemory.learn(gathered.marked)
         memory.header = [("learned", WallClock.iso8601(Date())), ("log", PathText.lastComponent(log).replacing(" ", with: "_")),
                          ("labels", "\(gathered.marked.count)"), ("nights", "\(Set(gathered.marked.map(\.night)).count)"),
-                         ("distance", "rms-standardised"), ("radius_by", choice.by),
+                         ("distance", "rms-standardised"), ("chosen_by", choice.by),
                          ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
                          ("held_out_confirmed", "\(choice.confirmed)")]
         let path = output ?? HomeMemoryFile.besideLog(log)
         do { try HomeMemoryFile.write(memory, to: path) } catch { throw fail("\(error)", Exit.ioError) }
         print(LogText.escape("\(path): \(HomeMemoryFile.summary(memory))"))
-        print("radius by \(choice.by): holds back \(choice.removed) of \(choice.falseAlerts) held-out false alerts; "
-              + "none of \(choice.confirmed) held-out confirmed events, the nearest at "
-              + (choice.firstConfirmed.map { JSONValue.format((Double($0) * 1000).rounded() / 1000) } ?? "no distance (none like a \"not\" memory)"))
+        print("radius and ratio by \(choice.by): hold back \(choice.removed) of \(choice.falseAlerts) held-out false alerts; "
+              + "none of \(choice.confirmed) held-out confirmed events ("
+              + (choice.firstConfirmed.map { "the nearest at \(JSONValue.format((Double($0) * 1000).rounded() / 1000))" }
+                  ?? "none was nearer a \"not\" memory at this ratio") + ")")
         if choice.radius == 0 { print("the memory holds back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event") }
     }
 }

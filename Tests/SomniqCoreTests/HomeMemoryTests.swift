@@ -69,10 +69,12 @@ struct HomeMemoryTests {
         }
         #expect(problem("") == "empty: not a home memory (somniq learn --home writes one)")
         #expect(problem("somniq-learned-rules 1\n").hasPrefix("line 1: not a home memory"))
-        #expect(problem("somniq-home-memory 2\n").hasPrefix("line 1: format 2; this somniq reads format 1"))
-        #expect(problem("somniq-home-memory 1\ninputs 3 abc\n").hasPrefix("line 2: made for other inputs"))
+        #expect(problem("somniq-home-memory 1\n").hasPrefix("line 1: format 1; this somniq reads format 2"))
+        #expect(problem("somniq-home-memory 2\ninputs 3 abc\n").hasPrefix("line 2: made for other inputs"))
         let lines = m.text.split(separator: "\n").map(String.init)
         #expect(problem(lines.prefix(4).joined(separator: "\n") + "\nradius -1\n") == "line 5: radius: expected one number, 0 or more")
+        #expect(problem(lines.prefix(5).joined(separator: "\n") + "\nratio 1.5\n") == "line 6: ratio: expected one number from 0 to 1")
+        #expect(problem(lines.filter { !$0.hasPrefix("ratio") }.joined(separator: "\n")).hasSuffix("the file is cut short"))
         #expect(problem(lines.dropLast().joined(separator: "\n") + "\nmemory not cat e9 - 1 2\n").hasSuffix("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(LearnedInputs.count))"))
         #expect(problem(lines.filter { !$0.hasPrefix("spread") }.joined(separator: "\n")).hasSuffix("the file is cut short"))
     }
@@ -89,10 +91,39 @@ struct HomeMemoryTests {
         ]
         let (memory, choice) = HomeMemory.learn(marked)
         #expect(choice.by == "leave-one-night-out" && choice.falseAlerts == 2 && choice.removed == 2 && choice.confirmed == 2)
-        #expect(memory.radius > 0 && memory.radius < (choice.firstConfirmed ?? .infinity))
+        #expect(memory.radius > 0 && memory.radius < (choice.firstConfirmed ?? .infinity) && memory.ratio > 0 && memory.ratio <= 1)
         #expect(!memory.entries.contains { $0.soundClass == .smokeAlarm }, "the alarm is never remembered")
         #expect(memory.like([Self.vector(1.02, 0.1)], .dogBark) != nil && memory.like([Self.vector(-1.05, 1)], .dogBark) == nil)
         // One night of labels: each event is left out in turn.
         #expect(HomeMemory.learn(marked.filter { $0.night == "A" }).1.by == "leave-one-event-out")
+    }
+
+    /// A sound nearer a marked one than a confirmed one, but not by the memory's ratio, is
+    /// let through: as near a real bark as a fan's click, it may be a bark.
+    @Test func aSoundAlmostAsNearAConfirmedOneIsNotHeldBack() {
+        var m = Self.memory
+        m.radius = 10
+        m.ratio = 0.5
+        let rule = Profile.balanced.rule(for: .dogBark)
+        // Halfway between: about as near the "right" bark as the "not" click.
+        #expect(m.judge([Self.vector(0.1)], .dogBark, confidence: 0.9, rule: rule) == nil)
+        #expect(m.judge([Self.vector(0.8)], .dogBark, confidence: 0.9, rule: rule)?.holdsBack == true, "far nearer the click")
+        m.ratio = 1
+        #expect(m.judge([Self.vector(0.1)], .dogBark, confidence: 0.9, rule: rule)?.holdsBack == true, "nearer at all, at ratio 1")
+    }
+
+    /// With one night's labels, the events of one recording (or hour) are left out together:
+    /// a click marked twice in one recording does not vouch for itself, so a radius chosen on
+    /// it holds back nothing; marked in two recordings, it does.
+    @Test func withOneNightsLabelsEachRecordingIsLeftOutWithItsRepeats() {
+        func click(_ id: String, _ group: String, _ v: Float) -> HomeMemory.Marked {
+            .init(eventID: id, night: "A", group: group, soundClass: .door, right: false, at: nil, windows: [Self.vector(v, 0.1)])
+        }
+        let bark = HomeMemory.Marked(eventID: "r", night: "A", group: "three.flac", soundClass: .door, right: true, at: nil,
+                                     windows: [Self.vector(-1, 1)])
+        let alone = HomeMemory.learn([click("c1", "one.flac", 1), click("c2", "one.flac", 1.05), bark])
+        #expect(alone.1.by == "leave-one-group-out" && alone.1.removed == 0 && alone.0.radius == 0)
+        let twice = HomeMemory.learn([click("c1", "one.flac", 1), click("c2", "two.flac", 1.05), bark])
+        #expect(twice.1.by == "leave-one-group-out" && twice.1.removed == 2 && twice.0.radius > 0)
     }
 }

@@ -3,7 +3,11 @@
 
 Two nights of one home are mixed from the corpus's check-side material (folds 3-4) with
 tools/make_scenes.py: one recurring background (the fan kind: the same fan loop under every
-scene) and the recurring sounds of those folds, other events and times on each night.
+scene) and the home's recurring sounds, other events and times on each night. A home hears
+its own sources (--sources 2, the default: two source groups of each class, FOLDS.tsv's
+groups, drawn once per home: its two snorers, its two doors, its two dogs), not every
+recording of the check side; --sources all draws from every check-side source, so that
+night B also brings sounds night A never had.
 Night A is replayed into an event log; a simulated user labels every alert: `right` when a
 label of its class overlaps it (1 s collar), `not` otherwise (somniq label --from). Then
 somniq learn --home fits the home's memory from the log, and night B is replayed twice,
@@ -13,9 +17,10 @@ recall of true events as alerts (labels an alerted event of their class overlaps
 detections (any event of their class), the smoke alarms alerted and detected, the events the
 home memory held back (and how many of them were true), and the labels used.
 
-Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--work DIR] [--json FILE]
+Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE]
 """
-import argparse, json, os, subprocess, sys, glob
+import argparse, csv, importlib.util, json, os, random, subprocess, sys, glob
+from types import SimpleNamespace
 
 COLLAR = 1.0
 
@@ -25,11 +30,40 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, **kw)
 
 
-def scenes(corpus, out, seed, n, length):
+def home_sources(corpus, per_class, seed):
+    """The source groups of folds 3-4 this home hears: `per_class` of each class's, drawn
+    with `seed` (None: all of them)."""
+    groups = {}
+    with open(os.path.join(corpus, "FOLDS.tsv")) as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            if r["file"].startswith("clips/") and r["fold"] in ("3", "4"):
+                groups.setdefault(r["class"], set()).add(r["group"])
+    if per_class is None:
+        return set().union(*groups.values())
+    rng = random.Random(seed)
+    return {g for c in sorted(groups) for g in rng.sample(sorted(groups[c]), min(per_class, len(groups[c])))}
+
+
+def scenes(corpus, out, seed, n, length, sources):
+    """A night's scenes, by the corpus's own mixer, its clips limited to the home's `sources`
+    (the mixer's manifest reader is wrapped: the corpus is read, never changed)."""
     if not glob.glob(os.path.join(out, "*.flac")):
-        run([sys.executable, os.path.join(corpus, "tools/make_scenes.py"), "random", "--n", str(n), "--seed", str(seed),
-             "--out", out, "--length", str(length), "--folds", "3,4", "--bg", "fan", "--alarms",
-             "--counts", "1.5,smoke_alarm=0.5"], cwd=corpus, stdout=subprocess.DEVNULL)
+        spec = importlib.util.spec_from_file_location("make_scenes", os.path.join(corpus, "tools/make_scenes.py"))
+        ms = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(ms)
+        folds = ms.read_folds(ms.ROOT)
+        read = ms.read_manifest
+        ms.read_manifest = lambda root: {f: r for f, r in read(root).items()
+                                         if not f.startswith("clips/") or folds.get(f, {}).get("group") in sources}
+        args = SimpleNamespace(out=out, seed=seed, n=n, length=float(length), snr_min=6.0, snr_max=30.0, gain_db=0.0,
+                               folds="3,4", room=0.0, gain_range=None, loud=0.0, bg="fan", drift_db=0.0, alarms=True,
+                               counts="1.5,smoke_alarm=0.5")
+        quiet = open(os.devnull, "w")
+        saved, sys.stdout = sys.stdout, quiet
+        try:
+            ms.cmd_random(args)
+        finally:
+            sys.stdout = saved
     return sorted(glob.glob(os.path.join(out, "*.flac")))
 
 
@@ -125,15 +159,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--somniq", default=".build/release/somniq")
     ap.add_argument("--corpus", default="../shared/corpus")
-    ap.add_argument("--work", default="/tmp/somniq-eval-home")
+    ap.add_argument("--work", help="where the nights and logs go (default /tmp/somniq-eval-home-SOURCES)")
     ap.add_argument("--scenes", type=int, default=6, help="scenes a night (default 6)")
     ap.add_argument("--length", type=int, default=300, help="seconds a scene (default 300)")
+    ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), or all")
     ap.add_argument("--json", help="also write the figures here")
     a = ap.parse_args()
     somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
+    a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}"
     os.makedirs(a.work, exist_ok=True)
-    night_a = scenes(corpus, os.path.join(a.work, "A"), 41, a.scenes, a.length)
-    night_b = scenes(corpus, os.path.join(a.work, "B"), 42, a.scenes, a.length)
+    sources = home_sources(corpus, None if a.sources == "all" else int(a.sources), 41)
+    night_a = scenes(corpus, os.path.join(a.work, "A"), 41, a.scenes, a.length, sources)
+    night_b = scenes(corpus, os.path.join(a.work, "B"), 42, a.scenes, a.length, sources)
 
     log_a = os.path.join(a.work, "night-a.jsonl")
     replay(somniq, night_a, log_a, "2026-11-22")

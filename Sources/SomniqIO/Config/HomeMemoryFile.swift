@@ -45,10 +45,11 @@ public enum HomeMemoryFile {
         }
     }
 
-    /// `12 memories of 9 events (7 not this, 2 right), radius 0.41`.
+    /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
     public static func summary(_ m: HomeMemory) -> String {
         let events = Set(m.entries.map(\.eventID))
         let not = Set(m.entries.filter { $0.kind == .not }.map(\.eventID)).count
-        return "\(m.entries.count) windows of \(events.count) events (\(not) not this, \(events.count - not) right), radius \(JSONValue.format((Double(m.radius) * 1000).rounded() / 1000))"
+        return "\(m.entries.count) windows of \(events.count) events (\(not) not this, \(events.count - not) right), radius \(JSONValue.format((Double(m.radius) * 1000).rounded() / 1000)), "
+            + "ratio \(JSONValue.format((Double(m.ratio) * 1000).rounded() / 1000))"
     }
 }

@@ -62,7 +62,9 @@ public enum HomeSounds {
                 let right = label.verdict.confirms(c)
                 var was: SoundClass?
                 if case let .was(d) = label.verdict { was = d }
-                marked.append(.init(eventID: e.id, night: e.night, soundClass: c, right: right, was: was,
+                // Left out together within one night: a replayed recording's events, or a live hour's.
+                let group = e.recording ?? e.time.map { String(WallClock.iso8601(Date(timeIntervalSince1970: $0)).prefix(13)) }
+                marked.append(.init(eventID: e.id, night: e.night, group: group, soundClass: c, right: right, was: was,
                                     at: e.time.map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) },
                                     windows: Set(chosen + opening).sorted().map { inputs[$0]! }, opening: opening.map { inputs[$0]! }))
             }

@@ -6,6 +6,11 @@ extension HomeMemory {
         public var eventID: String
         /// The night it belongs to: the radius is chosen leaving out one night at a time.
         public var night: String
+        /// What it is left out with when every label is of one night: its recording, or the
+        /// hour it was heard in (nil: itself). Sounds of one recording or one hour are often
+        /// the same sound again (one dog's barking); judged beside its own repeats, an event
+        /// would be found like a marked one more easily than a sound of another night is.
+        public var group: String?
         public var soundClass: SoundClass
         /// True: the event's class was right; false: it was not this class.
         public var right: Bool
@@ -18,10 +23,11 @@ extension HomeMemory {
         /// by, so what a held-out event is judged by when the radius is chosen (empty: `windows`).
         public var opening: [[Float]]
 
-        public init(eventID: String, night: String, soundClass: SoundClass, right: Bool, was: SoundClass? = nil, at: String?,
-                    windows: [[Float]], opening: [[Float]] = []) {
+        public init(eventID: String, night: String, group: String? = nil, soundClass: SoundClass, right: Bool, was: SoundClass? = nil,
+                    at: String?, windows: [[Float]], opening: [[Float]] = []) {
             self.eventID = eventID
             self.night = night
+            self.group = group
             self.soundClass = soundClass
             self.right = right
             self.was = was
@@ -31,26 +37,31 @@ extension HomeMemory {
         }
     }
 
-    /// How the radius was chosen, to be said in the file and by the command.
+    /// How the radius and the ratio were chosen, to be said in the file and by the command.
     public struct RadiusChoice: Sendable, Equatable {
-        /// `leave-one-night-out`, or `leave-one-event-out` when the labels are of one night.
+        /// `leave-one-night-out`; with every label of one night, `leave-one-group-out` (each
+        /// recording or hour left out in turn, `Marked.group`), or `leave-one-event-out`.
         public var by: String
-        /// Marked false alerts held out, and how many the radius holds back (judged by their
+        /// Marked false alerts held out, and how many the choice holds back (judged by their
         /// opening windows against the memories of the other folds).
         public var falseAlerts = 0, removed = 0
         /// Confirmed events held out, and the distance at which the first of them would be
-        /// held back (the radius stays below it).
+        /// held back at the chosen ratio (the radius stays below it).
         public var confirmed = 0
         public var firstConfirmed: Float?
         public var radius: Float = 0
+        public var ratio: Float = 1
     }
 
-    /// The memory of `marked`, with its radius chosen by leave-one-night-out (leave one
-    /// event out when all the labels are of one night): each held-out event is judged as a
-    /// new one would be (`like`, by its opening windows) against the memories of the other
-    /// folds; the radius holds back the most held-out false alerts while holding back no
-    /// held-out confirmed event; the smallest such radius. Classes a memory never touches
-    /// (the alarm) are left out.
+    /// The memory of `marked`, with its radius and ratio chosen by leave-one-night-out
+    /// (leave one group out when all the labels are of one night, one event out when they
+    /// are of one group): each held-out event is judged as a new one would be (by its
+    /// opening windows) against the memories of the other folds, giving its distance to the
+    /// nearest "not" and the nearest "right" memory of its class. For each ratio a held-out
+    /// false alert could be held back at (its own distance ratio, 1 at most), the radius
+    /// stops short of the first held-out confirmed event it would hold back; the pair that
+    /// holds back the most held-out false alerts wins, the smallest ratio and radius among
+    /// equals. Classes a memory never touches (the alarm) are left out.
     public static func learn(_ marked: [Marked]) -> (HomeMemory, RadiusChoice) {
         let kept = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
         var entries: [Entry] = []
@@ -67,16 +78,22 @@ extension HomeMemory {
             }
         }
         var memory = HomeMemory(entries: entries, radius: 0)
-        let nights = Set(kept.map(\.night))
-        var choice = RadiusChoice(by: nights.count > 1 ? "leave-one-night-out" : "leave-one-event-out")
-        // The fold of each event: its night, or itself.
-        let fold: (Int) -> String = { nights.count > 1 ? kept[$0].night : "\($0)" }
+        let nights = Set(kept.map(\.night)), groups = Set(kept.compactMap(\.group))
+        let by = nights.count > 1 ? "leave-one-night-out" : groups.count > 1 ? "leave-one-group-out" : "leave-one-event-out"
+        var choice = RadiusChoice(by: by)
+        // The fold of each event: its night, its group, or itself.
+        let fold: (Int) -> String = {
+            switch by {
+            case "leave-one-night-out": kept[$0].night
+            case "leave-one-group-out": kept[$0].group ?? kept[$0].eventID
+            default: "\($0)"
+            }
+        }
         let zs = entries.map { memory.standardised($0.inputs) }
-        var needed: [Float] = []          // per false alert: the radius that holds it back
-        var firstHarm = Float.infinity    // the least radius that holds back a confirmed event
+        // Each held-out event's nearest "not" and "right" distances, from the other folds.
+        var held: [(not: Float, right: Float, confirmed: Bool)] = []
         for (k, m) in kept.enumerated() {
             let f = fold(k)
-            // Memories of the other folds; the entry index's origin is read through a table.
             let others: (Int) -> Bool = { fold(origin[$0]) != f }
             var not = Float.infinity, right = Float.infinity
             for w in m.opening.isEmpty ? m.windows : m.opening {
@@ -84,14 +101,25 @@ extension HomeMemory {
                 not = min(not, d.not ?? .infinity)
                 right = min(right, d.right ?? .infinity)
             }
-            let holding = not < right ? not : .infinity
-            if m.right { choice.confirmed += 1; firstHarm = min(firstHarm, holding) } else { choice.falseAlerts += 1; needed.append(holding) }
+            held.append((not, right, m.right))
+            if m.right { choice.confirmed += 1 } else { choice.falseAlerts += 1 }
         }
-        let usable = needed.filter { $0 < firstHarm }
-        choice.radius = usable.max() ?? 0
-        choice.removed = usable.count
-        choice.firstConfirmed = firstHarm.isFinite ? firstHarm : nil
+        let ratios = Set(held.filter { !$0.confirmed && $0.not.isFinite }.map { $0.right.isFinite ? $0.not / $0.right : 0 }.filter { $0 <= 1 })
+        for q in ratios.sorted() {
+            let harm = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: q) }.map(\.not).min() ?? .infinity
+            let caught = held.filter { !$0.confirmed && nearer($0.not, $0.right, ratio: q) && $0.not < harm }.map(\.not)
+            if caught.count > choice.removed {
+                choice.removed = caught.count
+                choice.ratio = q
+                choice.radius = caught.max()!
+                choice.firstConfirmed = harm.isFinite ? harm : nil
+            }
+        }
+        if choice.removed == 0 {
+            choice.firstConfirmed = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+        }
         memory.radius = choice.radius
+        memory.ratio = choice.ratio
         return (memory, choice)
     }
 

@@ -10,9 +10,11 @@
 /// its mean over the memories' windows, over its standard deviation; inputs that never
 /// varied are left out): 0 for the same window, about 1.4 for two windows drawn at random
 /// from the memories. An event is like a "not" memory when the nearest pair of one of its
-/// opening windows and a "not" window of its class lies within `radius` and nearer than the
-/// nearest pair with a "right" window of that class. `radius` is chosen by
-/// leave-one-night-out on the home's own labels (`HomeMemory.learn`), never by hand.
+/// opening windows and a "not" window of its class lies within `radius`, and nearer, by
+/// `ratio` or less, than the nearest pair with a "right" window of that class: a sound as
+/// near a confirmed one as a marked one is not held back. `radius` and `ratio` are chosen
+/// together by leave-one-night-out on the home's own labels (`HomeMemory.learn`), never by
+/// hand.
 ///
 /// What a home can never teach away: the smoke alarm, decided by its pattern
 /// (`AlarmDetector`), is never held back; glass, a scream and a gasp are not held back when
@@ -60,6 +62,8 @@ public struct HomeMemory: Sendable {
 
     public var entries: [Entry] { didSet { index() } }
     public var radius: Float
+    /// How much nearer than the nearest "right" window the "not" one must be (1: nearer at all).
+    public var ratio: Float
     /// Each input's mean and standard deviation over the memories' windows (0: left out).
     public var mean: [Float], spread: [Float]
     /// What the file says of how it was made (`meta` lines).
@@ -69,17 +73,19 @@ public struct HomeMemory: Sendable {
     private var used: [Int] = []
 
     /// A memory of `entries`; the scaling is computed from their inputs.
-    public init(entries: [Entry], radius: Float) {
+    public init(entries: [Entry], radius: Float, ratio: Float = 1) {
         self.entries = entries
         self.radius = radius
+        self.ratio = ratio
         (mean, spread) = Self.scaling(entries.map(\.inputs))
         index()
     }
 
     /// A memory read from its file, with the file's scaling.
-    public init(entries: [Entry], radius: Float, mean: [Float], spread: [Float], header: [(key: String, value: String)]) {
+    public init(entries: [Entry], radius: Float, ratio: Float, mean: [Float], spread: [Float], header: [(key: String, value: String)]) {
         self.entries = entries
         self.radius = radius
+        self.ratio = ratio
         self.mean = mean
         self.spread = spread
         self.header = header
@@ -138,18 +144,30 @@ public struct HomeMemory: Sendable {
         return (bestNot, bestRight)
     }
 
-    /// The "not" memory an event with opening windows `xs` is like, for class `c`, at
-    /// `radius`: the nearest pair of one of its windows and a "not" window of `c`, when it
-    /// lies within the radius and nearer than the nearest pair with a "right" window of `c`.
-    public func like(_ xs: [[Float]], _ c: SoundClass, radius r: Float? = nil) -> (entry: Int, distance: Float)? {
+    /// The "not" memory an event with opening windows `xs` is like, for class `c`: the
+    /// nearest pair of one of its windows and a "not" window of `c`, when it lies within
+    /// `radius` and within `ratio` times the nearest pair with a "right" window of `c`.
+    public func like(_ xs: [[Float]], _ c: SoundClass) -> (entry: Int, distance: Float)? {
         var not: (entry: Int, distance: Float)?, right = Float.infinity
         for x in xs {
             let near = nearest(x, c)
             if let n = near.not, n.distance < (not?.distance ?? .infinity) { not = n }
             right = min(right, near.right ?? .infinity)
         }
-        guard let not, not.distance <= (r ?? radius), not.distance < right else { return nil }
+        guard let not, Self.holds(not: not.distance, right: right, radius: radius, ratio: ratio) else { return nil }
         return not
+    }
+
+    /// The rule: a "not" memory at distance `not` holds an event back when it lies within
+    /// the radius and within `ratio` (0 to 1) times the distance of the nearest "right" one
+    /// (`right`, infinite: none).
+    static func holds(not: Float, right: Float, radius: Float, ratio: Float) -> Bool {
+        not <= radius && nearer(not, right, ratio: ratio)
+    }
+
+    /// Whether `not` is within `ratio` times `right` (always, when no "right" memory is there).
+    static func nearer(_ not: Float, _ right: Float, ratio: Float) -> Bool {
+        right.isInfinite || not <= right * ratio
     }
 
     /// Judges an event of class `c` confirmed with opening windows `xs` and `confidence` (the

@@ -4,6 +4,7 @@
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
 ///     radius 0.41
+///     ratio 0.62
 ///     mean <one number per input>
 ///     spread <one number per input; 0: the input is left out>
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
@@ -18,13 +19,14 @@ extension HomeMemory {
         public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
     }
 
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     static let magic = "somniq-home-memory"
 
     public var text: String {
         var out = ["\(Self.magic) \(Self.formatVersion)", "inputs \(LearnedInputs.count) \(LearnedRules.inputsDigest)"]
         for (k, v) in header { out.append("meta \(k)=\(v)") }
         out.append("radius \(Self.number(radius))")
+        out.append("ratio \(Self.number(ratio))")
         out.append("mean " + mean.map(Self.number).joined(separator: " "))
         out.append("spread " + spread.map(Self.number).joined(separator: " "))
         for e in entries {
@@ -39,7 +41,7 @@ extension HomeMemory {
     public init(text: String) throws(ParseError) {
         let n = LearnedInputs.count
         var header: [(key: String, value: String)] = []
-        var radius: Float?, mean: [Float]?, spread: [Float]?
+        var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?
         var entries: [Entry] = []
         var sawVersion = false, sawInputs = false
         func numbers<S: Collection<Substring>>(_ words: S, _ line: Int, _ what: String) throws(ParseError) -> [Float] {
@@ -81,6 +83,11 @@ extension HomeMemory {
                     throw ParseError(line: line, problem: "radius: expected one number, 0 or more")
                 }
                 radius = r
+            case "ratio":
+                guard words.count == 2, let q = Float(words[1]), q >= 0, q <= 1 else {
+                    throw ParseError(line: line, problem: "ratio: expected one number from 0 to 1")
+                }
+                ratio = q
             case "mean": mean = try numbers(words.dropFirst(), line, "mean")
             case "spread":
                 let s = try numbers(words.dropFirst(), line, "spread")
@@ -98,7 +105,9 @@ extension HomeMemory {
         }
         guard sawVersion else { throw ParseError(line: 0, problem: "empty: not a home memory (somniq learn --home writes one)") }
         guard sawInputs else { throw ParseError(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
-        guard let radius, let mean, let spread else { throw ParseError(line: 0, problem: "no radius, mean or spread line: the file is cut short") }
-        self.init(entries: entries, radius: radius, mean: mean, spread: spread, header: header)
+        guard let radius, let ratio, let mean, let spread else {
+            throw ParseError(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
+        }
+        self.init(entries: entries, radius: radius, ratio: ratio, mean: mean, spread: spread, header: header)
     }
 }
