@@ -51,7 +51,7 @@ import SomniqLog
         let heard = try #require(reported.heard, "something was heard within 5 minutes")
         let text = try somniq(["report", log, "--night", "2026-11-18", "--format", "text"]).stdout
         #expect(text.contains("reported\n  moderate: gasping for air at 23:00 for 5 min — somniq heard "
-                              + "\(ReportedEpisode.article(heard.soundClass))\(heard.soundClass.rawValue.replacing("_", with: " ")) at \(night.clock(heard.onset, seconds: true))\n"
+                              + "\(EventWords.one(heard.soundClass)) at \(night.clock(heard.onset, seconds: true))\n"
                               + "    tags alcohol, late-meal\n    \"woke up twice\"\n"), "\(text)")
         let html = try somniq(["report", log, "--night", "2026-11-18"]).stdout
         #expect(html.contains("<h2 id=\"reported\">What the sleeper reported</h2>"))

@@ -92,4 +92,29 @@ import SomniqCore
         let text = try somniq(["report", rotated, "--format", "text", "--labels-from", log]).stdout
         #expect(text.contains("cough for 3.0 s, peak -26.4 dBFS, marked right"), "\(text)")
     }
+
+    /// The memory in a carer's words: a door marked "not this" on two nights is held back
+    /// on the third, listed on the report to be heard and marked, and said so with the day
+    /// and time (local) of the door it was like.
+    @Test func aSoundMarkedNotThisIsHeldBackAndTheReportSaysWhichMarkItWasLike() throws {
+        let log = dir + "/home.jsonl"
+        for evening in ["2026-11-21", "2026-11-22"] {
+            #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", evening + "T23:10"]).status == 0)
+        }
+        let first = "r1795302600-e2"   // the door of the 21st
+        #expect(try label([first, "--as", "not", "--log", log]).status == 0)
+        #expect(try label([Self.door, "--as", "not", "--log", log]).status == 0)
+        let memory = dir + "/home-memory.txt"
+        let learned = try somniq(["learn", "--home", "--log", log, "--output", memory])
+        #expect(learned.status == 0 && learned.stdout.contains("hold back 2 of 2 held-out false alerts"), "\(learned.stdout)\(learned.stderr)")
+        let third = dir + "/third.jsonl"
+        #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", third, "--start", "2026-11-23T23:10",
+                            "--home-rules", memory]).status == 0)
+        let door = try #require(records(third).first { $0["kind"] == .string("event_start") && $0["class"] == .string("door") })
+        #expect(door["alert"] == .bool(false) && door["suppressed"] == .string("home"))
+        let html = try somniq(["report", third]).stdout
+        #expect(html.contains("<h3 id=\"held-back\">Held back by this home's memory</h3>"))
+        #expect(html.contains("held back: like the sound you marked “not a door” on 2026-11-22 at 23:10 (distance 0.00)")
+                || html.contains("held back: like the sound you marked “not a door” on 2026-11-21 at 23:10 (distance 0.00)"), "\(html)")
+    }
 }

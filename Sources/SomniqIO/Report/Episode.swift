@@ -303,18 +303,11 @@ public struct ReportedEpisode: Sendable {
         if let d = e.durationMinutes { s += " for \(JSONValue.format(d)) min" }
         if time != nil {
             if let h = heard {
-                s += " — somniq heard \(Self.article(h.soundClass))\(h.soundClass.rawValue.replacing("_", with: " ")) at \(night.clock(h.onset, seconds: true))"
+                s += " — somniq heard \(EventWords.one(h.soundClass)) at \(night.clock(h.onset, seconds: true))"
             } else {
                 s += " — somniq heard nothing within 5 minutes of it"
             }
         }
         return s
-    }
-
-    static func article(_ c: SoundClass) -> String {
-        switch c {
-        case .smokeAlarm, .gasp, .scream, .cough, .babyCry, .dogBark, .door, .phoneRing, .breathingPause: "a "
-        case .glassBreak, .snoring, .speech, .laughter, .music, .breathing, .thunder: ""
-        }
     }
 }

@@ -58,6 +58,14 @@ public enum HTMLReport {
         h += "<h2 id=\"snoring\">Snoring</h2>\n" + snoring(night, s)
         h += "<h2 id=\"classes\">Each sound</h2>\n" + classTable(night, s)
         h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s.alerts, web: web)
+        // What this home's memory held back is listed to be heard and marked too: a sound
+        // marked "right" here is one the memory stops holding back once it has learned again.
+        let heldBack = night.events.filter { $0.suppressed == "home" }.sorted { $0.onset < $1.onset }
+        if !heldBack.isEmpty {
+            h += "<h3 id=\"held-back\">Held back by this home's memory</h3>\n"
+                + "<p>Heard, logged, and not alerted: each was like a sound marked “not this”. Mark one right if it was.</p>\n"
+                + alertTable(night, heldBack, web: web)
+        }
         h += "<h2 id=\"incidents\">Device and input</h2>\n" + incidents(night)
         return h
     }
@@ -357,7 +365,7 @@ public enum HTMLReport {
         var h = "<div class=\"wide\"><table class=\"cards\">" + head(["time", "sound", "tier", "lasted", "why"] + (marked ? ["marked"] : []) + (clips ? ["clip"] : [])
                                                                     + (marking != nil ? ["mark"] : []))
         for e in alerts {
-            let why = EventWords.why(trace: e.trace)
+            let why = EventWords.why(trace: e.trace, of: e.soundClass)
             let lasted = e.open ? String(cFormat: "%.0f s so far, still open", e.seconds) : String(cFormat: "%.1f s", e.seconds) + (e.truncated ? " (cut off)" : "")
             h += "<tr id=\"\(esc("e-" + e.id))\"><td>\(night.clock(e.onset, seconds: true))</td>"
                 + td("sound", e.soundClass.rawValue.replacing("_", with: " ")) + td("tier", "<span class=\"keyed\">\(Palette.key(e.tier)) \(e.tier.rawValue)</span>")

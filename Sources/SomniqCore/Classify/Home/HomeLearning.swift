@@ -111,7 +111,9 @@ extension HomeMemory {
             if caught.count > choice.removed {
                 choice.removed = caught.count
                 choice.ratio = q
-                choice.radius = caught.max()!
+                // Just past the farthest it holds back: a radius of 0 holds back nothing, and a
+                // sound the very same as one marked (a recording replayed) lies at 0.
+                choice.radius = caught.max()!.nextUp
                 choice.firstConfirmed = harm.isFinite ? harm : nil
             }
         }

@@ -50,7 +50,7 @@ public struct SinkMessage: Sendable {
         switch kind {
         case .eventStart:
             let when = record["onset_time"]?.stringValue.flatMap(WallClock.parse).map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
-            return "\(soundClass.map(EventWords.title) ?? label) in \(room)\(when) (\(tier.rawValue)): \(EventWords.why(trace: record["trace"].map(LogRecord.Trace.init)))"
+            return "\(soundClass.map(EventWords.title) ?? label) in \(room)\(when) (\(tier.rawValue)): \(EventWords.why(trace: record["trace"].map(LogRecord.Trace.init), of: soundClass))"
                 + (link.map { "\n\($0)" } ?? "")
         case .eventEnd:
             let seconds = (record["offset_s"]?.numberValue ?? 0) - (record["onset_s"]?.numberValue ?? 0)
