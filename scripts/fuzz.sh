@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds somniq's libFuzzer targets (Fuzz/targets/*.swift) and runs each for a while.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: audio profile config labels report index learned (default: all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: audio profile config labels report index learned home (default: all)
 #
 # SECONDS per target: the first argument, else $FUZZ_SECONDS, else 60. Environment:
 #   FUZZ_WORK        work directory (default /tmp/somniq-fuzz): build/, corpus/, logs/
@@ -35,7 +35,7 @@ fuzz=$here/Fuzz
 per_target=${1:-${FUZZ_SECONDS:-60}}
 [[ $# -gt 0 ]] && shift
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(audio profile config labels report index learned)
+[[ ${#targets[@]} -eq 0 ]] && targets=(audio profile config labels report index learned home)
 work=${FUZZ_WORK:-/tmp/somniq-fuzz}
 build=$work/build
 artifacts=${FUZZ_ARTIFACTS:-$work/artifacts}
@@ -43,11 +43,11 @@ artifacts=${FUZZ_ARTIFACTS:-$work/artifacts}
 [[ $per_target =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS must be a whole number, not '$per_target'" >&2; exit 2; }
 
 # libFuzzer flags of each target: the longest input, the slowest acceptable run (seconds).
-max_len() { case $1 in audio) echo 32768 ;; profile) echo 8192 ;; config) echo 4096 ;; labels) echo 4096 ;; report) echo 65536 ;; index) echo 8192 ;; learned) echo 8192 ;; esac; }
+max_len() { case $1 in audio) echo 32768 ;; profile) echo 8192 ;; config) echo 4096 ;; labels) echo 4096 ;; report) echo 65536 ;; index) echo 8192 ;; learned) echo 8192 ;; home) echo 16384 ;; esac; }
 timeout_s() { case $1 in audio) echo 30 ;; *) echo 10 ;; esac; }
-dict() { case $1 in audio) echo audio ;; profile|config) echo json ;; labels) echo labels ;; report) echo report ;; index) echo index ;; learned) echo learned ;; esac; }
+dict() { case $1 in audio) echo audio ;; profile|config) echo json ;; labels) echo labels ;; report) echo report ;; index) echo index ;; learned) echo learned ;; home) echo home ;; esac; }
 for t in "${targets[@]}"; do
-    [[ -f $fuzz/targets/$t.swift ]] || { echo "fuzz.sh: no target '$t' (have: audio profile config labels report index learned)" >&2; exit 2; }
+    [[ -f $fuzz/targets/$t.swift ]] || { echo "fuzz.sh: no target '$t' (have: audio profile config labels report index learned home)" >&2; exit 2; }
 done
 
 if ! command -v swiftc >/dev/null; then export PATH=/opt/swift/usr/bin:$PATH; fi
@@ -156,7 +156,7 @@ for t in "${targets[@]}"; do
     mkdir -p "$corpus" "$artifacts/$t"
     log=$work/logs/$t.log
     touch "$work/logs/$t.start"
-    # The audio, report, index and learned targets write each input to a file here.
+    # The audio, report, index, learned and home targets write each input to a file here.
     export SOMNIQ_FUZZ_TMPDIR=$work/tmp
     rm -rf "$SOMNIQ_FUZZ_TMPDIR"; mkdir -p "$SOMNIQ_FUZZ_TMPDIR"
     echo "== fuzz-$t for $per_target s (max_len $(max_len "$t"), log $log)"

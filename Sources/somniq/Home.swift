@@ -81,6 +81,9 @@ struct Learn: AsyncParsableCommand {
               + "none of \(choice.confirmed) held-out confirmed events ("
               + (choice.firstConfirmed.map { "the nearest at \(JSONValue.format((Double($0) * 1000).rounded() / 1000))" }
                   ?? "none was nearer a \"not\" memory at this ratio") + ")")
+        if choice.forgotten > 0 {
+            print("the \(choice.forgotten) oldest marked events are forgotten: the memory keeps the newest \(HomeMemory.maxWindows) windows")
+        }
         if choice.radius == 0 { print("the memory holds back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event") }
     }
 }

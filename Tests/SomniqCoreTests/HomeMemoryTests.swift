@@ -126,4 +126,16 @@ struct HomeMemoryTests {
         let twice = HomeMemory.learn([click("c1", "one.flac", 1), click("c2", "two.flac", 1.05), bark])
         #expect(twice.1.by == "leave-one-group-out" && twice.1.removed == 2 && twice.0.radius > 0)
     }
+
+    /// A memory stays within what its reader takes: past the limit, the oldest marked
+    /// events are forgotten, the newest kept.
+    @Test func pastItsLimitTheMemoryForgetsTheOldestMarks() {
+        let marked = (1...5).map { d in
+            HomeMemory.Marked(eventID: "e\(d)", night: "2026-11-2\(d)", soundClass: .door, right: d % 2 == 0, at: nil,
+                              windows: [Self.vector(Float(d)), Self.vector(Float(d) + 0.1)])
+        }
+        let (memory, choice) = HomeMemory.learn(marked, keeping: 6)
+        #expect(choice.forgotten == 2 && memory.entries.count == 6)
+        #expect(Set(memory.entries.map(\.eventID)) == ["e3", "e4", "e5"])
+    }
 }

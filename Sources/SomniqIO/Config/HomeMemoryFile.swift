@@ -10,7 +10,7 @@ public enum HomeMemoryFile {
         public let description: String
     }
 
-    /// The cap on a memory file: a night's labels are a few hundred windows, well under 8 MiB.
+    /// The cap on a memory file: `HomeMemory.maxWindows` windows of about 2.8 kB each fit under it.
     public static let maxBytes = 64 << 20
 
     /// The daemon's memory: `home-memory.txt` in its log's directory.

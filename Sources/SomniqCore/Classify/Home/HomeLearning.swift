@@ -51,7 +51,14 @@ extension HomeMemory {
         public var firstConfirmed: Float?
         public var radius: Float = 0
         public var ratio: Float = 1
+        /// Marked events left out, the oldest, for the memory to stay within its limit (`maxWindows`).
+        public var forgotten = 0
     }
+
+    /// The most windows a memory keeps: about 2.8 kB of text each, 20 000 stay under the
+    /// 64 MiB its reader takes (`HomeMemoryFile.maxBytes`). At the 24 windows an event keeps
+    /// at most, that is 830 marked events or more.
+    public static let maxWindows = 20_000
 
     /// The memory of `marked`, with its radius and ratio chosen by leave-one-night-out
     /// (leave one group out when all the labels are of one night, one event out when they
@@ -62,8 +69,17 @@ extension HomeMemory {
     /// stops short of the first held-out confirmed event it would hold back; the pair that
     /// holds back the most held-out false alerts wins, the smallest ratio and radius among
     /// equals. Classes a memory never touches (the alarm) are left out.
-    public static func learn(_ marked: [Marked]) -> (HomeMemory, RadiusChoice) {
-        let kept = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
+    public static func learn(_ marked: [Marked], keeping limit: Int = maxWindows) -> (HomeMemory, RadiusChoice) {
+        let usable = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
+        // The newest events first, as many as the memory's file may hold: older ones are forgotten.
+        var kept: [Marked] = [], windows = 0
+        for m in usable.sorted(by: { ($0.night, $0.at ?? "", $0.eventID) > ($1.night, $1.at ?? "", $1.eventID) }) {
+            let n = m.windows.count * (m.was.map { $0 != m.soundClass && !untouchable.contains($0) } == true ? 2 : 1)
+            guard windows + n <= limit else { break }
+            kept.append(m)
+            windows += n
+        }
+        kept.reverse()
         var entries: [Entry] = []
         // Which events each entry came from, to leave them out together.
         var origin: [Int] = []
@@ -81,6 +97,7 @@ extension HomeMemory {
         let nights = Set(kept.map(\.night)), groups = Set(kept.compactMap(\.group))
         let by = nights.count > 1 ? "leave-one-night-out" : groups.count > 1 ? "leave-one-group-out" : "leave-one-event-out"
         var choice = RadiusChoice(by: by)
+        choice.forgotten = usable.count - kept.count
         // The fold of each event: its night, its group, or itself.
         let fold: (Int) -> String = {
             switch by {
