@@ -9,7 +9,8 @@ struct Clips: ParsableCommand {
         abstract: "List or delete the clips kept of alerted events.",
         discussion: """
         With "clips": {"enabled": true} in config.json, the daemon keeps a FLAC clip of each \
-        alerted event at or above min_tier (high), from pre_s (5) before it to post_s (3) \
+        alerted event at or above min_tier (high), and of each this home's memory held back \
+        (so that it can be heard and marked right), from pre_s (5) before it to post_s (3) \
         after it, at most max_s (60; a longer event keeps its first and its loudest \
         half), in clips/ beside the event log \
         (/var/lib/somniq/clips), mode 0640. Speech and laughter are never kept unless named \

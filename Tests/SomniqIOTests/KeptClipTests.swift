@@ -68,6 +68,34 @@ private func level(_ x: ArraySlice<Float>) -> Double {
         }
     }
 
+    /// An event this home's memory held back alerted no one, yet it is the one a listener
+    /// most needs to hear to say the memory was wrong: it keeps its clip as an alert would.
+    @Test func anEventTheHomeMemoryHeldBackKeepsItsClip() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/events.jsonl"
+        #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10"]).status == 0)
+        // The bark marked "not this", remembered at a radius that takes in any bark.
+        let dog = "r1795389000-e6"
+        #expect(try somniq(["label", dog, "--as", "not", "--log", log]).status == 0)
+        let learned = try somniq(["learn", "--home", "--log", log, "--output", dir + "/learned.txt"])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        var memory = try HomeMemoryFile.read(path: dir + "/learned.txt")
+        memory.radius = 100
+        try HomeMemoryFile.write(memory, to: dir + "/wide.txt")
+
+        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--start", "2026-11-22T23:10",
+                            "--home-rules", dir + "/wide.txt", "--clips", dir + "/clips"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let log2 = r.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        let start = try #require(log2.first { $0["kind"] == .string("event_start") && $0["id"] == .string(dog) })
+        #expect(start["alert"] == .bool(false) && start["suppressed"] == .string("home"))
+        let end = try #require(log2.first { $0["kind"] == .string("event_end") && $0["id"] == .string(dog) })
+        let clip = try #require(end["clip"]?.stringValue, "the held-back bark names its clip")
+        #expect(FileManager.default.fileExists(atPath: clip))
+        #expect(try decode(clip).count > 16_000 * 5, "pre_s, the bark, post_s")
+    }
+
     @Test func theOldestClipsGoFirstPastTheQuotaOrTheirAge() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -1,4 +1,5 @@
-/// Which alerted events keep their sound (`"clips"` in config.json), and how much of it.
+/// Which alerted events (and events this home's memory held back) keep their sound
+/// (`"clips"` in config.json), and how much of it.
 public struct ClipPolicy: Sendable, Equatable {
     /// Events at this tier or above (more urgent) keep a clip.
     public var minTier: Tier = .high
@@ -22,10 +23,12 @@ public struct ClipPolicy: Sendable, Equatable {
 
     public init() {}
 
-    /// Whether an event is kept: it alerted (not suppressed), at `minTier` or above, of a
-    /// class kept.
+    /// Whether an event is kept: it alerted, or this home's memory held its alert back
+    /// (`"suppressed": "home"`: the event a listener most needs to hear to say the memory
+    /// was wrong, `somniq label --as right`), at `minTier` or above, of a class kept. An
+    /// event held back by its cooldown or logged by the profile without alerting keeps none.
     public func keeps(_ e: EventStart) -> Bool {
-        guard e.alert, e.tier <= minTier else { return false }
+        guard e.alert || e.suppressed == "home", e.tier <= minTier else { return false }
         if let classes { return classes.contains(e.soundClass) }
         return !Self.privateClasses.contains(e.soundClass)
     }
