@@ -14,7 +14,9 @@ struct Clips: ParsableCommand {
         after it, at most max_s (60; a longer event keeps its first and its loudest \
         half), in clips/ beside the event log \
         (/var/lib/somniq/clips), mode 0640. Speech and laughter are never kept unless named \
-        in "classes". The oldest are deleted past max_mb (500) or max_age_days (14).
+        in "classes". Past max_mb (500), the clips of events labelled and already remembered \
+        in this home's memory (somniq learn --home) are deleted first, then the oldest; past \
+        max_age_days (14), any.
         """,
         subcommands: [List.self, Purge.self])
 

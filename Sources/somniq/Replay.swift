@@ -108,6 +108,12 @@ struct Replay: AsyncParsableCommand {
         replayer.factory.home = try home.load()
         replayer.start = startTime
         if let clips { replayer.factory.clips = (clipPolicy, clips) }
+        // Appended to a log, as the daemon's: past max_mb, the clips of its labelled events
+        // that the home memory already remembers go first.
+        if clips != nil, let output, format == .jsonl {
+            let remembered = RememberedClips(log: output, memory: home.file)
+            replayer.factory.clipsGoFirst = { remembered.names() }
+        }
         if let hub {
             replayer.beforeEnd = { session in
                 hub.drain(within: Self.drain)

@@ -85,6 +85,7 @@ struct Run: AsyncParsableCommand {
         options.overrides = overrides
         options.profileDirectory = profileDirectory
         options.home = try Self.homeMemory(home, log: settings.log)
+        options.homeFile = home.file
         // The web page, when configured: it reads the session's state, never the session.
         var web: WebService?
         if let http = settings.http {

@@ -13,7 +13,8 @@ public struct ClipPolicy: Sendable, Equatable {
     public var classes: Set<SoundClass>?
     /// The quota, the same for the daemon and a replay: after each clip written, the oldest
     /// are deleted until they take at most `maxMB` megabytes (10^6 bytes) and none is older
-    /// than `maxAgeDays`.
+    /// than `maxAgeDays`; past `maxMB`, those whose labelled events the home memory already
+    /// remembers go first (`ClipStore.enforce`).
     public var maxMB = 500.0
     public var maxAgeDays = 14.0
     public var maxBytes: Int64 { Int64(maxMB * 1_000_000) }

@@ -11,11 +11,13 @@ public final class ClipCapture {
     private let writer: ClipWriter
 
     /// The policy's quota (`maxMB`, `maxAgeDays`) is applied after each clip written, by
-    /// the daemon and a replay alike.
-    public init(policy: ClipPolicy, directory: String, profile: Profile) {
+    /// the daemon and a replay alike; past `maxMB`, the clips `goFirst` names are deleted
+    /// before the others (`ClipStore.enforce`). It is asked on the writer's thread.
+    public init(policy: ClipPolicy, directory: String, profile: Profile,
+                goFirst: @escaping @Sendable () -> Set<String> = { [] }) {
         store = ClipStore(directory: directory)
         recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
-        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays)
+        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays, goFirst: goFirst)
     }
 
     /// Before the session's first record: the directory is made ready, or the session
@@ -60,16 +62,18 @@ public final class ClipWriter: @unchecked Sendable {
     public static let queueLimit = 4
     private let store: ClipStore
     private let maxBytes: Int64, maxAgeDays: Double
+    private let goFirst: @Sendable () -> Set<String>
     private let condition = PosixCondition()
     private var queue: [ClipRecorder.Clip] = []
     private var busy = false
     private var skipped: [Skipped] = []
     private var stopping = false
 
-    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double) {
+    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double, goFirst: @escaping @Sendable () -> Set<String>) {
         self.store = store
         self.maxBytes = maxBytes
         self.maxAgeDays = maxAgeDays
+        self.goFirst = goFirst
         PosixThread.start(name: "somniq-clips") { [self] in run() }
     }
 
@@ -115,7 +119,7 @@ public final class ClipWriter: @unchecked Sendable {
             var problem: ClipStore.Failure?
             do throws(ClipStore.Failure) { try store.write(clip.samples, name: clip.name) } catch { problem = error }
             if problem == nil {
-                store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970)
+                store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970, first: goFirst)
             }
             condition.lock()
             if let problem {

@@ -176,8 +176,14 @@ public struct ClipStore: Sendable {
     /// Deletes the oldest clips until none is older than `maxAgeDays` and all of them
     /// together take at most `maxBytes`. Returns the names of the clips deleted.
     /// Temporaries no process is writing go first (they are not clips: not in the list).
+    ///
+    /// Past `maxBytes`, the clips named by `first` go before the others, oldest first, and
+    /// only then the others, oldest first: the caller names the clips whose sound is no
+    /// longer needed (`RememberedClips`: labelled, and already in this home's memory), so
+    /// that a clip still waiting for its label outlives them. `first` is asked only when
+    /// the clips are over `maxBytes`. Age spares none.
     @discardableResult
-    public func enforce(maxBytes: Int64?, maxAgeDays: Double?, now: Double) -> [String] {
+    public func enforce(maxBytes: Int64?, maxAgeDays: Double?, now: Double, first: () -> Set<String> = { [] }) -> [String] {
         removeStaleTemporaries()
         var clips = entries()
         var deleted: [String] = []
@@ -190,10 +196,12 @@ public struct ClipStore: Sendable {
         }
         if let maxBytes {
             var total = clips.reduce(Int64(0)) { $0 + $1.bytes }
-            while total > maxBytes, let first = clips.first {
-                if unlink(path(first.name)) == 0 { deleted.append(first.name) }
-                total -= first.bytes
-                clips.removeFirst()
+            guard total > maxBytes else { return deleted }
+            let early = first()
+            for clip in clips.filter({ early.contains($0.name) }) + clips.filter({ !early.contains($0.name) }) {
+                guard total > maxBytes else { break }
+                if unlink(path(clip.name)) == 0 { deleted.append(clip.name) }
+                total -= clip.bytes
             }
         }
         return deleted

@@ -33,6 +33,11 @@ public actor SessionService: Service {
         public var clocks = DaemonClocks.system
         /// This home's memory (`--home-rules`, else home-memory.txt beside the log).
         public var home: HomeMemory?
+        /// The file it was read from, `--home-rules`; nil: home-memory.txt beside the log.
+        /// The clip quota deletes first the clips of the labelled events it remembers.
+        public var homeFile: String?
+        /// The memory file in force.
+        public var homePath: String { homeFile ?? HomeMemoryFile.besideLog(config.log) }
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
@@ -114,7 +119,11 @@ public actor SessionService: Service {
         metrics = Metrics(room: options.config.room, profile: profile)
         var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         factory.home = options.home
-        if options.config.clips.enabled { factory.clips = (options.config.clips.policy, options.config.clipsDirectory) }
+        if options.config.clips.enabled {
+            factory.clips = (options.config.clips.policy, options.config.clipsDirectory)
+            let remembered = RememberedClips(log: options.config.log, memory: options.homePath)
+            factory.clipsGoFirst = { remembered.names() }
+        }
         if options.config.nightAudio.enabled { factory.nightAudio = (options.config.nightAudio, options.config.nightAudioDirectory) }
         let clock = clock, wall = clocks.wall
         session = factory.session(sinks: [log, hub, metrics, AlertJournal(logger: logger, time: clock.time)],

@@ -65,7 +65,7 @@ public enum HomeSounds {
                 // Left out together within one night: a replayed recording's events, or a live hour's.
                 let group = e.recording ?? e.time.map { String(WallClock.iso8601(Date(timeIntervalSince1970: $0)).prefix(13)) }
                 marked.append(.init(eventID: e.id, night: e.night, group: group, soundClass: c, right: right, was: was,
-                                    at: e.time.map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) },
+                                    at: e.at,
                                     windows: Set(chosen + opening).sorted().map { inputs[$0]! }, opening: opening.map { inputs[$0]! }))
             }
         }

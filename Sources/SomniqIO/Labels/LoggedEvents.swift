@@ -23,6 +23,10 @@ public struct LoggedEvents: Sendable {
         public var time: Double?
         /// When it was confirmed, seconds into its session's stream (its trace's `confirmed_s`).
         public var confirmed: Double?
+
+        /// Its onset as a home memory names it (`HomeMemory.Entry.at`): ISO 8601, or nil
+        /// for a recording with no start time.
+        public var at: String? { time.map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) } }
     }
 
     public private(set) var events: [Event] = []

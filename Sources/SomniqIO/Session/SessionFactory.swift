@@ -29,6 +29,9 @@ public struct SessionFactory {
     public var measure: ((Stage, () -> Void) -> Void)?
     /// Keep clips of the alerted events in this directory, within the policy's quota.
     public var clips: (policy: ClipPolicy, directory: String)?
+    /// The clips the quota deletes first when over `max_mb` (`RememberedClips.names`: the
+    /// daemon's); asked only then. None unless set.
+    public var clipsGoFirst: @Sendable () -> Set<String> = { [] }
     /// Keep the audio heard, night by night, in this directory (the daemon).
     public var nightAudio: (config: NightAudioConfig, directory: String)?
     /// This home's memory (`--home-rules`, `somniq learn --home`); nil: none.
@@ -56,7 +59,8 @@ public struct SessionFactory {
         if let measure { pipeline.measure = measure }
         let session = Session(pipeline: pipeline, sinks: sinks, version: Release.version)
         session.times = times
-        if let clips { session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile) }
+        if let clips { session.clips = ClipCapture(policy: clips.policy, directory: clips.directory, profile: profile,
+                                                       goFirst: clipsGoFirst) }
         if let nightAudio { session.nightAudio = NightAudio(config: nightAudio.config, directory: nightAudio.directory) }
         return session
     }
