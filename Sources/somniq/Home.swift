@@ -59,31 +59,15 @@ struct Learn: AsyncParsableCommand {
         let log = try logOptions.path()
         let p: Profile
         do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
-        let known: LoggedEvents
-        do { known = try LoggedEvents(logs: rotated + [log]) } catch { throw fail("\(error)", Exit.dataError) }
-        let labels = known.labels.labels
-        guard !labels.isEmpty else { throw fail("\(log): no event is labelled (somniq label EVENT-ID --as not|right|CLASS)", Exit.dataError) }
-        let gathered: (marked: [HomeMemory.Marked], missing: [HomeSounds.Missing])
-        do { gathered = try await HomeSounds.gather(known, profile: p, learned: try learned.load()) } catch let error as AudioFileError {
+        let path = output ?? HomeMemoryFile.besideLog(log)
+        let learner = HomeLearner(logs: rotated + [log], output: path, profile: p, learned: try learned.load())
+        let outcome: HomeLearner.Outcome
+        do { outcome = try await learner.learn(now: Date()) } catch {
+            if case .write = error { throw fail("\(error)", Exit.ioError) }
             throw fail("\(error)", Exit.dataError)
         }
-        for m in gathered.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
-        var (memory, choice) = HomeMemory.learn(gathered.marked)
-        memory.header = [("learned", WallClock.iso8601(Date())), ("log", PathText.lastComponent(log).replacing(" ", with: "_")),
-                         ("labels", "\(gathered.marked.count)"), ("nights", "\(Set(gathered.marked.map(\.night)).count)"),
-                         ("distance", "rms-standardised"), ("chosen_by", choice.by),
-                         ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
-                         ("held_out_confirmed", "\(choice.confirmed)")]
-        let path = output ?? HomeMemoryFile.besideLog(log)
-        do { try HomeMemoryFile.write(memory, to: path) } catch { throw fail("\(error)", Exit.ioError) }
-        print(LogText.escape("\(path): \(HomeMemoryFile.summary(memory))"))
-        print("radius and ratio by \(choice.by): hold back \(choice.removed) of \(choice.falseAlerts) held-out false alerts; "
-              + "none of \(choice.confirmed) held-out confirmed events ("
-              + (choice.firstConfirmed.map { "the nearest at \(JSONValue.format((Double($0) * 1000).rounded() / 1000))" }
-                  ?? "none was nearer a \"not\" memory at this ratio") + ")")
-        if choice.forgotten > 0 {
-            print("the \(choice.forgotten) oldest marked events are forgotten: the memory keeps the newest \(HomeMemory.maxWindows) windows")
-        }
-        if choice.radius == 0 { print("the memory holds back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event") }
+        for m in outcome.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
+        print(LogText.escape("\(path): \(outcome.summary)"))
+        print(outcome.radiusText)
     }
 }

@@ -1,0 +1,91 @@
+import FoundationEssentials
+import SomniqCore
+
+/// Learns this home's memory from the labelled events of its logs and writes it: what
+/// `somniq learn --home` does, written once so that the daemon's daily learning does the
+/// same. Each labelled event's windows are gathered from its audio (`HomeSounds`), the
+/// memory is fitted (`HomeMemory.learn`), said how it was made (`meta` lines) and written
+/// whole (`HomeMemoryFile.write`).
+public struct HomeLearner: Sendable {
+    /// The logs read, oldest first: rotated ones, then the current one (whose name the
+    /// memory's `log` line gives). A label counts wherever it is.
+    public var logs: [String]
+    /// Where the memory is written.
+    public var output: String
+    /// The profile the events were heard with: its `min_confidence` picks the windows that
+    /// carried them.
+    public var profile: Profile
+    /// The learned rules whose inputs are remembered (the built-in ones unless told).
+    public var learned: LearnedRules?
+
+    public init(logs: [String], output: String, profile: Profile, learned: LearnedRules?) {
+        self.logs = logs
+        self.output = output
+        self.profile = profile
+        self.learned = learned
+    }
+
+    /// Why no memory was learned: a log that cannot be read, no label, audio that cannot
+    /// be read, or a memory that cannot be written.
+    public enum Failure: Error, CustomStringConvertible {
+        case log(ReportError)
+        case noLabels(log: String)
+        case audio(String)
+        case write(HomeMemoryFile.Error)
+
+        public var description: String {
+            switch self {
+            case let .log(e): "\(e)"
+            case let .noLabels(log): "\(log): no event is labelled (somniq label EVENT-ID --as not|right|CLASS)"
+            case let .audio(e): e
+            case let .write(e): "\(e)"
+            }
+        }
+    }
+
+    /// What was learned and written.
+    public struct Outcome: Sendable {
+        public var memory: HomeMemory
+        public var choice: HomeMemory.RadiusChoice
+        /// Labelled events left out, and why (their audio gone, no window heard).
+        public var missing: [HomeSounds.Missing]
+
+        /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
+        public var summary: String { HomeMemoryFile.summary(memory) }
+
+        /// How the radius and the ratio were chosen, in a sentence or a few.
+        public var radiusText: String {
+            var text = "radius and ratio by \(choice.by): hold back \(choice.removed) of \(choice.falseAlerts) held-out false alerts; "
+                + "none of \(choice.confirmed) held-out confirmed events ("
+                + (choice.firstConfirmed.map { "the nearest at \(JSONValue.format((Double($0) * 1000).rounded() / 1000))" }
+                    ?? "none was nearer a \"not\" memory at this ratio") + ")"
+            if choice.forgotten > 0 {
+                text += "\nthe \(choice.forgotten) oldest marked events are forgotten: the memory keeps the newest \(HomeMemory.maxWindows) windows"
+            }
+            if choice.radius == 0 {
+                text += "\nthe memory holds back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event"
+            }
+            return text
+        }
+    }
+
+    /// Learns the memory and writes it to `output`; `now` is when it says it was learned.
+    public func learn(now: Date) async throws(Failure) -> Outcome {
+        let log = logs.last ?? ""
+        let known: LoggedEvents
+        do { known = try LoggedEvents(logs: logs) } catch { throw .log(error) }
+        guard !known.labels.labels.isEmpty else { throw .noLabels(log: log) }
+        let gathered: (marked: [HomeMemory.Marked], missing: [HomeSounds.Missing])
+        do { gathered = try await HomeSounds.gather(known, profile: profile, learned: learned) } catch {
+            throw .audio("\(error)")
+        }
+        var (memory, choice) = HomeMemory.learn(gathered.marked)
+        memory.header = [("learned", WallClock.iso8601(now)), ("log", PathText.lastComponent(log).replacing(" ", with: "_")),
+                         ("labels", "\(gathered.marked.count)"), ("nights", "\(Set(gathered.marked.map(\.night)).count)"),
+                         ("distance", "rms-standardised"), ("chosen_by", choice.by),
+                         ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
+                         ("held_out_confirmed", "\(choice.confirmed)")]
+        do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }
+        return Outcome(memory: memory, choice: choice, missing: gathered.missing)
+    }
+}
