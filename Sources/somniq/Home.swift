@@ -32,7 +32,9 @@ struct Learn: AsyncParsableCommand {
         smoke alarm is never held back; glass, scream and gasp not when their score exceeded \
         the profile's on by more than 0.2. replay, eval, compare and run take the file with \
         --home-rules (the daemon reads \
-        home-memory.txt beside its log). See docs/home.md.
+        home-memory.txt beside its log). An event whose audio is gone (its clip deleted, \
+        its recording moved) keeps the windows the memory at the output path holds of it, \
+        when that memory was made for the same inputs. See docs/home.md.
         """)
 
     @Flag(help: "Learn the sound memory of this home (the only kind of learning this command does).")
@@ -66,8 +68,10 @@ struct Learn: AsyncParsableCommand {
             if case .write = error { throw fail("\(error)", Exit.ioError) }
             throw fail("\(error)", Exit.dataError)
         }
+        if let refused = outcome.previousRefused { skippedWarning("the memory it replaces is not kept: \(refused)") }
         for m in outcome.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
         print(LogText.escape("\(path): \(outcome.summary)"))
+        if let reused = outcome.reusedText { print(reused) }
         print(outcome.radiusText)
     }
 }

@@ -3,6 +3,8 @@ import Testing
 @testable import SomniqIO
 import SomniqCore
 
+private typealias Night = DemoNightClips
+
 /// Clips kept until labelled (issue 41): past `max_mb`, the clips of events that are
 /// labelled and already remembered in this home's memory go first, oldest first, and only
 /// then the others; what they taught stays in the memory, which `somniq learn --home`
@@ -11,13 +13,56 @@ import SomniqCore
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
+    @Test func theQuotaDeletesALabelledAndRememberedClipBeforeAnOlderUnlabelledOne() throws {
+        let (log, _, store) = try Night.replay(in: dir)
+        try Night.label(Night.cough, "right", log)
+        try Night.label(Night.dog, "not", log)
+        // The alarm is labelled but never remembered (no home can teach it away).
+        try Night.label(Night.alarm, "right", log)
+        let learned = try somniq(["learn", "--home", "--log", log])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        // Labelled after the memory was learned: not remembered yet.
+        try Night.label(Night.cry, "right", log)
+
+        let cough = try Night.clip(of: Night.cough, in: store), dog = try Night.clip(of: Night.dog, in: store)
+        let snoring = try Night.clip(of: Night.snoring, in: store)
+        #expect(RememberedClips(log: log).names() == [cough.name, dog.name])
+        let total = store.entries().reduce(Int64(0)) { $0 + $1.bytes }
+        let now = Date().timeIntervalSince1970
+        // 100 kB over: the cough's clip goes, not the older snoring's still unlabelled.
+        #expect(store.enforce(maxBytes: total - 100_000, maxAgeDays: 14, now: now, first: RememberedClips(log: log).names)
+                == [cough.name])
+        // Past both remembered clips: then the oldest of the others.
+        let left = total - cough.bytes
+        #expect(store.enforce(maxBytes: left - dog.bytes - 100_000, maxAgeDays: 14, now: now, first: RememberedClips(log: log).names)
+                == [dog.name, snoring.name])
+        // Age spares none: the cry's clip, labelled and not remembered, goes at its age.
+        let cry = try Night.clip(of: Night.cry, in: store)
+        #expect(store.enforce(maxBytes: nil, maxAgeDays: 2.5, now: now, first: { Issue.record("asked with no size quota"); return [] })
+                == [cry.name])
+    }
+
+    @Test func withNoMemoryOrNoLabelTheOldestGoFirst() throws {
+        let (log, _, store) = try Night.replay(in: dir)
+        try Night.label(Night.cough, "right", log)
+        #expect(RememberedClips(log: log).names().isEmpty, "no memory beside the log")
+        let oldest = try Night.clip(of: Night.snoring, in: store)
+        let total = store.entries().reduce(Int64(0)) { $0 + $1.bytes }
+        #expect(store.enforce(maxBytes: total - 1, maxAgeDays: nil, now: Date().timeIntervalSince1970,
+                              first: RememberedClips(log: log).names) == [oldest.name])
+    }
+}
+
+/// The demo night replayed with clips, labelled and learned from: what the tests of clips
+/// kept until labelled share.
+enum DemoNightClips {
     static let snoring = "r1795389000-e1", cough = "r1795389000-e4", dog = "r1795389000-e6", cry = "r1795389000-e7",
                alarm = "r1795389000-e8"
 
     /// A copy of the demo night replayed from 23:10 on 2026-11-22 with clips: its six clips
     /// (snoring e1, cough e4, dog e6, cry e7, alarm e8, snoring e9) in `clips/`, written a
     /// day apart in that order, the last a day ago.
-    func night() throws -> (log: String, recording: String, store: ClipStore) {
+    static func replay(in dir: String) throws -> (log: String, recording: String, store: ClipStore) {
         let recording = dir + "/night.flac", log = dir + "/events.jsonl"
         try FileManager.default.copyItem(atPath: Paths.demoNight, toPath: recording)
         let r = try somniq(["replay", recording, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10",
@@ -35,51 +80,12 @@ import SomniqCore
         return (log, recording, store)
     }
 
-    func label(_ id: String, _ verdict: String, _ log: String) throws {
+    static func label(_ id: String, _ verdict: String, _ log: String) throws {
         let r = try somniq(["label", id, "--as", verdict, "--log", log])
         #expect(r.status == 0, "\(r.stderr)")
     }
 
-    func clip(of id: String, in store: ClipStore) throws -> ClipStore.Entry {
+    static func clip(of id: String, in store: ClipStore) throws -> ClipStore.Entry {
         try #require(store.entries().first { $0.name.hasSuffix("_\(id).flac") })
-    }
-
-    @Test func theQuotaDeletesALabelledAndRememberedClipBeforeAnOlderUnlabelledOne() throws {
-        let (log, _, store) = try night()
-        try label(Self.cough, "right", log)
-        try label(Self.dog, "not", log)
-        // The alarm is labelled but never remembered (no home can teach it away).
-        try label(Self.alarm, "right", log)
-        let learned = try somniq(["learn", "--home", "--log", log])
-        #expect(learned.status == 0, "\(learned.stderr)")
-        // Labelled after the memory was learned: not remembered yet.
-        try label(Self.cry, "right", log)
-
-        let cough = try clip(of: Self.cough, in: store), dog = try clip(of: Self.dog, in: store)
-        let snoring = try clip(of: Self.snoring, in: store)
-        #expect(RememberedClips(log: log).names() == [cough.name, dog.name])
-        let total = store.entries().reduce(Int64(0)) { $0 + $1.bytes }
-        let now = Date().timeIntervalSince1970
-        // 100 kB over: the cough's clip goes, not the older snoring's still unlabelled.
-        #expect(store.enforce(maxBytes: total - 100_000, maxAgeDays: 14, now: now, first: RememberedClips(log: log).names)
-                == [cough.name])
-        // Past both remembered clips: then the oldest of the others.
-        let left = total - cough.bytes
-        #expect(store.enforce(maxBytes: left - dog.bytes - 100_000, maxAgeDays: 14, now: now, first: RememberedClips(log: log).names)
-                == [dog.name, snoring.name])
-        // Age spares none: the cry's clip, labelled and not remembered, goes at its age.
-        let cry = try clip(of: Self.cry, in: store)
-        #expect(store.enforce(maxBytes: nil, maxAgeDays: 2.5, now: now, first: { Issue.record("asked with no size quota"); return [] })
-                == [cry.name])
-    }
-
-    @Test func withNoMemoryOrNoLabelTheOldestGoFirst() throws {
-        let (log, _, store) = try night()
-        try label(Self.cough, "right", log)
-        #expect(RememberedClips(log: log).names().isEmpty, "no memory beside the log")
-        let oldest = try clip(of: Self.snoring, in: store)
-        let total = store.entries().reduce(Int64(0)) { $0 + $1.bytes }
-        #expect(store.enforce(maxBytes: total - 1, maxAgeDays: nil, now: Date().timeIntervalSince1970,
-                              first: RememberedClips(log: log).names) == [oldest.name])
     }
 }

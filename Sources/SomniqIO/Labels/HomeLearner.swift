@@ -6,6 +6,14 @@ import SomniqCore
 /// same. Each labelled event's windows are gathered from its audio (`HomeSounds`), the
 /// memory is fitted (`HomeMemory.learn`), said how it was made (`meta` lines) and written
 /// whole (`HomeMemoryFile.write`).
+///
+/// What the memory it replaces learned is kept: a labelled event whose audio is gone (its
+/// clip deleted by the quota, which deletes such clips first, or its recording moved) is
+/// learned from the windows the previous memory at `output` holds of it
+/// (`RememberedEvents`), when that memory was made for the same inputs (its `inputs`
+/// line; `HomeMemoryFile.read` refuses any other), with its label as it is now. Its opening
+/// windows are not told apart in the file, so the radius choice judges it by all of its
+/// windows (`HomeMemory.Marked.opening` empty).
 public struct HomeLearner: Sendable {
     /// The logs read, oldest first: rotated ones, then the current one (whose name the
     /// memory's `log` line gives). A label counts wherever it is.
@@ -49,9 +57,19 @@ public struct HomeLearner: Sendable {
         public var choice: HomeMemory.RadiusChoice
         /// Labelled events left out, and why (their audio gone, no window heard).
         public var missing: [HomeSounds.Missing]
+        /// Labelled events whose audio is gone, learned from the previous memory's windows.
+        public var reused = 0
+        /// Why the previous memory at the output path could not be read, so that nothing
+        /// of it was kept; nil when it was read, or there was none.
+        public var previousRefused: String?
 
         /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
         public var summary: String { HomeMemoryFile.summary(memory) }
+
+        /// `3 events from the previous memory, their audio gone`, or nil when none was.
+        public var reusedText: String? {
+            reused == 0 ? nil : "\(reused) event\(reused == 1 ? "" : "s") from the previous memory, their audio gone"
+        }
 
         /// How the radius and the ratio were chosen, in a sentence or a few.
         public var radiusText: String {
@@ -79,13 +97,36 @@ public struct HomeLearner: Sendable {
         do { gathered = try await HomeSounds.gather(known, profile: profile, learned: learned) } catch {
             throw .audio("\(error)")
         }
-        var (memory, choice) = HomeMemory.learn(gathered.marked)
+        var marked = gathered.marked, missing: [HomeSounds.Missing] = []
+        var reused = 0, refused: String?
+        if gathered.missing.contains(where: \.gone) {
+            let previous: RememberedEvents?
+            (previous, refused) = previousMemory(labelled: known.events.filter { known.label(of: $0) != nil })
+            for m in gathered.missing {
+                guard m.gone, let previous, let label = known.label(of: m.event), case let windows = previous.windows(of: m.event),
+                      !windows.isEmpty else { missing.append(m); continue }
+                marked.append(HomeSounds.marked(m.event, label, windows: windows))
+                reused += 1
+            }
+        } else {
+            missing = gathered.missing
+        }
+        var (memory, choice) = HomeMemory.learn(marked)
         memory.header = [("learned", WallClock.iso8601(now)), ("log", PathText.lastComponent(log).replacing(" ", with: "_")),
-                         ("labels", "\(gathered.marked.count)"), ("nights", "\(Set(gathered.marked.map(\.night)).count)"),
+                         ("labels", "\(marked.count)"), ("from_previous", "\(reused)"), ("nights", "\(Set(marked.map(\.night)).count)"),
                          ("distance", "rms-standardised"), ("chosen_by", choice.by),
                          ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
                          ("held_out_confirmed", "\(choice.confirmed)")]
         do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }
-        return Outcome(memory: memory, choice: choice, missing: gathered.missing)
+        return Outcome(memory: memory, choice: choice, missing: missing, reused: reused, previousRefused: refused)
+    }
+
+    /// What the memory at `output` holds of the labelled events, or why it cannot be read
+    /// (nil and nil: there is none).
+    private func previousMemory(labelled: [LoggedEvents.Event]) -> (RememberedEvents?, String?) {
+        guard FileManager.default.fileExists(atPath: output) else { return (nil, nil) }
+        do { return (RememberedEvents(try HomeMemoryFile.read(path: output), labelled: labelled), nil) } catch {
+            return (nil, error.description)
+        }
     }
 }

@@ -18,6 +18,9 @@ public enum HomeSounds {
     public struct Missing: Sendable {
         public var event: LoggedEvents.Event
         public var why: String
+        /// Its audio is gone (its recording moved, its clip deleted, or none kept), rather
+        /// than heard with no window of it.
+        public var gone = true
     }
 
     public static func gather(_ known: LoggedEvents, profile: Profile, learned: LearnedRules?)
@@ -31,8 +34,13 @@ public enum HomeSounds {
             } else if let c = e.clip, FileManager.default.fileExists(atPath: c) {
                 byAudio[c, default: []].append((e, label, true))
             } else {
-                missing.append(Missing(event: e, why: e.recording.map { "its recording \($0) is gone" }
-                                       ?? (e.clip.map { "its clip \($0) is gone" } ?? "no clip was kept of it")))
+                let why = switch (e.recording, e.clip) {
+                case let (r?, c?): "its recording \(r) and its clip \(c) are gone"
+                case let (r?, nil): "its recording \(r) is gone"
+                case let (nil, c?): "its clip \(c) is gone"
+                case (nil, nil): "no clip was kept of it"
+                }
+                missing.append(Missing(event: e, why: why))
             }
         }
         for path in byAudio.keys.sorted() {
@@ -57,19 +65,25 @@ public enum HomeSounds {
                 let all = inputs.keys.filter { spans[i].contains($0) }.sorted()
                 let carried = all.filter { Double(scores[$0]?[c] ?? 0) >= profile.rule(for: c).minConfidence }
                 let chosen = spread(carried.isEmpty ? all : carried, at: maxWindows)
-                guard !chosen.isEmpty else { missing.append(Missing(event: e, why: "no window of it was heard in \(path)")); continue }
+                guard !chosen.isEmpty else { missing.append(Missing(event: e, why: "no window of it was heard in \(path)", gone: false)); continue }
                 let opening = openingWindows(e, clip: items[i].clip, all: all, carried: carried)
-                let right = label.verdict.confirms(c)
-                var was: SoundClass?
-                if case let .was(d) = label.verdict { was = d }
-                // Left out together within one night: a replayed recording's events, or a live hour's.
-                let group = e.recording ?? e.time.map { String(WallClock.iso8601(Date(timeIntervalSince1970: $0)).prefix(13)) }
-                marked.append(.init(eventID: e.id, night: e.night, group: group, soundClass: c, right: right, was: was,
-                                    at: e.at,
-                                    windows: Set(chosen + opening).sorted().map { inputs[$0]! }, opening: opening.map { inputs[$0]! }))
+                marked.append(Self.marked(e, label, windows: Set(chosen + opening).sorted().map { inputs[$0]! },
+                                          opening: opening.map { inputs[$0]! }))
             }
         }
         return (marked, missing)
+    }
+
+    /// Event `e`, labelled `label`, as the memory learns it from `windows`: "right" when its
+    /// label confirms its class, else "not this", and a "right" memory of the class it was
+    /// said to be, when one was named.
+    public static func marked(_ e: LoggedEvents.Event, _ label: EventLabel, windows: [[Float]], opening: [[Float]] = []) -> HomeMemory.Marked {
+        var was: SoundClass?
+        if case let .was(d) = label.verdict { was = d }
+        // Left out together within one night: a replayed recording's events, or a live hour's.
+        let group = e.recording ?? e.at.map { String($0.prefix(13)) }
+        return HomeMemory.Marked(eventID: e.id, night: e.night, group: group, soundClass: e.soundClass,
+                                 right: label.verdict.confirms(e.soundClass), was: was, at: e.at, windows: windows, opening: opening)
     }
 
     /// The windows from `e`'s onset to its confirmation among `all` (window `k` is decided at
