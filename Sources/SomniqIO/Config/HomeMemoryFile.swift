@@ -38,9 +38,11 @@ public enum HomeMemoryFile {
         }
     }
 
-    /// Writes `memory` whole (a temporary file renamed over `path`).
+    /// Writes `memory` whole: a temporary file beside `path`, flushed to the disk and
+    /// renamed over it, so that a reader (the daemon, at start or after its daily learning)
+    /// finds the old memory or the new one, never half of one, even after a power cut.
     public static func write(_ memory: HomeMemory, to path: String) throws(Error) {
-        if let failure = replaceContents(of: path, with: Array(memory.text.utf8)) {
+        if let failure = replaceContents(of: path, with: Array(memory.text.utf8), durable: true) {
             throw Error(description: "\(LogText.escape(failure.path)): cannot write the home memory: \(String(cString: strerror(failure.errno)))")
         }
     }

@@ -30,7 +30,11 @@ struct FileWriteFailure: Error {
 /// `private`: for a file beside another's (the log's index), made with `mode` (not the
 /// umask's), and put in place of whatever is at `path`, a symbolic link too, never
 /// through it: the temporary is made anew (`O_EXCL`, `O_NOFOLLOW`).
-func replaceContents(of path: String, with bytes: [UInt8], private mode: mode_t? = nil) -> FileWriteFailure? {
+///
+/// `durable`: the temporary is flushed to the disk (`fsync`) before it is renamed, so that
+/// a power cut leaves the old file or the new one, never a new name over data not yet
+/// written (for a file a daemon reads at start: the home memory).
+func replaceContents(of path: String, with bytes: [UInt8], private mode: mode_t? = nil, durable: Bool = false) -> FileWriteFailure? {
     var target = path
     var st = stat()
     if let mode {
@@ -39,7 +43,7 @@ func replaceContents(of path: String, with bytes: [UInt8], private mode: mode_t?
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { return FileWriteFailure(path: temporary, errno: errno) }
         fchmod(fd, mode)
-        return finish(fd, temporary: temporary, bytes, renamedTo: path, named: path)
+        return finish(fd, temporary: temporary, bytes, renamedTo: path, named: path, durable: durable)
     }
     if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
         target = String(cString: resolved)
@@ -55,13 +59,15 @@ func replaceContents(of path: String, with bytes: [UInt8], private mode: mode_t?
     let temporary = target + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return FileWriteFailure(path: temporary, errno: errno) }
-    return finish(fd, temporary: temporary, bytes, renamedTo: target, named: path)
+    return finish(fd, temporary: temporary, bytes, renamedTo: target, named: path, durable: durable)
 }
 
 /// Writes `bytes` to the temporary file `fd` and renames it to `target` (`path`, or the file
 /// its link names).
-private func finish(_ fd: Int32, temporary: String, _ bytes: [UInt8], renamedTo target: String, named path: String) -> FileWriteFailure? {
-    let failure = writeAll(fd, bytes)
+private func finish(_ fd: Int32, temporary: String, _ bytes: [UInt8], renamedTo target: String, named path: String,
+                    durable: Bool) -> FileWriteFailure? {
+    var failure = writeAll(fd, bytes)
+    if failure == 0, durable, fsync(fd) != 0 { failure = errno }
     let closed = close(fd) == 0 ? 0 : errno
     guard failure == 0, closed == 0 else {
         unlink(temporary)
