@@ -16,7 +16,10 @@ struct Run: AsyncParsableCommand {
         options given here override it. SIGTERM or SIGINT closes open events, writes \
         session_end and exits 0; SIGHUP reloads the configuration and profile, keeping the \
         old ones if the new ones are invalid. Under systemd (Type=notify) it reports READY=1 \
-        once audio arrives and pings the watchdog only while audio keeps arriving.
+        once audio arrives and pings the watchdog only while audio keeps arriving. With \
+        "home": {"learn_daily": true} it learns this home's memory as somniq learn --home \
+        would, once a day at learn_at (12:00, local time), and puts it in force without a \
+        restart.
         """)
 
     @Option(help: "ALSA capture device (see `somniq devices`).")

@@ -194,6 +194,13 @@ struct SchemaTests {
         #"{"night_audio": {"part_s": 5}}"#,
         #"{"night_audio": {"part_s": 3601}}"#,
         #"{"night_audio": {"quota_mb": 2000}}"#,
+        #"{"home": true}"#,
+        #"{"home": {"learn_daily": 1}}"#,
+        #"{"home": {"learn_at": "25:00"}}"#,
+        #"{"home": {"learn_at": "12:60"}}"#,
+        #"{"home": {"learn_at": "9:00"}}"#,
+        #"{"home": {"learn_at": 12}}"#,
+        #"{"home": {"daily": true}}"#,
     ]
 
     @Test func theDefaultConfigurationAndTheCorpusValidateAsTheReaderSays() throws {
@@ -229,5 +236,6 @@ struct SchemaTests {
         #expect(keys(config["$defs"]?["clips"]?["properties"]) == ClipConfig.keys)
         #expect(keys(config["$defs"]?["nightAudio"]?["properties"]) == NightAudioConfig.keys)
         #expect(keys(config["properties"]?["http"]?["properties"]) == HTTPConfig.keys)
+        #expect(keys(config["properties"]?["home"]?["properties"]) == HomeConfig.keys)
     }
 }

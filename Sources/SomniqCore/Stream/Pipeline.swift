@@ -79,6 +79,21 @@ public final class Pipeline {
         return outputs
     }
 
+    /// This home's memory in force; nil: none.
+    public var homeMemory: HomeMemory? { home?.memory }
+
+    /// Puts `memory` in force from the next window on (nil: none), keeping the windows
+    /// already remembered, so that an event open now is judged by its opening windows all
+    /// the same. False, and nothing changed, when this pipeline computes no learned inputs,
+    /// which a memory judges windows by: one made with no learned rules and no memory.
+    @discardableResult
+    public func replaceHome(_ memory: HomeMemory?) -> Bool {
+        guard let memory else { home = nil; return true }
+        guard !classifier.inputs.isEmpty else { return false }
+        if home == nil { home = HomeStage(memory) } else { home!.memory = memory }
+        return true
+    }
+
     /// Pushes 16 kHz mono samples; returns what they completed, in the order it happened.
     public func push(_ samples: UnsafeBufferPointer<Float>) -> [PipelineOutput] {
         outputs.removeAll(keepingCapacity: true)

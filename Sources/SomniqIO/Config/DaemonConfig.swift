@@ -49,6 +49,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var nightAudioDirectory: String { nightAudio.directory(besideLog: log) }
     /// The web page (off unless configured).
     public var http: HTTPConfig?
+    /// This home's memory learned by the daemon once a day (off by default).
+    public var home = HomeConfig()
     /// The time zone people read times in (notifications, the page, reports): an IANA
     /// name, `Europe/Berlin`; nil keeps the machine's (or `TZ`'s).
     public var timeZone: String?
@@ -80,12 +82,13 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
-    /// What a reload puts in force over this configuration: `new`'s profile and input-watch
-    /// limits. The device, the log, the sinks, clips, night audio and http stay as they
-    /// are until a restart (`restartNeeded`).
+    /// What a reload puts in force over this configuration: `new`'s profile, input-watch
+    /// limits and daily learning (`home`). The device, the log, the sinks, clips, night
+    /// audio and http stay as they are until a restart (`restartNeeded`).
     public func reloaded(from new: DaemonConfig) -> DaemonConfig {
         var c = self
         c.profile = new.profile
+        c.home = new.home
         c.silenceSeconds = new.silenceSeconds
         c.clippingSeconds = new.clippingSeconds
         return c
@@ -99,7 +102,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "night_audio", "http", "time_zone"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "night_audio", "http", "time_zone", "home"]
 
     /// The file read when none is named.
     public static let defaultPath = "/etc/somniq/config.json"
@@ -167,6 +170,7 @@ public struct DaemonConfig: Sendable, Equatable {
             case "clips": c.clips = try ClipConfig.parse(field)
             case "night_audio": c.nightAudio = try NightAudioConfig.parse(field)
             case "http": c.http = try HTTPConfig.parse(field)
+            case "home": c.home = try HomeConfig.parse(field)
             case "time_zone":
                 let zone = try field.text()
                 guard TimeZoneName.exists(zone) else {

@@ -12,12 +12,14 @@ import SomniqLog
 /// session made as every front end makes it (`SessionFactory`), to the event log first
 /// (the record of truth), then the notification sinks, the metrics and the journal.
 ///
-/// Everything the session owns is touched on this actor only. Three things run on it,
+/// Everything the session owns is touched on this actor only. Four things run on it,
 /// one at a time, between blocks of audio: the stream; the control messages (a reload,
-/// read off the actor so a slow disk never holds up the audio); and a one-second timer
-/// that rewrites the metrics when a sink delivered, failed or dropped. Graceful shutdown
-/// (SIGTERM, SIGINT) cancels the three; the session then closes its open events, lets the
-/// sinks deliver, writes `session_end` and closes the log.
+/// read off the actor so a slow disk never holds up the audio); a one-second timer
+/// that rewrites the metrics when a sink delivered, failed or dropped; and, with
+/// `"home": {"learn_daily": true}`, the daily learning of this home's memory
+/// (`DailyLearning`: learned off the actor, then put in force between two blocks, as a
+/// reload is). Graceful shutdown (SIGTERM, SIGINT) cancels them; the session then closes
+/// its open events, lets the sinks deliver, writes `session_end` and closes the log.
 public actor SessionService: Service {
     public struct Options: Sendable {
         public var config: DaemonConfig
@@ -94,6 +96,8 @@ public actor SessionService: Service {
     /// until audio arrives again; and whether the stall has been said.
     private var unheardSince: Duration?
     private var stalled = false
+    /// When this home's memory is learned next (`config.home`).
+    private var daily: DailyLearning
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
     /// `source` is the capture of `options.config.device`.
@@ -106,6 +110,7 @@ public actor SessionService: Service {
         clock = LiveClock(wall: options.clocks.wall)
         lastMetrics = options.clocks.monotonic()
         watchdog = notifier.watchdogInterval.map(WatchdogPacer.init)
+        daily = DailyLearning(at: options.config.home.learnAt, last: DailyLearning.learned(options.home))
         let profile: Profile
         do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
             throw .profile(error)
@@ -192,6 +197,9 @@ public actor SessionService: Service {
                     await self.sinksChanged()
                     await self.publishLive()
                 }
+            }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.learnHomeIfDue() }
             }
             defer { group.cancelAll() }
             return try await hear()
@@ -451,6 +459,55 @@ public actor SessionService: Service {
             }
             status(.profileReloaded, details: details)
             logger.info("reloaded profile \(profile.name)")
+        }
+    }
+
+    /// This home's memory in force.
+    var homeMemory: HomeMemory? { pipeline.homeMemory }
+
+    /// With `"home": {"learn_daily": true}`, learns this home's memory when it is due
+    /// (`DailyLearning`, on the wall clock), as `somniq learn --home` would from the log:
+    /// off the actor, so listening goes on, with the profile and learned rules in force.
+    /// The memory file in force (`homePath`) is rewritten whole, and the new memory put in
+    /// force between two blocks; one journal line says what was learned, or why not (no
+    /// label yet, a log or audio that cannot be read, a disk that refuses), and the memory
+    /// in force is then kept. Returns once the learning is done, or at once when the task
+    /// is cancelled (the learning is left to end alone).
+    func learnHomeIfDue() async {
+        guard config.home.learnDaily else { return }
+        daily.at = config.home.learnAt
+        let now = clocks.wall()
+        guard daily.due(now: now.timeIntervalSince1970) else { return }
+        daily.last = now.timeIntervalSince1970
+        let learner = HomeLearner(logs: [config.log], output: options.homePath, profile: pipeline.profile, learned: pipeline.learned)
+        guard let learned = await Self.learnUnlessStopped(learner, now: now), !Task.isCancelled else { return }
+        switch learned {
+        case let .failure(error):
+            logger.warning("this home's memory was not learned; the one in force is kept: \(error)")
+        case let .success(outcome):
+            var said = "learned this home's memory: \(learner.output): \(outcome.summary)"
+            if let reused = outcome.reusedText { said += "; " + reused }
+            if !outcome.missing.isEmpty { said += "; \(outcome.missing.count) labelled event(s) left out (somniq learn --home says which and why)" }
+            if let refused = outcome.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
+            if pipeline.replaceHome(outcome.memory) {
+                logger.info("\(said); in force now")
+            } else {
+                logger.warning("\(said); not in force: this session computes no learned inputs (it has no learned rules); restart somniq to use it")
+            }
+        }
+    }
+
+    /// `learner` on a task of its own; nil at once when the calling task is cancelled.
+    nonisolated static func learnUnlessStopped(_ learner: HomeLearner, now: Date) async -> Result<HomeLearner.Outcome, HomeLearner.Failure>? {
+        let first = FirstResult<Result<HomeLearner.Outcome, HomeLearner.Failure>>()
+        let learning = Task.detached {
+            do throws(HomeLearner.Failure) { first.set(.success(try await learner.learn(now: now))) } catch { first.set(.failure(error)) }
+        }
+        return await withTaskCancellationHandler {
+            await first.value()
+        } onCancel: {
+            first.set(nil)
+            learning.cancel()
         }
     }
 

@@ -4,7 +4,9 @@
 /// confirmation (`judge`). The trains (snoring, breathing) are confirmed
 /// `Classifier.trainDelay` windows after their window: the windows kept reach that far back.
 struct HomeStage {
-    let memory: HomeMemory
+    /// Replaced as a whole when a new memory is learned (`Pipeline.replaceHome`): the
+    /// windows kept stay, since they are the stream's.
+    var memory: HomeMemory
     /// The inputs of recent windows, by window index modulo the ring's length, with the index.
     private var ring: [(frame: Int, inputs: [Float])] = []
 
