@@ -209,6 +209,34 @@ import SomniqCore
         #expect(try waitForExit(p, timeout: 5) == 0)
     }
 
+    /// After `somniq learn --home` by hand, a reload puts the new memory in force; a memory
+    /// file that cannot be read is refused by name and the one in force kept.
+    @Test func sighupReadsThisHomesMemoryAgain() throws {
+        let config = rig.home + "/home-config.json"
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
+        defer { writer.terminate() }
+        let log = rig.home + "/home-hup.jsonl"
+        try #"{"device": "fixture:FILE=\#(fifo)", "log": "\#(log)"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config])
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
+        let memory = HomeMemory(entries: [.init(kind: .not, soundClass: .door, eventID: "r1-e2", at: nil,
+                                                inputs: [Float](repeating: 1, count: LearnedInputs.count))], radius: 0.5)
+        try HomeMemoryFile.write(memory, to: HomeMemoryFile.besideLog(log))
+        kill(p.processIdentifier, SIGHUP)
+        try waitUntil(timeout: 5) { kinds(records(log)).contains("status:profile_reloaded") }
+        let reloaded = records(log).last { $0["status"] == .string("profile_reloaded") }
+        #expect(reloaded?["home"] == .string("1 windows of 1 events (1 not this, 0 right), radius 0.5, ratio 1"))
+        try "somniq-home-memory 9\n".write(toFile: HomeMemoryFile.besideLog(log), atomically: true, encoding: .utf8)
+        kill(p.processIdentifier, SIGHUP)
+        try waitUntil(timeout: 5) { kinds(records(log)).filter { $0 == "status:profile_reloaded" }.count == 2 }
+        let refused = records(log).last { $0["status"] == .string("profile_reloaded") }
+        #expect(refused?["home_refused"]?.stringValue?.hasSuffix("line 1: format 9; this somniq reads format 2: learn it again (somniq learn --home)") == true,
+                "\(String(describing: refused))")
+        #expect(p.isRunning)
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+    }
+
     @Test func fullDiskLosesNoEventOnceSpaceReturns() throws {
         // A file-size limit stands in for a full disk: writes past 1 KiB fail with EFBIG,
         // within the first event.

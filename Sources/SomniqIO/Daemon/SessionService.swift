@@ -419,9 +419,18 @@ public actor SessionService: Service {
 
     /// What a reload read: the configuration and its profile, or why it was refused.
     enum Prepared: Sendable {
-        case config(DaemonConfig, Profile)
+        case config(DaemonConfig, Profile, HomeReload)
         case configRejected(String)
         case profileRejected(String)
+    }
+
+    /// This home's memory, read again on a reload (after `somniq learn --home` by hand).
+    enum HomeReload: Sendable {
+        /// No memory file: the memory in force (if any) stays.
+        case none
+        case memory(HomeMemory)
+        /// The file could not be read: the memory in force stays.
+        case refused(String)
     }
 
     /// Reads and validates the configuration and the profile for a reload, off the actor:
@@ -433,9 +442,17 @@ public actor SessionService: Service {
                 return .configRejected(error.description)
             }
         }
-        do { return .config(config, try ProfileLoader(directory: options.profileDirectory).load(config.profile)) } catch {
+        let profile: Profile
+        do { profile = try ProfileLoader(directory: options.profileDirectory).load(config.profile) } catch {
             return .profileRejected(error.description)
         }
+        // The memory file in force, read here, off the audio path (it may be tens of MB).
+        // The running log's (a log moved by a reload takes effect after a restart).
+        var home = HomeReload.none
+        if FileManager.default.fileExists(atPath: options.homePath) {
+            do { home = .memory(try HomeMemoryFile.read(path: options.homePath)) } catch { home = .refused(error.description) }
+        }
+        return .config(config, profile, home)
     }
 
     /// Puts a prepared reload in force, between two blocks of audio.
@@ -447,7 +464,7 @@ public actor SessionService: Service {
         case let .profileRejected(error):
             status(.profileRejected, details: [("error", .string(error))])
             logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
-        case let .config(new, profile):
+        case let .config(new, profile, home):
             deliver { try session.reload(profile) }
             let running = config
             config = running.reloaded(from: new)
@@ -456,6 +473,20 @@ public actor SessionService: Service {
             if running.restartNeeded(for: new) {
                 details.append(("restart_needed", .string("device, log, night_audio and http changes take effect after a restart")))
                 logger.warning("device, log, night_audio and http changes take effect after a restart (systemctl restart somniq)")
+            }
+            switch home {
+            case .none: break
+            case let .memory(memory):
+                if pipeline.replaceHome(memory) {
+                    details.append(("home", .string(HomeMemoryFile.summary(memory))))
+                    logger.info("reloaded this home's memory: \(options.homePath): \(HomeMemoryFile.summary(memory))")
+                } else {
+                    details.append(("home_refused", .string("this session computes no learned inputs (it has no learned rules)")))
+                    logger.warning("this home's memory is not in force: this session has no learned rules; restart somniq to use it")
+                }
+            case let .refused(error):
+                details.append(("home_refused", .string(error)))
+                logger.warning("this home's memory was not reloaded; the one in force is kept: \(error)")
             }
             status(.profileReloaded, details: details)
             logger.info("reloaded profile \(profile.name)")
