@@ -162,10 +162,10 @@ learn: build test-packages ## Re-fits the learned rules on the corpus (about an 
 
 eval-home: build test-packages ## The home protocol (issue 41): one night of labels, the next night before and after learn --home.
 	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
-	@echo "== a home hearing two sources of each class"
-	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS) --sources 2
-	@echo "== a home hearing every check-side source"
-	python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS) --sources all
+	@for seed in 41 51 61; do for sources in 2 all; do \
+	  echo "== home $$seed, hearing $$( [ $$sources = all ] && echo every check-side source || echo two sources of each class)"; \
+	  python3 tools/eval-home/eval_home.py --somniq .build/release/somniq --corpus $(CORPUS) --seed $$seed --sources $$sources || exit 1; \
+	done; done
 
 # The alarm battery alone (about a minute); `somniq-battery --help` for its options.
 battery: build ## Runs the alarm battery alone.

@@ -23,10 +23,12 @@ import argparse, csv, importlib.util, json, os, random, subprocess, sys, glob
 from types import SimpleNamespace
 
 COLLAR = 1.0
+VERBOSE = False
 
 
 def run(cmd, **kw):
-    print("+ " + " ".join(cmd), file=sys.stderr)
+    if VERBOSE:
+        print("+ " + " ".join(cmd), file=sys.stderr)
     return subprocess.run(cmd, check=True, text=True, **kw)
 
 
@@ -162,15 +164,19 @@ def main():
     ap.add_argument("--work", help="where the nights and logs go (default /tmp/somniq-eval-home-SOURCES)")
     ap.add_argument("--scenes", type=int, default=6, help="scenes a night (default 6)")
     ap.add_argument("--length", type=int, default=300, help="seconds a scene (default 300)")
+    ap.add_argument("--seed", type=int, default=41, help="the home: its sources and night A (night B: SEED+1; default 41)")
     ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), or all")
     ap.add_argument("--json", help="also write the figures here")
+    ap.add_argument("--verbose", action="store_true", help="print each command run")
     a = ap.parse_args()
+    global VERBOSE
+    VERBOSE = a.verbose
     somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
-    a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}"
+    a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}" + ("" if a.seed == 41 else f"-{a.seed}")
     os.makedirs(a.work, exist_ok=True)
-    sources = home_sources(corpus, None if a.sources == "all" else int(a.sources), 41)
-    night_a = scenes(corpus, os.path.join(a.work, "A"), 41, a.scenes, a.length, sources)
-    night_b = scenes(corpus, os.path.join(a.work, "B"), 42, a.scenes, a.length, sources)
+    sources = home_sources(corpus, None if a.sources == "all" else int(a.sources), a.seed)
+    night_a = scenes(corpus, os.path.join(a.work, "A"), a.seed, a.scenes, a.length, sources)
+    night_b = scenes(corpus, os.path.join(a.work, "B"), a.seed + 1, a.scenes, a.length, sources)
 
     log_a = os.path.join(a.work, "night-a.jsonl")
     replay(somniq, night_a, log_a, "2026-11-22")
