@@ -20,7 +20,7 @@ TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto 
 DEB_PACKAGES = dpkg-dev
 
 .PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval eval-home battery learn clean deb deb-check
+        fuzz bench web-bench eval eval-home battery learn learn-venv learn-home clean deb deb-check
 
 all: build
 
@@ -150,15 +150,27 @@ eval: build test-packages ## Scores the classifier on the shared corpus (CORPUS=
 # tools/learn/requirements.txt (tools/learn/train.py, network.py), and rebuilds (the build
 # embeds the file: Plugins/EmbedData). Commit rules/learned.txt and rules/network-check.tsv.
 LEARN_VENV = .build/learn/venv
-learn: build test-packages ## Re-fits the learned rules on the corpus (about an hour).
+learn: build test-packages learn-venv ## Re-fits the learned rules on the corpus (about an hour).
 	@[ -d $(CORPUS)/tune ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
+	python3 tools/learn/material.py --corpus $(CORPUS)
+	$(LEARN_VENV)/bin/python tools/learn/train.py --corpus $(CORPUS)
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+learn-venv:
 	@cmp -s tools/learn/requirements.txt $(LEARN_VENV)/.installed 2>/dev/null || { \
 	  python3 -m venv $(LEARN_VENV) && \
 	  $(LEARN_VENV)/bin/pip install --quiet --disable-pip-version-check -r tools/learn/requirements.txt && \
 	  cp tools/learn/requirements.txt $(LEARN_VENV)/.installed; }
-	python3 tools/learn/material.py --corpus $(CORPUS)
-	$(LEARN_VENV)/bin/python tools/learn/train.py --corpus $(CORPUS)
-	$(SWIFT) build $(RELEASE_FLAGS)
+
+# Re-fits the learned rules with one home's labelled events (somniq label) added to the
+# corpus material, weighted as the home's own (docs/home.md), into a file of their own:
+# HOME_RULES, by default home-rules.txt beside the log; rules/learned.txt is not touched.
+# Try them with `somniq replay --learned-rules FILE`. Mixes the material first if absent.
+learn-home: build test-packages learn-venv ## Re-fits the learned rules with a home's labels: make learn-home HOME_LOG=events.jsonl
+	@[ -n "$(HOME_LOG)" ] || { echo "give the home's event log: make learn-home HOME_LOG=/var/lib/somniq/events.jsonl"; exit 1; }
+	@[ -d $(CORPUS)/tune ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
+	@[ -d .build/learn/material/fold0 ] || python3 tools/learn/material.py --corpus $(CORPUS)
+	$(LEARN_VENV)/bin/python tools/learn/home.py --home $(HOME_LOG) --corpus $(CORPUS) $(if $(HOME_RULES),--out $(HOME_RULES))
 
 eval-home: build test-packages ## The home protocol (issue 41): one night of labels, the next night before and after learn --home.
 	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
