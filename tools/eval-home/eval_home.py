@@ -16,8 +16,15 @@ label of their class overlaps) and false detections per hour (any event, held ba
 recall of true events as alerts (labels an alerted event of their class overlaps) and as
 detections (any event of their class), the smoke alarms alerted and detected, the events the
 home memory held back (and how many of them were true), and the labels used.
+With --refit PYTHON (the learn venv's python), the learned rules are also re-fitted with
+night A's labels (tools/learn/home.py --home night-a.jsonl) and night B is replayed with
+them (--learned-rules), alone and with the memory, and with the learned rules deciding every
+class (--decide-by learned), the built-in ones and the re-fitted ones. The home's sounds come from folds 3-4,
+the sources check/ is cut from: the re-fit's check/-based ship decisions are no longer
+independent of the home (home.py reports which classes' decisions changed).
 
 Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE]
+                    [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR]]
 """
 import argparse, csv, importlib.util, json, os, random, subprocess, sys, glob
 from types import SimpleNamespace
@@ -79,7 +86,7 @@ def labels(flac):
     return out
 
 
-def replay(somniq, files, log, evening, home=None):
+def replay(somniq, files, log, evening, home=None, rules=None, decide=None):
     if os.path.exists(log):
         os.remove(log)
     for i, f in enumerate(files):
@@ -88,6 +95,10 @@ def replay(somniq, files, log, evening, home=None):
         cmd = [somniq, "replay", f, "--format", "jsonl", "--output", log, "--start", start]
         if home:
             cmd += ["--home-rules", home]
+        if rules:
+            cmd += ["--learned-rules", rules]
+        if decide:
+            cmd += ["--decide-by", decide]
         run(cmd)
 
 
@@ -168,6 +179,11 @@ def main():
     ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), or all")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--verbose", action="store_true", help="print each command run")
+    ap.add_argument("--refit", metavar="PYTHON", help="also re-fit the learned rules with night A's labels "
+                    "(tools/learn/home.py run by this python, the learn venv's) and score night B with them")
+    ap.add_argument("--material", help="home.py's --material (the corpus material of folds 0-2)")
+    ap.add_argument("--learn-cache", help="home.py's --cache")
+    ap.add_argument("--learn-work", help="home.py's --work")
     a = ap.parse_args()
     global VERBOSE
     VERBOSE = a.verbose
@@ -194,6 +210,27 @@ def main():
     replay(somniq, night_b, log_b1, "2026-11-23", home=memory)
     before, _ = score(night_b, log_b0)
     after, _ = score(night_b, log_b1)
+    refit = both = learned_all = refit_all = None
+    if a.refit:
+        rules = os.path.join(a.work, "home-rules.txt")
+        cmd = [a.refit, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "learn", "home.py"),
+               "--home", log_a, "--out", rules, "--somniq", somniq, "--corpus", corpus]
+        for flag, value in (("--material", a.material), ("--cache", a.learn_cache), ("--work", a.learn_work)):
+            if value:
+                cmd += [flag, os.path.abspath(value)]
+        run(cmd)
+        log_b2, log_b3 = os.path.join(a.work, "night-b-refit.jsonl"), os.path.join(a.work, "night-b-refit-home.jsonl")
+        replay(somniq, night_b, log_b2, "2026-11-23", rules=rules)
+        replay(somniq, night_b, log_b3, "2026-11-23", home=memory, rules=rules)
+        refit, _ = score(night_b, log_b2)
+        both, _ = score(night_b, log_b3)
+        # The learned rules deciding every class, the built-in ones and the re-fitted ones: what
+        # the re-fit does where the ship decision (the corpus's) keeps the hand rule.
+        log_b4, log_b5 = os.path.join(a.work, "night-b-learned.jsonl"), os.path.join(a.work, "night-b-refit-learned.jsonl")
+        replay(somniq, night_b, log_b4, "2026-11-23", decide="learned")
+        replay(somniq, night_b, log_b5, "2026-11-23", rules=rules, decide="learned")
+        learned_all, _ = score(night_b, log_b4)
+        refit_all, _ = score(night_b, log_b5)
     used = {"not": sum(v == "not" for _, v in verdicts), "right": sum(v == "right" for _, v in verdicts)}
     drop = 1 - after["false_alerts_per_hour"] / before["false_alerts_per_hour"] if before["false_alerts_per_hour"] else 0
     change = {k: round(after[k] - before[k], 3) for k in ("recall_detected", "recall_alerted")}
@@ -202,16 +239,22 @@ def main():
               "recall_change": change,
               "targets": {"false_alerts_down_80": drop >= 0.8, "recall_alerted_not_lower": change["recall_alerted"] >= -0.02,
                           "every_alarm_alerted": after["alarms_alerted"] == after["alarms"]}}
+    if refit:
+        result["night_b_refit"], result["night_b_refit_and_memory"] = refit, both
+        result["night_b_learned_deciding_all"], result["night_b_refit_deciding_all"] = learned_all, refit_all
     print(f"night A: {a_figures['hours']} h, {a_figures['alerts']} alerts, labelled {used['not']} not, {used['right']} right")
     for line in result["learn"]:
         print("  learn --home: " + line)
     print(f"night B ({before['hours']} h, {before['labels_in_night']} true events, {before['alarms']} smoke alarms):")
-    for name, r in (("before", before), ("after", after)):
-        print(f"  {name:7} false alerts/h {r['false_alerts_per_hour']:7.2f} ({r['false_alerts']} of {r['alerts']} alerts)"
+    rows = [("before", before), ("after", after)] + ([("refit", refit), ("both", both), ("learned*", learned_all), ("refit*", refit_all)] if refit else [])
+    for name, r in rows:
+        print(f"  {name:8} false alerts/h {r['false_alerts_per_hour']:7.2f} ({r['false_alerts']} of {r['alerts']} alerts)"
               f"  false detections/h {r['false_detections_per_hour']:7.2f}"
               f"  recall as alerts {r['recall_alerted']:.3f}, as detections {r['recall_detected']:.3f}"
               f"  alarms alerted {r['alarms_alerted']}/{r['alarms']} (detected {r['alarms_found']})"
               f"  held back by home {r['held_back_home']} ({r['held_back_true']} true)")
+    if refit:
+        print("  (after: with the memory; refit: the re-fitted learned rules; both: the two; *: learned rules deciding every class)")
     print(f"false alerts/h down {100 * drop:.0f} % (target 80 %), recall as alerts {change['recall_alerted']:+.3f}, "
           f"as detections {change['recall_detected']:+.3f} (target -0.02 or better)")
     if a.json:
