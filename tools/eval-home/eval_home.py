@@ -24,7 +24,7 @@ the sources check/ is cut from: the re-fit's check/-based ship decisions are no 
 independent of the home (home.py reports which classes' decisions changed).
 
 Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE]
-                    [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR]]
+                    [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR] [--refit-weight W]]
 """
 import argparse, csv, importlib.util, json, os, random, subprocess, sys, glob
 from types import SimpleNamespace
@@ -184,6 +184,7 @@ def main():
     ap.add_argument("--material", help="home.py's --material (the corpus material of folds 0-2)")
     ap.add_argument("--learn-cache", help="home.py's --cache")
     ap.add_argument("--learn-work", help="home.py's --work")
+    ap.add_argument("--refit-weight", help="home.py's --weight (the home windows' weight, instead of choosing it)")
     a = ap.parse_args()
     global VERBOSE
     VERBOSE = a.verbose
@@ -218,6 +219,8 @@ def main():
         for flag, value in (("--material", a.material), ("--cache", a.learn_cache), ("--work", a.learn_work)):
             if value:
                 cmd += [flag, os.path.abspath(value)]
+        if a.refit_weight:
+            cmd += ["--weight", a.refit_weight]
         run(cmd)
         log_b2, log_b3 = os.path.join(a.work, "night-b-refit.jsonl"), os.path.join(a.work, "night-b-refit-home.jsonl")
         replay(somniq, night_b, log_b2, "2026-11-23", rules=rules)
