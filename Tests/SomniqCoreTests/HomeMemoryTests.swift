@@ -61,7 +61,7 @@ struct HomeMemoryTests {
 
     @Test func theFileReadsBackAsWrittenAndABadOneIsRefusedByName() throws {
         var m = Self.memory
-        m.header = [("learned", "2026-11-23T07:00:00.000Z"), ("radius_by", "leave-one-night-out")]
+        m.header = [("learned", "2026-11-23T07:00:00.000Z"), ("chosen_by", "leave-one-night-out")]
         let again = try HomeMemory(text: m.text)
         #expect(again.text == m.text && again.radius == 0.5 && again.entries.count == 4)
         func problem(_ text: String) -> String {

@@ -1,6 +1,6 @@
 /// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
 ///
-///     somniq-home-memory 1
+///     somniq-home-memory 2
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
 ///     radius 0.41
