@@ -89,7 +89,7 @@ struct Label: ParsableCommand {
     static func readFile(_ path: String) throws -> [(id: String, verdict: EventLabel.Verdict)] {
         guard let data = FileManager.default.contents(atPath: path) else { throw fail("\(path): cannot read the labels", Exit.dataError) }
         var out: [(String, EventLabel.Verdict)] = []
-        for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in TextLines.of(String(decoding: data, as: UTF8.self)).enumerated() {
             let words = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if words.isEmpty { continue }
             guard words.count == 2, let v = EventLabel.Verdict(words[1]) else {

@@ -79,6 +79,15 @@ struct HomeMemoryTests {
         #expect(problem(lines.filter { !$0.hasPrefix("spread") }.joined(separator: "\n")).hasSuffix("the file is cut short"))
     }
 
+    /// A memory file whose lines end in CRLF (copied through a Windows editor) reads as
+    /// the same memory: a "\r\n" is one Character to Swift, so it is split as bytes.
+    @Test func aMemoryWithCRLFLineEndsReadsAsTheSame() throws {
+        var m = Self.memory
+        m.header = [("learned", "2026-11-23T07:00:00.000Z")]
+        let again = try HomeMemory(text: m.text.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(again.text == m.text && again.entries.count == 4)
+    }
+
     @Test func theRadiusHoldsBackTheFalseAlertsOfAHeldOutNightAndNoConfirmedOne() {
         // Two nights: a fan's click marked "not" each night, a real bark marked right each night.
         let marked: [HomeMemory.Marked] = [

@@ -64,6 +64,17 @@ import SomniqCore
         #expect(try label(["--night", "2026-11-22", "--all-alerts-as", "right", "--log", log]).stdout.split(separator: "\n").count == 8)
     }
 
+    /// A file of labels with CRLF line ends (written on Windows) is read as with LF.
+    @Test func aFileOfLabelsWithCRLFLineEndsIsRead() throws {
+        let log = try demoNight()
+        let file = dir + "/labels-crlf.txt"
+        try "\(Self.door) not\r\n# a comment\r\n\r\n\(Self.dog) cough\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try label(["--from", file, "--log", log])
+        #expect(r.status == 0 && r.stdout.split(separator: "\n").count == 2, "\(r.stdout)\(r.stderr)")
+        let night = try NightReports.night(in: log, key: "2026-11-22")
+        #expect(night.labels[Self.door]?.verdict == .not && night.labels[Self.dog]?.verdict == .was(.cough))
+    }
+
     @Test func labelsSurviveARestartAWriterKilledMidLineAndARotatedLog() throws {
         let log = try demoNight()
         #expect(try label([Self.door, "--as", "not", "--log", log]).status == 0)

@@ -168,3 +168,29 @@ private func meta(_ key: String) -> String? {
         #expect(e.status == 65 && e.stderr == refusal(trees, expected: recorded, actual: actual), "\(command): \(e.stderr)")
     }
 }
+
+/// A copy of rules/learned.txt with CRLF line ends (passed through a Windows editor or
+/// mail) holds the same rules: its digest is over the lines the trainer hashed, each
+/// ended by "\n", and it loads as the original does.
+@Test func aRulesFileWithCRLFLineEndsLoadsWithTheSameRules() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let text = try String(contentsOfFile: Paths.package + "/rules/learned.txt", encoding: .utf8)
+    let crlf = dir + "/learned-crlf.txt"
+    try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: URL(fileURLWithPath: crlf))
+    #expect(try String(contentsOfFile: crlf, encoding: .utf8).utf8.filter { $0 == 0x0D }.count > 100)
+    #expect(LearnedRules.bodyDigest(of: text.replacingOccurrences(of: "\n", with: "\r\n")) == meta("body_sha256"))
+    let original = try LearnedRulesFile.read(path: Paths.package + "/rules/learned.txt", use: .shipped)
+    let copy = try LearnedRulesFile.read(path: crlf, use: .shipped)
+    func summary(_ r: LearnedRules) -> [String] {
+        r.header.map { "\($0.key)=\($0.value)" } + LearnedRules.candidates.map { c in
+            guard let rule = r.rule(for: c) else { return "\(c.rawValue): none" }
+            return "\(c.rawValue): \(rule.ships) \(rule.cutoff) \(rule.trees) \(rule.splits()) \(rule.figures.map { "\($0.key)=\($0.value)" })"
+        }
+    }
+    #expect(summary(copy) == summary(original))
+    #expect(copy.digest == original.digest && copy.network?.classes == original.network?.classes)
+    let shown = try somniq("rules", "show", "dog_bark", "--learned-rules", crlf)
+    let builtin = try somniq("rules", "show", "dog_bark")
+    #expect(shown.status == 0 && shown.stdout == builtin.stdout, "\(shown.stderr)")
+}

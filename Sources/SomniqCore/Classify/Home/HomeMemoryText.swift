@@ -54,7 +54,7 @@ extension HomeMemory {
             }
             return out
         }
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (i, raw) in TextLines.of(text).enumerated() {
             let line = i + 1
             let words = raw.split(separator: " ", omittingEmptySubsequences: true)
             guard let first = words.first else { continue }

@@ -36,9 +36,10 @@ extension LearnedRules {
 
     /// The SHA-256 that `tools/learn/train.py` records as `body_sha256`: of the lines from
     /// the first `class` line to the end, each ended by a newline (a line's `\r` and blank
-    /// lines at the end left out, as the parser reads past them).
+    /// lines at the end left out, as the parser reads past them): a copy with CRLF line
+    /// ends hashes as the file the trainer wrote.
     public static func bodyDigest(of text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        var lines = TextLines.of(text)
         while lines.last?.isEmpty == true { lines.removeLast() }
         let body = lines.drop { !$0.hasPrefix("class ") }
         var bytes: [UInt8] = []
