@@ -62,7 +62,7 @@ struct Clips: ParsableCommand {
 
         func validate() throws {
             if let night, WallClock.parse(night + "T12:00") == nil {
-                throw ValidationError("--night: \"\(night)\" is not a date like 2026-11-22")
+                throw ValidationError("--night: \"\(LogText.escape(night))\" is not a date like 2026-11-22")
             }
         }
     }

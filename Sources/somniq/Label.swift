@@ -48,7 +48,8 @@ struct Label: ParsableCommand {
         if id == nil, verdict != nil { throw ValidationError("--as goes with an EVENT-ID") }
         if allAlertsAs != nil, night == nil { throw ValidationError("--all-alerts-as: give the --night whose alerts are meant") }
         for v in [verdict, allAlertsAs].compactMap({ $0 }) where EventLabel.Verdict(v) == nil {
-            throw ValidationError("\(v): not a verdict; give \(EventLabel.Verdict.accepted)")
+            // Printed by the argument parser, not by `fail`: escaped here, as `fail` escapes.
+            throw ValidationError("\(LogText.escape(v)): not a verdict; give \(EventLabel.Verdict.accepted)")
         }
     }
 

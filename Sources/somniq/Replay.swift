@@ -162,7 +162,7 @@ struct Replay: AsyncParsableCommand {
 
     func validate() throws {
         if let start, WallClock.parse(start) == nil {
-            throw ValidationError("--start: \"\(start)\" is not a time like 2026-11-22T23:10")
+            throw ValidationError("--start: \"\(LogText.escape(start))\" is not a time like 2026-11-22T23:10")
         }
         if start != nil, files.count > 1 { throw ValidationError("--start names when one recording began: give one file") }
         if report != nil, files.count > 1 { throw ValidationError("--report draws one night: give one file") }

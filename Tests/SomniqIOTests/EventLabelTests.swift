@@ -75,6 +75,24 @@ import SomniqCore
         #expect(night.labels[Self.door]?.verdict == .not && night.labels[Self.dog]?.verdict == .was(.cough))
     }
 
+    /// What label says of what it was given (a verdict, an id, a night) reaches the
+    /// terminal with its control characters escaped, as every other command's input does.
+    @Test func whatLabelEchoesOfItsInputIsEscaped() throws {
+        let log = try demoNight()
+        let verdict = try label([Self.door, "--as", "no\u{1b}[2Jt\nright", "--log", log])
+        #expect(verdict.status == 64 && verdict.stderr.contains("no\\x{1b}[2Jt\\nright: not a verdict"), "\(verdict.stderr)")
+        let all = try label(["--night", "2026-11-22", "--all-alerts-as", "\u{1b}]0;x\u{7}", "--log", log])
+        #expect(all.status == 64 && all.stderr.contains("\\x{1b}]0;x\\x{7}: not a verdict"), "\(all.stderr)")
+        let id = try label(["r1\u{1b}[31m-e9\nx", "--as", "not", "--log", log])
+        #expect(id.status == 65 && id.stderr.contains("no event r1\\x{1b}[31m-e9\\nx"), "\(id.stderr)")
+        let night = try label(["--night", "2026\u{1b}[2J", "--all-alerts-as", "right", "--log", log])
+        #expect(night.status == 65 && night.stderr.contains("no alert on the night of 2026\\x{1b}[2J"), "\(night.stderr)")
+        for r in [verdict, all, id, night] {
+            #expect(!r.stderr.utf8.contains(0x1B) && !r.stdout.utf8.contains(0x1B))
+            #expect(r.stderr.split(separator: "\n").allSatisfy { !$0.hasPrefix("right") && !$0.hasPrefix("x") })
+        }
+    }
+
     @Test func labelsSurviveARestartAWriterKilledMidLineAndARotatedLog() throws {
         let log = try demoNight()
         #expect(try label([Self.door, "--as", "not", "--log", log]).status == 0)

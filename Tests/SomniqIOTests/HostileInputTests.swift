@@ -147,6 +147,16 @@ import Testing
         #expect(!show.stdout.contains("\u{1B}") && show.stdout.contains("quiet\\x{1b}[2J\\nroot# "))
     }
 
+    /// An option's value the argument parser refuses is said back escaped (it prints the
+    /// message itself, past `fail`, which escapes every other).
+    @Test func aRefusedOptionValueIsSaidBackEscaped() throws {
+        for command in [["clips", "list", "--night", "2026\u{1b}[2J\nx"], ["replay", Paths.demoNight, "--start", "2026\u{1b}[2J\nx"]] {
+            let r = try somniq(command)
+            #expect(r.status == 64 && r.stderr.contains("\"2026\\x{1b}[2J\\nx\" is not a"), "\(command[0]): \(r.stderr)")
+            #expect(!r.stderr.utf8.contains(0x1B))
+        }
+    }
+
     @Test func aProfileOrConfigurationOverOneMebibyteIsRefusedAndABOMIsReadAlike() throws {
         let text = try String(contentsOfFile: Paths.package + "/profiles/balanced.json", encoding: .utf8)
         let padded = text.replacingOccurrences(of: "{", with: "{" + String(repeating: " ", count: 1 << 20), options: .anchored)
