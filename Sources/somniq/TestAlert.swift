@@ -17,6 +17,11 @@ struct TestAlert: ParsableCommand {
         would), and prints per sink whether it was delivered or why not: a webhook's HTTP \
         answer, an exec program's exit, an MQTT broker's acknowledgement. Exits 69 if any \
         sink failed. Safe to run beside the daemon: it logs nothing.
+
+        The sinks are tried all at once, each for at most --timeout, whatever its own \
+        timeout_s: a webhook's request is then cut short, an exec program killed. Each is \
+        sent the test once, and again (three times at most) only when no connection could \
+        be made: a service that answered, even with an error, may have delivered it.
         """)
 
     @Option(help: "Configuration file.")
@@ -25,7 +30,7 @@ struct TestAlert: ParsableCommand {
     @Option(help: "Only the sink of this name (see the configuration's sinks; default: all).")
     var sink: String?
 
-    @Option(help: "Seconds each sink is given to deliver.")
+    @Option(help: "Seconds each sink is given to deliver (the sinks are tried at once).")
     var timeout: Double = 10
 
     func validate() throws {

@@ -154,19 +154,19 @@ final class Broker {
 }
 
 /// A real HTTP server (Python's http.server) that records each POST as one JSON line
-/// on its standard output: path, headers, body.
-func startWebhookServer(port: Int) throws -> LineRecorder {
+/// on its standard output: path, headers, body; it answers each with `status`.
+func startWebhookServer(port: Int, status: Int = 200) throws -> LineRecorder {
     let script = """
     import http.server, json, sys
     class H(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
             print(json.dumps({"path": self.path, "headers": dict(self.headers), "body": body.decode()}), flush=True)
-            self.send_response(200); self.end_headers()
+            self.send_response(int(sys.argv[2])); self.end_headers()
         def log_message(self, *a): pass
     http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
     """
-    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)"])
+    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)", "\(status)"])
     try waitUntil(timeout: 5) { connects(port: port) }
     return r
 }

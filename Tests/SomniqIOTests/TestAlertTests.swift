@@ -108,6 +108,66 @@ import SomniqCore
         #expect(last["class"] == lastAlert["class"] && last["tier"] == lastAlert["tier"] && last["time"] == lastAlert["onset_time"])
     }
 
+    /// `somniq test-alert` with a bound on its wall time (a hung sink must not hold a test run).
+    func testAlert(_ arguments: String...) throws -> (result: CommandResult, seconds: Double) {
+        let started = Date()
+        let r = try runProgram("/usr/bin/timeout", ["30", Paths.somniq, "test-alert"] + arguments)
+        return (r, Date().timeIntervalSince(started))
+    }
+
+    /// A service that answered 5xx got the request and may have delivered it (a push
+    /// service that accepts, then answers 500, has already sounded the phone): the test
+    /// is not sent again.
+    @Test func aWebhookThatAnswersAnErrorIsPostedToOnce() throws {
+        let port = try freePort()
+        let server = try startWebhookServer(port: port, status: 500)
+        defer { server.stop() }
+        let cfg = try config("""
+        {"room": "nursery", "sinks": [{"type": "webhook", "name": "push", "url": "http://127.0.0.1:\(port)/topic"}]}
+        """)
+        let (r, seconds) = try testAlert("--config", cfg, "--timeout", "3")
+        #expect(r.status == 69 && r.stdout == "push (webhook): not delivered: POST to http://127.0.0.1:\(port) answered HTTP 500\n", "\(r.stdout)\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.3)
+        print("a webhook answering HTTP 500: \(server.lines.count) POST(s) from one test-alert, which took \(Int(seconds * 1000)) ms")
+        #expect(server.lines.count == 1)
+    }
+
+    /// Every sink is tried at once, each bounded by --timeout whatever its own timeout_s:
+    /// five webhooks that never answer and a program that never ends are given up together,
+    /// and the program is killed.
+    @Test func hungSinksAreGivenUpAtTheTimeoutAllAtOnce() throws {
+        let port = try freePort()
+        let hung = try startHangingServer(port: port)
+        defer { hung.stop() }
+        let pids = home + "/hung-pids"
+        let program = home + "/hang.sh"
+        try "#!/bin/sh\necho $$ >> \(pids)\nexec sleep 300\n".write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let hooks = (1...5).map { #"{"type": "webhook", "name": "hung\#($0)", "url": "http://127.0.0.1:\#(port)/", "timeout_s": 300}"# }
+        let cfg = try config(#"{"room": "nursery", "sinks": [\#(hooks.joined(separator: ", ")), {"type": "exec", "name": "hang", "command": ["\#(program)"], "timeout_s": 300}]}"#)
+        let (r, seconds) = try testAlert("--config", cfg, "--timeout", "2")
+        print("five hung webhooks and a hung program at --timeout 2: test-alert took \(Int(seconds * 1000)) ms")
+        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6 && lines.allSatisfy { $0.contains(": not delivered: ") }, "\(r.stdout)")
+        #expect(lines.last == "hang (exec): not delivered: \(program) did not finish within 2 s and was stopped", "\(r.stdout)")
+        // --timeout, SIGKILL 0.5 s after SIGTERM, and the start of somniq: not 6 × 2 s.
+        #expect(seconds < 4)
+        let pid = try #require(Int32((try? String(contentsOfFile: pids, encoding: .utf8))?.split(separator: "\n").first ?? ""))
+        #expect(kill(pid, 0) != 0, "the hung program is still running")
+        if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+    }
+
+    /// What cannot heal within seconds (a program that is not there) fails at once.
+    @Test func aProgramThatIsNotThereFailsAtOnce() throws {
+        let cfg = try config(#"{"room": "nursery", "sinks": [{"type": "exec", "command": ["/nonexistent/notify"]}]}"#)
+        let (r, seconds) = try testAlert("--config", cfg, "--timeout", "5")
+        print("an exec sink whose program is not there: test-alert took \(Int(seconds * 1000)) ms")
+        #expect(r.status == 69)
+        #expect(r.stdout == "exec (exec): not delivered: cannot run /nonexistent/notify: No such file or directory; check the exec sink's command\n", "\(r.stdout)")
+        #expect(seconds < 1.5)
+    }
+
     @Test func aTimeZoneTheMachineDoesNotKnowIsRefusedByName() throws {
         let cfg = try config(#"{"time_zone": "Mars/Olympus_Mons"}"#)
         let r = try somniq("run", "--config", cfg, "--check-config")

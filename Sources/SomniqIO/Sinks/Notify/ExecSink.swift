@@ -62,10 +62,12 @@ final class ExecSink: SinkEndpoint, Sendable {
         return env
     }
 
-    func deliver(_ message: SinkMessage) throws(SinkFailure) {
+    func deliver(_ message: SinkMessage, until testDeadline: ContinuousClock.Instant?) throws(SinkFailure) {
         let program = config.command[0]
         let env = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }
-        let deadline = ContinuousClock.now + .seconds(config.timeoutSeconds)
+        var seconds = config.timeoutSeconds
+        if let testDeadline { seconds = min(seconds, max(0, ContinuousClock.now.duration(to: testDeadline).inSeconds)) }
+        let deadline = ContinuousClock.now + .seconds(seconds)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SinkFailure("cannot run \(program): no pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -93,7 +95,7 @@ final class ExecSink: SinkEndpoint, Sendable {
             kill(-pid, SIGKILL)
             _ = reap(pid)
             if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
-            throw SinkFailure("\(program) did not finish within \(JSONValue.format(config.timeoutSeconds)) s and was stopped")
+            throw SinkFailure("\(program) did not finish within \(JSONValue.format(seconds == config.timeoutSeconds ? seconds : (seconds * 10).rounded() / 10)) s and was stopped")
         }
         // Judged by how it ended: a program that exited 0 has delivered, even if an abort
         // came too late to stop it.

@@ -47,6 +47,8 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         /// QoS 1 messages handed to libmosquitto, and those the broker has acknowledged
         /// (PUBACK): at shutdown the goodbye waits for the last ones to land.
         var published = 0, acknowledged = 0
+        /// Why the broker refused the last connection (CONNACK), until one is accepted.
+        var refused: String?
     }
     private let state = Mutex(State())
 
@@ -124,11 +126,12 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     private func connected(rc: Int32) {
         guard rc == 0, let client else {
+            state.withLock { $0.refused = String(cString: somniq_mosquitto_connack_string(rc)) }
             logger.error("sink \(name): \(LogText.escape(config.host)):\(config.port) refused the connection: \(LogText.escape(String(cString: somniq_mosquitto_connack_string(rc))))")
             return
         }
         let (states, available, first) = state.withLock { s in
-            defer { (s.connected, s.everConnected) = (true, true) }
+            defer { (s.connected, s.everConnected, s.refused) = (true, true, nil) }
             return (s.open, !s.deaf, !s.everConnected)
         }
         logger.info("sink \(name): connected to \(LogText.escape(config.host)):\(config.port)\(first ? "" : " again")")
@@ -167,7 +170,18 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         state.withLock { $0.acknowledged += 1 }
     }
 
-    func deliver(_ message: SinkMessage) throws(SinkFailure) {
+    func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure) {
+        // A test's client has only just started connecting: it waits for the broker (or its
+        // refusal) until the test's deadline, as nothing is published before.
+        if testOnly, let deadline {
+            while true {
+                let (up, refused) = state.withLock { ($0.connected, $0.refused) }
+                if up { break }
+                if let refused { throw SinkFailure("\(config.host):\(config.port) refused the connection: \(refused)") }
+                if ContinuousClock.now >= deadline { break }
+                usleep(5000)
+            }
+        }
         let (up, available) = state.withLock { s in
             if s.connected, let c = message.soundClass {
                 if message.kind == .eventStart { s.open.insert(c) } else if message.kind == .eventEnd { s.open.remove(c) }
@@ -177,7 +191,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             }
             return (s.connected, !s.deaf)
         }
-        guard up, let client else { throw SinkFailure("not connected to \(config.host):\(config.port)") }
+        guard up, let client else { throw SinkFailure("not connected to \(config.host):\(config.port)", unsent: true) }
         var rc: Int32
         switch message.kind {
         case .level:

@@ -59,7 +59,7 @@ public final class SinkHub: RecordSink {
     }
 
     /// The endpoint a sink's configuration describes.
-    private static func endpoint(_ config: SinkConfig, room: String, profile: Profile, version: String, logger: Logger,
+    static func endpoint(_ config: SinkConfig, room: String, profile: Profile, version: String, logger: Logger,
                                  page: HTTPConfig? = nil, test: Bool = false) -> SinkEndpoint {
         switch config.kind {
         case let .exec(e): ExecSink(e)
@@ -79,37 +79,6 @@ public final class SinkHub: RecordSink {
         public var seconds: Double
     }
 
-    /// Sends one test notification through each of `configs`, one sink after another,
-    /// each given up to `timeout` (to connect, deliver, and for MQTT to have the
-    /// broker acknowledge it): what `somniq test-alert` and the web page's button do. A
-    /// failed attempt is tried again until then (a broker is still being connected to).
-    public static func sendTest(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                timeout: Duration, logger: Logger) -> [TestResult] {
-        configs.map { config in
-            let started = ContinuousClock.now
-            if let (problem, package) = libraryProblem(config.kind) {
-                return TestResult(sink: config.name, type: config.typeName, failure: "\(problem); install \(package)", seconds: 0)
-            }
-            let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, test: true)
-            endpoint.start(wake: {})
-            defer { endpoint.stop() }
-            let deadline = started + timeout
-            var failure: String? = "no attempt"
-            while true {
-                do throws(SinkFailure) {
-                    try endpoint.deliver(.test(room: room, time: time))
-                    failure = endpoint.confirm(until: deadline)
-                    break
-                } catch {
-                    failure = error.description
-                    if ContinuousClock.now + .milliseconds(100) >= deadline { break }
-                    usleep(100_000)
-                }
-            }
-            return TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: started.duration(to: .now).inSeconds)
-        }
-    }
-
     /// The first sink of `configs` whose network library cannot be loaded, said as
     /// `run --check-config` reports it; nil when every one loads.
     public static func unloadableLibrary(_ configs: [SinkConfig]) -> String? {
@@ -121,7 +90,7 @@ public final class SinkHub: RecordSink {
 
     /// Why the network library a kind of sink needs (libcurl for a webhook, libmosquitto
     /// for MQTT) cannot be loaded, and the Debian package that brings it; nil when it loads.
-    private static func libraryProblem(_ kind: SinkConfig.Kind) -> (problem: String, package: String)? {
+    static func libraryProblem(_ kind: SinkConfig.Kind) -> (problem: String, package: String)? {
         switch kind {
         case .webhook: WebhookSink.loadFailure.map { ("cannot load libcurl: \(LogText.escape($0))", "libcurl4") }
         case .mqtt: MQTTSink.loadFailure.map { ("cannot load libmosquitto: \(LogText.escape($0))", "libmosquitto1") }

@@ -5,7 +5,14 @@ import Logging
 /// Why a sink could not deliver, in words for the log (already free of control characters).
 public struct SinkFailure: Error, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = LogText.escape(description) }
+    /// Nothing reached the far end (no connection could be made to it), so that sending
+    /// again cannot deliver twice. A test (`SinkHub.sendTest`) tries again only then; the
+    /// daemon's queue retries every failure, with backoff.
+    public var unsent: Bool
+    public init(_ description: String, unsent: Bool = false) {
+        self.description = LogText.escape(description)
+        self.unsent = unsent
+    }
 }
 
 /// An endpoint: it delivers one message at a time, on its worker's thread, and may block
@@ -14,7 +21,9 @@ protocol SinkEndpoint: AnyObject, Sendable {
     /// Called once before the first delivery; `wake` cuts a retry wait short (MQTT calls
     /// it on reconnecting).
     func start(wake: @escaping @Sendable () -> Void)
-    func deliver(_ message: SinkMessage) throws(SinkFailure)
+    /// Delivers `message`, given up at the sink's own timeout or at `deadline` (a test's
+    /// `--timeout`), whichever comes first.
+    func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure)
     /// Called once after the last delivery.
     func stop()
     /// Whether this endpoint takes messages of `kind` at all (only MQTT takes levels).
@@ -29,6 +38,7 @@ protocol SinkEndpoint: AnyObject, Sendable {
 }
 
 extension SinkEndpoint {
+    func deliver(_ message: SinkMessage) throws(SinkFailure) { try deliver(message, until: nil) }
     func abort() {}
     func confirm(until deadline: ContinuousClock.Instant) -> String? { nil }
 }

@@ -65,8 +65,10 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         }
     }
 
-    func deliver(_ message: SinkMessage) throws(SinkFailure) {
+    func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure) {
         guard let curl else { throw SinkFailure("cannot load libcurl: \(Self.loadFailure ?? "curl_easy_init failed")") }
+        var ms = Int(config.timeoutSeconds * 1000)
+        if let deadline { ms = min(ms, max(1, Int((ContinuousClock.now.duration(to: deadline).inSeconds * 1000).rounded(.up)))) }
         let (body, extra) = Self.request(message, format: config.format)
         var list: UnsafeMutablePointer<curl_slist>?
         for h in extra + config.headers.sorted(by: { $0.key < $1.key }).map({ "\($0.key): \($0.value)" }) {
@@ -86,7 +88,6 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
                 _ = somniq_curl_set_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: b.baseAddress))
                 _ = somniq_curl_set_long(curl, CURLOPT_POSTFIELDSIZE, b.count)
                 _ = somniq_curl_set_pointer(curl, CURLOPT_HTTPHEADER, list.map(UnsafeMutableRawPointer.init))
-                let ms = Int(config.timeoutSeconds * 1000)
                 _ = somniq_curl_set_long(curl, CURLOPT_TIMEOUT_MS, ms)
                 _ = somniq_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(ms, 5000))
                 _ = somniq_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, e.baseAddress)
@@ -98,7 +99,9 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         guard result == CURLE_OK else {
             let message = errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
             let detail = message.isEmpty ? String(cString: somniq_curl_easy_strerror(result)) : String(decoding: message, as: UTF8.self)
-            throw SinkFailure("POST to \(host) failed: \(detail)")
+            // No connection made: the service cannot have the request. Any other failure
+            // (a timeout, a connection cut) may come after the service took it.
+            throw SinkFailure("POST to \(host) failed: \(detail)", unsent: result == CURLE_COULDNT_CONNECT)
         }
         var code = 0
         _ = somniq_curl_response_code(curl, &code)
