@@ -168,6 +168,19 @@ import SomniqCore
         #expect(seconds < 1.5)
     }
 
+    /// A broker that refuses the login is said at once, not waited on until --timeout.
+    @Test func aBrokerThatRefusesTheLoginFailsAtOnceSayingSo() throws {
+        let broker = try Broker(secure: true)
+        let cfg = try config("""
+        {"room": "nursery", "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(broker.port),
+          "ca_file": \(String(reflecting: broker.caFile!)), "username": \(String(reflecting: Broker.user)), "password": "wrong"}]}
+        """)
+        let (r, seconds) = try testAlert("--config", cfg, "--timeout", "8")
+        print("an MQTT broker that refuses the login: test-alert took \(Int(seconds * 1000)) ms")
+        #expect(r.status == 69 && r.stdout.hasPrefix("mqtt (mqtt): not delivered: 127.0.0.1:\(broker.port) refused the connection: "), "\(r.stdout)")
+        #expect(seconds < 4)
+    }
+
     @Test func aTimeZoneTheMachineDoesNotKnowIsRefusedByName() throws {
         let cfg = try config(#"{"time_zone": "Mars/Olympus_Mons"}"#)
         let r = try somniq("run", "--config", cfg, "--check-config")
