@@ -315,6 +315,11 @@ struct Guard: RouterMiddleware {
     /// another site, which the cookie would otherwise follow, is refused (403).
     static func sameOrigin(_ request: Request) -> WebSite.Reply? {
         let host = request.head.authority ?? ""
+        // Two are refused, as two Hosts are: the first may be this page's and the second
+        // another site's, and what reads them next (a proxy) may take the other.
+        guard request.headers.count(where: { $0.name.canonicalName == "origin" }) <= 1 else {
+            return .text(400, "bad request: more than one Origin header; send one")
+        }
         if let origin = WebServer.header(request, "origin") {
             // https too: behind a reverse proxy with TLS, the browser's origin is https.
             return origin == "http://\(host)" || origin == "https://\(host)" ? nil

@@ -467,6 +467,28 @@ import SomniqCore
         #expect(tally.longestOpen < 6.5, "a slow connection was held \(tally.longestOpen) s")
     }
 
+    /// A request with two Origin headers is refused (400), as one with two Hosts is: the
+    /// page's own origin first does not let another site's through.
+    @Test func twoOriginHeadersAreRefused() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        func post(_ origins: [String]) throws -> String {
+            let socket = try LoopbackSocket(port: server.port)
+            socket.send("POST /night/2026-11-22/episode HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+                        + origins.map { "Origin: \($0)\r\n" }.joined() + "Content-Length: 13\r\nConnection: close\r\n\r\nseverity=mild")
+            return socket.readToEnd()
+        }
+        let page = "http://127.0.0.1:\(server.port)"
+        let one = try post([page])
+        #expect(one.hasPrefix("HTTP/1.1 403 ") && one.hasSuffix("adding an episode needs a token: set http.token in the configuration\n"),
+                "the page's own origin passes, to the token's check: \(one.suffix(100))")
+        for origins in [[page, "http://evil.example"], ["http://evil.example", page], [page, page]] {
+            let two = try post(origins)
+            #expect(two.hasPrefix("HTTP/1.1 400 ") && two.hasSuffix("bad request: more than one Origin header; send one\n"), "\(origins): \(two.suffix(100))")
+        }
+    }
+
     // MARK: somniq run with "http"
 
     /// The daemon on the ALSA file plugin (its capture paced at real time, then stalling),
