@@ -2,9 +2,10 @@
 /// under `ConnectionLimits`, with no I/O (tested as it is). Its methods return the
 /// connections to close.
 ///
-/// A connection waits (for its first request's head, or idle between requests) or is being
-/// answered. Waiting costs a client nothing, so a slow client (slowloris) can keep any
-/// number of connections waiting, while one that sent a whole request is answered at once.
+/// A connection waits (for a whole request, its head and its body, or idle between
+/// requests) or is being answered. Waiting costs a client nothing, so a slow client
+/// (slowloris: a head a line at a time, or a body a byte at a time) can keep any number of
+/// connections waiting, while one that sent a whole request is answered at once.
 /// So the limits close waiting connections, the longest waiting first:
 /// - a peer keeps at most `perPeer` connections: beyond, the one of its own that has
 ///   waited longest is closed;
@@ -50,7 +51,7 @@ struct Admission<ID: Hashable & Sendable>: Sendable {
         return trim(peer)
     }
 
-    /// What `id` sent with it has been read without a whole request's head, or it has sent
+    /// What `id` sent with it has been read without a whole request, or it has sent
     /// nothing for its first moments: it waits, and may be closed for another.
     mutating func hadItsChance(_ id: ID) -> [ID] {
         guard let h = held[id], case .new = h.state else { return [] }
@@ -59,7 +60,7 @@ struct Admission<ID: Hashable & Sendable>: Sendable {
         return trim(h.peer)
     }
 
-    /// A request's head has arrived on `id`: it is being answered.
+    /// A whole request, head and body, has arrived on `id`: it is being answered.
     mutating func answering(_ id: ID) {
         held[id]?.state = .answering
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
@@ -5,12 +6,16 @@ import NIOCore
 import NIOHTTPTypes
 
 /// The limits on the web server's connections, shared by its event loops: which ones are
-/// kept when clients open too many (`Admission`: per peer, and in all), and the deadline
-/// for a connection's first request head. A slow client (slowloris: a header line every few
-/// seconds, never the end) is closed at the deadline, or sooner by a connection that needs
-/// its place, so it holds nothing that a whole request needs, token or not.
+/// kept when clients open too many (`Admission`: per peer, and in all), the deadline for a
+/// connection's first request head, the deadline for each request's body, and the largest
+/// body. A slow client (slowloris: a header line every few seconds, never the end; or a
+/// whole head, then its body a byte at a time) is closed at the deadline, or sooner by a
+/// connection that needs its place: until a request is whole it holds nothing that a whole
+/// request needs, token or not.
 final class ConnectionLimits: Sendable {
     let headSeconds: Int64
+    let bodySeconds: Int64
+    let bodyLimit: Int
     /// A new connection that has sent nothing is not closed for another this long: a
     /// client sends its request as it connects, and it arrives within a round trip.
     static let firstChance: TimeAmount = .seconds(1)
@@ -22,8 +27,10 @@ final class ConnectionLimits: Sendable {
         var lastID: UInt64 = 0
     }
 
-    init(perPeer: Int, total: Int, headSeconds: Int64) {
+    init(perPeer: Int, total: Int, headSeconds: Int64, bodySeconds: Int64, bodyLimit: Int) {
         self.headSeconds = headSeconds
+        self.bodySeconds = bodySeconds
+        self.bodyLimit = bodyLimit
         state = NIOLockedValueBox(State(admission: Admission(perPeer: perPeer, total: total)))
     }
 
@@ -82,9 +89,12 @@ final class ConnectionLimits: Sendable {
     }
 
     /// One connection's handler, after the HTTP parser: it tells the limits when the
-    /// connection opens, has been read, is being answered, waits again and closes, and
-    /// closes it when its first request's head is not whole by the deadline. Between
-    /// requests, Hummingbird's idle timeout closes it.
+    /// connection opens, has been read, is being answered (a whole request, head and body,
+    /// has been read and waits for its reply), waits again and closes. It closes the
+    /// connection when its first request's head is not whole by the head's deadline, answers
+    /// 408 and closes when a request's body is not whole by the body's deadline, and answers
+    /// 413 and closes at a head announcing a larger body than `bodyLimit`, before reading
+    /// any of it. Between requests, Hummingbird's idle timeout closes it.
     final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
         typealias InboundOut = HTTPRequestPart
@@ -93,11 +103,17 @@ final class ConnectionLimits: Sendable {
 
         private let limits: ConnectionLimits
         private var id: UInt64?
-        /// Requests read and not yet answered (pipelined ones are read ahead).
-        private var unanswered = 0
+        /// Requests whose head has been read, requests read whole (their end too), and
+        /// replies written to them; pipelined ones are read ahead. The connection is being
+        /// answered while a whole request waits for its reply (`wholes > replies`); a route
+        /// may reply before the body is read (401, say), and then it is not.
+        private var heads = 0, wholes = 0, replies = 0
         private var readOnce = false
+        /// The first request head's deadline, then that of the body of the request being read.
         private var deadline: Scheduled<Void>?
         private var chance: Scheduled<Void>?
+        /// This handler has answered (408, 413) and closes: nothing more is read or written.
+        private var ending = false
 
         init(_ limits: ConnectionLimits) { self.limits = limits }
 
@@ -120,7 +136,7 @@ final class ConnectionLimits: Sendable {
         }
 
         func channelReadComplete(context: ChannelHandlerContext) {
-            // What came with the connection is read: a whole head has made it answering.
+            // What came with the connection is read: a whole request has made it answering.
             if !readOnce, let id {
                 readOnce = true
                 chance?.cancel()
@@ -131,23 +147,71 @@ final class ConnectionLimits: Sendable {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .head = unwrapInboundIn(data), let id {
+            guard !ending else { return }
+            switch unwrapInboundIn(data) {
+            case let .head(head):
+                deadline?.cancel()
+                // A length that is no number SwiftNIO's parser refuses before; one past Int is large.
+                if let length = head.headerFields[.contentLength], (Int(length) ?? .max) > limits.bodyLimit {
+                    end(context, 413, "the body is larger than \(limits.bodyLimit / 1024) KB, the most a form of this page holds")
+                    return
+                }
+                heads += 1
+                deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(limits.bodySeconds)) { self.bodyTimedOut(context) }
+            case .body:
+                break
+            case .end:
                 deadline?.cancel()
                 deadline = nil
-                unanswered += 1
-                if unanswered == 1 { limits.answering(id) }
+                wholes += 1
+                if wholes == replies + 1, let id { limits.answering(id) }
             }
             context.fireChannelRead(data)
         }
 
+        private func bodyTimedOut(_ context: ChannelHandlerContext) {
+            deadline = nil
+            guard replies < heads else {
+                // Answered already (a refusal before the body): what is left of it is not awaited.
+                context.close(promise: nil)
+                return
+            }
+            end(context, 408, "the request's body did not arrive whole within \(limits.bodySeconds) s of its head")
+        }
+
+        /// Answers `status` with `text` in place of the routes, and closes: a route reading the
+        /// request's body fails (it must not take a part of it for the whole), and its reply
+        /// is not written.
+        private func end(_ context: ChannelHandlerContext, _ status: Int, _ text: String) {
+            ending = true
+            deadline?.cancel()
+            deadline = nil
+            let body = ByteBuffer(string: text + "\n")
+            var fields = HTTPFields()
+            fields[.contentType] = "text/plain; charset=utf-8"
+            fields[.contentLength] = "\(body.readableBytes)"
+            fields[.connection] = "close"
+            fields[.cacheControl] = "no-store"
+            fields[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: status), headerFields: fields))), promise: nil)
+            context.write(wrapOutboundOut(.body(body)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.fireErrorCaught(RequestCutShort(status: status))
+        }
+
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            guard !ending else {
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return
+            }
             // A reply to no request (Hummingbird's 400 for what does not parse) counts for none.
-            guard case .end = unwrapOutboundIn(data), unanswered > 0, let id else {
+            guard case .end = unwrapOutboundIn(data), replies < heads, let id else {
                 context.write(data, promise: promise)
                 return
             }
-            unanswered -= 1
-            guard unanswered == 0 else {
+            replies += 1
+            guard wholes == replies else {
+                // Still answering a request read ahead, or answered before its body was read.
                 context.write(data, promise: promise)
                 return
             }
@@ -155,7 +219,7 @@ final class ConnectionLimits: Sendable {
             // lose the reply. A request read ahead meanwhile keeps it answering.
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.assumeIsolated().whenComplete { _ in
-                if self.unanswered == 0, self.id == id { self.limits.answered(id) }
+                if self.wholes <= self.replies, self.id == id { self.limits.answered(id) }
             }
             if let promise { written.futureResult.cascade(to: promise) }
             context.write(data, promise: written)
@@ -175,6 +239,11 @@ final class ConnectionLimits: Sendable {
             if let id { limits.closed(id) }
             id = nil
         }
+    }
+
+    /// What a route reading a request's body hears when this handler has answered it.
+    struct RequestCutShort: Error {
+        var status: Int
     }
 }
 

@@ -27,6 +27,11 @@ public enum WebServer {
     /// retransmissions of a lost one on a poor Wi-Fi link (TCP waits 1 s, then 2 s: RFC 6298
     /// §2, §5.5), and a slow client holds a connection no longer than that.
     public static let headSeconds: Int64 = 5
+    /// A request's body must be whole this long after its head, or it is answered 408 and
+    /// the connection closed. The largest body, a form (`formLimit`), is a few segments,
+    /// sent with the head; 5 s leaves room for two retransmissions, as for the head, and a
+    /// slow client holds a request no longer than that.
+    public static let bodySeconds: Int64 = 5
     /// A connection that sends nothing for this long is closed (a slow client holds a slot
     /// no longer).
     public static let idleSeconds: Int64 = 15
@@ -36,6 +41,8 @@ public enum WebServer {
     /// Page requests waiting for the worker thread beyond this are answered 503 at once.
     public static let queuedPages = 16
     /// The episode form's body: a note of 500 characters and every box ticked is under 2 KB.
+    /// No request's body may be larger: one whose head announces more is answered 413 at
+    /// once, before any of it is read.
     static let formLimit = 16 * 1024
     /// What each sink is given to deliver a test notification from the page (all at once):
     /// the page answers within this and `TestNotifier.grace`, well inside the 15 s a
@@ -161,7 +168,8 @@ public enum WebServer {
             respond(.init(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(LiveScript.text.utf8)))
         }
         let address: BindAddress = .hostname(settings.http.host, port: settings.http.port)
-        let limits = ConnectionLimits(perPeer: connectionsPerPeer, total: maxConnections, headSeconds: headSeconds)
+        let limits = ConnectionLimits(perPeer: connectionsPerPeer, total: maxConnections, headSeconds: headSeconds,
+                                      bodySeconds: bodySeconds, bodyLimit: formLimit)
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in

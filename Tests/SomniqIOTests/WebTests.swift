@@ -467,6 +467,36 @@ import SomniqCore
         #expect(tally.longestOpen < 6.5, "a slow connection was held \(tally.longestOpen) s")
     }
 
+    /// A POST whose body stops short of its Content-Length is answered 408 when its time is
+    /// up, 5 s after its head, and closed; one announcing more than any form holds (1 GB)
+    /// is answered 413 at once, before a byte of it is read.
+    @Test func aBodyMustBeWholeInTimeAndNoLargerThanAForm() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        func head(_ length: Int) -> String {
+            "POST /night/2026-11-22/episode HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://127.0.0.1:\(server.port)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(length)\r\n\r\n"
+        }
+        let huge = try LoopbackSocket(port: server.port)
+        var asked = Date()
+        huge.send(head(1_000_000_000) + "severity=mild")
+        let refused = huge.readToEnd(timeout: 3)
+        #expect(refused.hasPrefix("HTTP/1.1 413 ") && refused.hasSuffix("the body is larger than 16 KB, the most a form of this page holds\n"),
+                "\(refused.prefix(200))")
+        #expect(Date().timeIntervalSince(asked) < 1, "refused after \(Date().timeIntervalSince(asked)) s")
+
+        let short = try LoopbackSocket(port: server.port)
+        asked = Date()
+        short.send(head(100) + "severity=mild")
+        let reply = short.readToEnd(timeout: 8)
+        let took = Date().timeIntervalSince(asked)
+        #expect(reply.hasPrefix("HTTP/1.1 408 ") && reply.lowercased().contains("connection: close")
+                    && reply.hasSuffix("the request's body did not arrive whole within 5 s of its head\n"), "\(reply.prefix(200))")
+        #expect(took >= 4.5 && took < 6.5, "answered after \(took) s")
+        #expect(try fetch(server.base + "/healthz").status == 200)
+    }
+
     /// A request with two Origin headers is refused (400), as one with two Hosts is: the
     /// page's own origin first does not let another site's through.
     @Test func twoOriginHeadersAreRefused() throws {
