@@ -175,14 +175,17 @@ public enum WebServer {
             server: HTTPServerBuilder { responder in
                 LimitedHTTP1Channel(responder: responder, limits: limits, idleTimeout: .seconds(idleSeconds))
             },
-            // The limits must see a new connection to make room for it (a health check that
-            // waited in the kernel's backlog behind slow clients went unanswered), so accepting
-            // pauses only at twice as many, counting those being closed. The backlog holds
-            // `backlog` connects: slow clients opening again at once the hundreds that were
-            // closed overflowed the default 256, and a connect beyond is dropped, to be sent
-            // again only a second later (TCP's first timeout).
-            configuration: .init(address: address, serverName: nil, backlog: backlog,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(2 * maxConnections)),
+            // Accepting never pauses: the limits must see a new connection to make room for
+            // it, and close those beyond at once. Paused at 64 connections, with a slot held
+            // a second by each new one that had sent nothing yet, a health check waited in the
+            // kernel's backlog behind the hundreds of slow clients opening again as soon as
+            // closed, 4 s and more. Those beyond the limits are closed as soon as read (or
+            // after their first second, silent), so the descriptors held follow the clients;
+            // were they to run out, SwiftNIO pauses accepting for a second (its
+            // AcceptBackoffHandler). The backlog holds `backlog` connects: those hundreds
+            // overflowed the default 256, and a connect beyond is dropped, to be sent again
+            // only a second later (TCP's first timeout).
+            configuration: .init(address: address, serverName: nil, backlog: backlog),
             onServerRunning: { channel in
                 logger.info("web page on http://\(settings.http.listen)/\(settings.http.token == nil ? "" : " (token required)")")
                 await onRunning(channel.localAddress?.port ?? settings.http.port)

@@ -111,12 +111,27 @@ func networkAddress() -> String? {
 
 /// A TCP connection to 127.0.0.1:`port` written and read as bytes: for what curl will not
 /// send (two Host headers, a request head a line at a time). Closed when let go of.
+/// `source`: the loopback address it comes from (all of 127/8 is this machine's), for
+/// clients on several addresses.
 final class LoopbackSocket {
     let fd: Int32
 
-    init(port: Int) throws {
+    init(port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        if let source {
+            var s = sockaddr_in()
+            s.sin_family = sa_family_t(AF_INET)
+            s.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &s) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard bound else {
+                let e = errno
+                close(fd)
+                throw POSIXError(POSIXErrorCode(rawValue: e) ?? .EADDRNOTAVAIL)
+            }
+        }
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
         a.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -148,6 +163,21 @@ final class LoopbackSocket {
         return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
+    /// What the server has sent, without waiting, and whether it has closed the connection
+    /// after it.
+    func readAvailable() -> (bytes: [UInt8], closed: Bool) {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                bytes += chunk[0..<n]
+                continue
+            }
+            return (bytes, n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        }
+    }
+
     /// Everything the server sends until it closes the connection, or until `timeout`.
     func readToEnd(timeout: Double = 5) -> String {
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
@@ -164,24 +194,34 @@ final class LoopbackSocket {
 }
 
 /// Slow clients as a hostile probe runs them (slowloris): `count` connections to
-/// 127.0.0.1:`port`, each sending a request head one line every `every` seconds, in turns
-/// spread over that period, and never its end; a connection the server has closed is
-/// opened again at its next turn. They stop by themselves after `seconds`, closing all.
+/// 127.0.0.1:`port`, from `sources` in turn, each sending a little every `every` seconds,
+/// in turns spread over that period, and never the end; a connection the server closes is
+/// opened again at once. What they send is `kind`'s. They stop by themselves after
+/// `seconds`, closing all.
 final class SlowClients: @unchecked Sendable {
+    enum Kind {
+        /// A request head one line a turn, from the turn after the connection opened.
+        case heads
+        /// A whole POST head to `path` (with the page's own Origin), its body of `length`
+        /// bytes announced, then one byte of it a turn.
+        case bodies(path: String, length: Int)
+    }
     struct Tally {
         /// Connections opened, the first `count` included.
         var opened = 0
-        /// The longest any connection was seen open (at the turn that found it closed, or at
-        /// the end): at most the server's hold on it plus one turn.
+        /// The longest any connection was seen open (when found closed, or at the end).
         var longestOpen = 0.0
+        /// Replies that began `HTTP/1.1 <status>`, counted by status, read as connections
+        /// were found closed.
+        var statuses: [Int: Int] = [:]
     }
     private let lock = NSLock()
     private var tally = Tally()
     private let done = DispatchSemaphore(value: 0)
 
-    init(port: Int, count: Int, every: Double, seconds: Double) {
+    init(port: Int, count: Int, every: Double, seconds: Double, sources: [String] = ["127.0.0.1"], kind: Kind = .heads) {
         Thread { [self] in
-            run(port: port, count: count, every: every, seconds: seconds)
+            run(port: port, count: count, every: every, seconds: seconds, sources: sources, kind: kind)
             done.signal()
         }.start()
     }
@@ -192,26 +232,61 @@ final class SlowClients: @unchecked Sendable {
         return lock.withLock { tally }
     }
 
-    private func run(port: Int, count: Int, every: Double, seconds: Double) {
+    private func run(port: Int, count: Int, every: Double, seconds: Double, sources: [String], kind: Kind) {
+        guard count > 0 else { return }
         let start = Date()
-        var held: [(socket: LoopbackSocket, since: Date, lines: Int)?] = Array(repeating: nil, count: count)
+        var held: [(socket: LoopbackSocket, since: Date, lines: Int, reply: [UInt8])?] = Array(repeating: nil, count: count)
         func seen(_ since: Date) { lock.withLock { tally.longestOpen = max(tally.longestOpen, Date().timeIntervalSince(since)) } }
-        for turn in 0... {
+        /// Reads what connection `i` has been sent; whether it is closed.
+        func closed(_ i: Int) -> Bool {
+            guard let h = held[i] else { return true }
+            let (bytes, closed) = h.socket.readAvailable()
+            held[i]?.reply += bytes
+            return closed
+        }
+        func open(_ i: Int) {
+            if let h = held[i] {
+                seen(h.since)
+                let reply = String(decoding: h.reply, as: UTF8.self)
+                if reply.hasPrefix("HTTP/1.1 "), let status = Int(reply.dropFirst(9).prefix(3)) {
+                    lock.withLock { tally.statuses[status, default: 0] += 1 }
+                }
+            }
+            held[i] = nil
+            guard let socket = try? LoopbackSocket(port: port, from: sources[i % sources.count]) else { return }
+            switch kind {
+            case .heads:
+                break
+            case let .bodies(path, length):
+                socket.send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+                            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(length)\r\n\r\n")
+            }
+            held[i] = (socket, Date(), 0, [])
+            lock.withLock { tally.opened += 1 }
+        }
+        var turn = 0
+        while true {
             let at = start.addingTimeInterval(Double(turn) * every / Double(count))
             guard at.timeIntervalSince(start) < seconds else { break }
-            Thread.sleep(until: at)
-            let i = turn % count
-            if let h = held[i], !h.socket.closedByServer {
-                h.socket.send("X-Slow-\(h.lines): \(turn)\r\n")
-                held[i]?.lines += 1
+            // Until the next turn, a connection the server closes is opened again.
+            var fds = held.map { pollfd(fd: $0?.socket.fd ?? -1, events: Int16(POLLIN), revents: 0) }
+            let wait = Int32(max(0, at.timeIntervalSinceNow * 1000).rounded(.up))
+            if poll(&fds, nfds_t(fds.count), wait) > 0 {
+                for (i, p) in fds.enumerated() where p.revents != 0 && closed(i) { open(i) }
                 continue
             }
-            if let h = held[i] { seen(h.since) }
-            held[i] = nil
-            guard let socket = try? LoopbackSocket(port: port) else { continue }
-            socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
-            held[i] = (socket, Date(), 0)
-            lock.withLock { tally.opened += 1 }
+            guard Date() >= at else { continue }
+            let i = turn % count
+            turn += 1
+            if held[i] != nil, !closed(i), let h = held[i] {
+                switch kind {
+                case .heads: h.socket.send(h.lines == 0 ? "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n" : "X-Slow-\(h.lines): \(turn)\r\n")
+                case .bodies: h.socket.send("a")
+                }
+                held[i]?.lines += 1
+            } else {
+                open(i)
+            }
         }
         for case let h? in held { seen(h.since) }
     }

@@ -467,6 +467,48 @@ import SomniqCore
         #expect(tally.longestOpen < 6.5, "a slow connection was held \(tally.longestOpen) s")
     }
 
+    /// Issue 47's hostile probe, on loopback for 10 s: 400 slow heads (a line every 5 s
+    /// each) from one address; or from 20 addresses, 200 slow heads (a line a second) and
+    /// 100 slow bodies (a POST head to the episode form announcing 1 GB, or 10 KB, then a
+    /// byte a second). Each is opened again as soon as it is closed. /healthz, asked every
+    /// quarter of a second from 127.0.0.1, is answered 200 within 2 s every time; the 1 GB
+    /// bodies are refused at once (413), the 10 KB ones closed, or answered 408 when their
+    /// time is up, and no slow connection is held past its deadline.
+    @Test(arguments: [(addresses: 1, bodies: 0), (addresses: 20, bodies: 100)])
+    func hundredsOfSlowClientsLeaveHealthAnswered(addresses: Int, bodies: Int) throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let sources = (0..<addresses).map { "127.0.0.\(addresses == 1 ? 1 : 2 + $0)" }
+        let path = "/night/2026-11-22/episode"
+        let heads = SlowClients(port: server.port, count: bodies == 0 ? 400 : 200, every: bodies == 0 ? 5 : 1, seconds: 10, sources: sources)
+        let huge = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources,
+                               kind: .bodies(path: path, length: 1_000_000_000))
+        let long = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources, kind: .bodies(path: path, length: 10_000))
+        Thread.sleep(forTimeInterval: 1.5)  // every one has connected
+        var took: [Double] = [], failed: [String] = []
+        let end = Date(timeIntervalSinceNow: 8)
+        while Date() < end {
+            let asked = Date()
+            do {
+                let r = try fetch(server.base + "/healthz", timeout: 5)
+                if r.status != 200 { failed.append("\(r.status) \(r.text)") }
+            } catch { failed.append("\(error)") }
+            took.append(Date().timeIntervalSince(asked))
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let (h, g, l) = (heads.finished(), huge.finished(), long.finished())
+        let worst = took.max() ?? 0
+        print("\(bodies == 0 ? 400 : 300) slow clients from \(addresses) address(es) for 10 s: /healthz answered \(took.count - failed.count) of \(took.count),"
+              + " the slowest in \(Int(worst * 1000)) ms; opened \(h.opened) slow heads, \(g.opened) 1 GB bodies (\(g.statuses)),"
+              + " \(l.opened) 10 KB bodies (\(l.statuses)); the longest seen open \(String(format: "%.1f", max(h.longestOpen, g.longestOpen, l.longestOpen))) s")
+        #expect(failed.isEmpty, "\(failed)")
+        #expect(worst < 2, "the slowest probe took \(worst) s")
+        #expect(g.statuses.keys.allSatisfy { $0 == 413 } && (bodies == 0 || g.statuses[413] != nil), "1 GB bodies: \(g.statuses)")
+        #expect(l.statuses.keys.allSatisfy { $0 == 408 }, "10 KB bodies: \(l.statuses)")
+        #expect(max(h.longestOpen, g.longestOpen, l.longestOpen) < 7.5, "a slow connection was held \(max(h.longestOpen, g.longestOpen, l.longestOpen)) s")
+    }
+
     /// A POST whose body stops short of its Content-Length is answered 408 when its time is
     /// up, 5 s after its head, and closed; one announcing more than any form holds (1 GB)
     /// is answered 413 at once, before a byte of it is read.
