@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// The limits on the web server's connections, shared by its event loops: which ones are
@@ -92,9 +93,10 @@ final class ConnectionLimits: Sendable {
     /// connection opens, has been read, is being answered (a whole request, head and body,
     /// has been read and waits for its reply), waits again and closes. It closes the
     /// connection when its first request's head is not whole by the head's deadline, answers
-    /// 408 and closes when a request's body is not whole by the body's deadline, and answers
-    /// 413 and closes at a head announcing a larger body than `bodyLimit`, before reading
-    /// any of it. Between requests, Hummingbird's idle timeout closes it.
+    /// 408 and closes when a request's body is not whole by the body's deadline, 400 when
+    /// the client ends its side in a body, and 413 at a head announcing a larger body than
+    /// `bodyLimit`, before reading any of it. Between requests, Hummingbird's idle timeout
+    /// closes it.
     final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
         typealias InboundOut = HTTPRequestPart
@@ -177,6 +179,16 @@ final class ConnectionLimits: Sendable {
                 return
             }
             end(context, 408, "the request's body did not arrive whole within \(limits.bodySeconds) s of its head")
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            // The client ended its side in a body (SwiftNIO's parser: an end of input in a
+            // message): the route reading it must not take what came for the whole.
+            if !ending, error is HTTPParserError, heads > wholes, replies < heads {
+                end(context, 400, "the request's body ended before the length its head gave")
+                return
+            }
+            context.fireErrorCaught(error)
         }
 
         /// Answers `status` with `text` in place of the routes, and closes: a route reading the

@@ -539,6 +539,23 @@ import SomniqCore
         #expect(try fetch(server.base + "/healthz").status == 200)
     }
 
+    /// A POST whose client ends its side of the connection before the body is whole is not
+    /// taken for a whole one: it is answered 400 at once, saying so (the route, which failed
+    /// to read it, answered 413, a form too large).
+    @Test func aBodyCutShortByItsClientIsNotTakenWhole() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let server = try Served(log, clips: clips)
+        defer { server.stop() }
+        let socket = try LoopbackSocket(port: server.port)
+        let asked = Date()
+        socket.send("POST /night/2026-11-22/episode HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://127.0.0.1:\(server.port)\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nseverity=mild")
+        shutdown(socket.fd, Int32(SHUT_WR))
+        let reply = socket.readToEnd(timeout: 3)
+        #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 400 ") && reply.hasSuffix("the request's body ended before the length its head gave\n"), "\(reply.suffix(200))")
+        #expect(Date().timeIntervalSince(asked) < 1)
+    }
+
     /// A request with two Origin headers is refused (400), as one with two Hosts is: the
     /// page's own origin first does not let another site's through.
     @Test func twoOriginHeadersAreRefused() throws {
