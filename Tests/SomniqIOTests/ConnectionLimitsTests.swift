@@ -3,7 +3,8 @@ import Testing
 @testable import SomniqWeb
 
 /// The web server's connection limits; the connections themselves are tested through
-/// `somniq serve` (WebTests: the head's deadline, a peer's 8, slow clients and /healthz).
+/// `somniq serve` (WebTests: the head's and the body's deadlines, the body's limit, a peer's
+/// 8, slow clients and /healthz).
 struct ConnectionLimitsTests {
     /// A peer is an IPv4 address, or an IPv6 /64 (a host picks any address of it); an IPv4
     /// address on a dual-stack socket is itself.

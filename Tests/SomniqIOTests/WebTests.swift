@@ -539,6 +539,36 @@ import SomniqCore
         #expect(try fetch(server.base + "/healthz").status == 200)
     }
 
+    /// A request refused before its body is read (401: no token) has that one reply: the
+    /// rest of its body, sent slowly, is not awaited past the body's 5 s, and the connection
+    /// is closed then without a 408 after the 401.
+    @Test func aRefusalBeforeTheBodyIsItsOnlyReply() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let tokenFile = dir + "/token"
+        try "0123456789abcdef0123456789abcdef".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let server = try Served(log, clips: clips, tokenFile: tokenFile)
+        defer { server.stop() }
+        let socket = try LoopbackSocket(port: server.port)
+        let asked = Date()
+        socket.send("POST /night/2026-11-22/episode HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://127.0.0.1:\(server.port)\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\nseverity=mild")
+        var reply: [UInt8] = [], closedAfter: Double?
+        for tick in 1...32 {
+            Thread.sleep(until: asked.addingTimeInterval(Double(tick) * 0.25))
+            let (bytes, closed) = socket.readAvailable()
+            reply += bytes
+            if closed {
+                closedAfter = Date().timeIntervalSince(asked)
+                break
+            }
+            socket.send("a")
+        }
+        let text = String(decoding: reply, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 401 ") && text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(text)")
+        #expect(closedAfter.map { $0 >= 4.5 && $0 < 6.5 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
+    }
+
     /// A POST whose client ends its side of the connection before the body is whole is not
     /// taken for a whole one: it is answered 400 at once, saying so (the route, which failed
     /// to read it, answered 413, a form too large).
