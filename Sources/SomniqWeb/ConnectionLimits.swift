@@ -114,7 +114,7 @@ final class ConnectionLimits: Sendable {
         /// The first request head's deadline, then that of the body of the request being read.
         private var deadline: Scheduled<Void>?
         private var chance: Scheduled<Void>?
-        /// This handler has answered (408, 413) and closes: nothing more is read or written.
+        /// This handler has answered (400, 408, 413) and closes: nothing more is read or written.
         private var ending = false
 
         init(_ limits: ConnectionLimits) { self.limits = limits }
