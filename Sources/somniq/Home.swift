@@ -69,6 +69,7 @@ struct Learn: AsyncParsableCommand {
             throw fail("\(error)", Exit.dataError)
         }
         if let refused = outcome.previousRefused { skippedWarning("the memory it replaces is not kept: \(refused)") }
+        for r in outcome.skipped { skippedWarning("\(r.id) (\(r.soundClass.rawValue)): skipped: \(r.why); its log records are damaged") }
         for m in outcome.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
         print(LogText.escape("\(path): \(outcome.summary)"))
         if let reused = outcome.reusedText { print(reused) }

@@ -79,4 +79,81 @@ private typealias Night = DemoNightClips
         #expect(other.stderr.contains("\(Night.cough) (cough): left out"))
         #expect(try remembered(Night.cough, in: memory).isEmpty && !(try remembered(Night.dog, in: memory)).isEmpty)
     }
+
+    /// A labelled live event whose trace says it was confirmed before its onset (a damaged,
+    /// edited or crafted log) made `learn --home` trap on a negative count of opening
+    /// windows (exit 132, SIGILL). It is skipped, named with why; the others are learned.
+    @Test func aLabelledEventConfirmedBeforeItsOnsetIsSkippedByNameNotATrap() throws {
+        let (log, recording, _) = try Night.replay(in: dir)
+        try Night.label(Night.cough, "right", log)
+        try Night.label(Night.dog, "not", log)
+        // A live night's events: their sound in their clips alone.
+        try FileManager.default.removeItem(atPath: recording)
+        let onset = try craftTrace(log, id: Night.cough, confirmed: "1")
+        let r = try somniq(["learn", "--home", "--log", log])
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("\(Night.cough) (cough): skipped: its trace's confirmed_s (1) is before its onset_s (\(onset)); its log records are damaged"),
+                "\(r.stderr)")
+        let memory = HomeMemoryFile.besideLog(log)
+        #expect(try remembered(Night.cough, in: memory).isEmpty && !(try remembered(Night.dog, in: memory)).isEmpty)
+
+        // Out of every range a log's seconds have: skipped likewise, never a trap.
+        for value in ["-5", "1e300", "-1e300"] {
+            _ = try craftTrace(log, id: Night.cough, confirmed: value)
+            let hostile = try somniq(["learn", "--home", "--log", log])
+            #expect(hostile.status == 0, "confirmed_s \(value): exit \(hostile.status): \(hostile.stderr)")
+            #expect(hostile.stderr.contains("\(Night.cough) (cough): skipped: its trace's confirmed_s ("), "\(hostile.stderr)")
+        }
+    }
+
+    /// The events of a log read with hostile numbers: each one left out is named with why,
+    /// and the others are read.
+    @Test func eventsWhoseTimesCannotBeTheirOwnAreRefusedByName() throws {
+        let log = dir + "/hostile.jsonl"
+        func start(_ id: String, _ members: String) -> String {
+            #"{"v":1,"kind":"event_start","id":"\#(id)","class":"cough","tier":"high","confidence":0.8,"alert":true,\#(members)}"#
+        }
+        func end(_ id: String, _ offset: String) -> String {
+            #"{"v":1,"kind":"event_end","id":"\#(id)","class":"cough","offset_s":\#(offset),"duration_s":1,"peak_dbfs":-20,"confidence":0.8}"#
+        }
+        let lines = [
+            #"{"v":1,"kind":"session_start","start_time":"2026-11-22T23:10:00.000Z","source":{"type":"file","path":"/nowhere.flac"}}"#,
+            start("ok", #""onset_s":10,"trace":{"confirmed_s":11}"#), end("ok", "12"),
+            start("before", #""onset_s":10,"trace":{"confirmed_s":9}"#), end("before", "12"),
+            start("negative", #""onset_s":-1"#), end("negative", "12"),
+            start("huge", #""onset_s":1e300"#), end("huge", "1e301"),
+            start("no-onset", #""trace":{"confirmed_s":11}"#), end("no-onset", "12"),
+            start("ends-first", #""onset_s":10"#), end("ends-first", "5"),
+            start("no-offset", #""onset_s":10"#),
+            #"{"v":1,"kind":"event_end","id":"no-offset","class":"cough","duration_s":1}"#,
+            start("huge-confirm", #""onset_s":10,"trace":{"confirmed_s":1e308}"#), end("huge-confirm", "12"),
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let known = try LoggedEvents(logs: [log])
+        #expect(known.events.map(\.id) == ["ok"])
+        let why = Dictionary(uniqueKeysWithValues: known.refused.map { ($0.id, $0.why) })
+        #expect(why == [
+            "before": "its trace's confirmed_s (9) is before its onset_s (10)",
+            "negative": "its onset_s (-1) is not seconds into a session (0 to a year)",
+            "huge": "its onset_s (1e+300) is not seconds into a session (0 to a year)",
+            "no-onset": "its onset_s is missing",
+            "ends-first": "its offset_s (5) is before its onset_s (10)",
+            "no-offset": "its event_end has no offset_s",
+            "huge-confirm": "its trace's confirmed_s (1e+308) is not seconds into a session (0 to a year)",
+        ], "\(why)")
+    }
+
+    /// Sets the trace's `confirmed_s` of event `id`'s `event_start` to `value` (as written);
+    /// returns its `onset_s`, as written.
+    func craftTrace(_ log: String, id: String, confirmed value: String) throws -> String {
+        var onset = ""
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.contains(#""kind":"event_start""#), line.contains(#""id":"\#(id)""#) else { return String(line) }
+            onset = String(line.firstMatch(of: /"onset_s":([^,}]+)/)!.1)
+            return String(line).replacing(/"confirmed_s":[^,}]+/, with: #""confirmed_s":\#(value)"#)
+        }
+        #expect(!onset.isEmpty, "no event_start of \(id)")
+        try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        return onset
+    }
 }

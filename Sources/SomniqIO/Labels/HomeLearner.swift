@@ -14,6 +14,10 @@ import SomniqCore
 /// line; `HomeMemoryFile.read` refuses any other), with its label as it is now. Its opening
 /// windows are not told apart in the file, so the radius choice judges it by all of its
 /// windows (`HomeMemory.Marked.opening` empty).
+///
+/// A labelled event whose records cannot be its own (confirmed before its onset, a time
+/// that is negative or beyond a year: a damaged, edited or crafted log) is skipped, named
+/// with why (`Outcome.skipped`); the others are learned.
 public struct HomeLearner: Sendable {
     /// The logs read, oldest first: rotated ones, then the current one (whose name the
     /// memory's `log` line gives). A label counts wherever it is.
@@ -57,6 +61,9 @@ public struct HomeLearner: Sendable {
         public var choice: HomeMemory.RadiusChoice
         /// Labelled events left out, and why (their audio gone, no window heard).
         public var missing: [HomeSounds.Missing]
+        /// Labelled events skipped because their records cannot be their own (a damaged,
+        /// edited or crafted log: confirmed before their onset, times out of range), and why.
+        public var skipped: [LoggedEvents.Refused] = []
         /// Labelled events whose audio is gone, learned from the previous memory's windows.
         public var reused = 0
         /// Why the previous memory at the output path could not be read, so that nothing
@@ -65,6 +72,12 @@ public struct HomeLearner: Sendable {
 
         /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
         public var summary: String { HomeMemoryFile.summary(memory) }
+
+        /// `1 labelled event skipped: its log records are damaged`, or nil when none was.
+        public var skippedText: String? {
+            skipped.isEmpty ? nil
+                : "\(skipped.count) labelled event\(skipped.count == 1 ? "" : "s") skipped: \(skipped.count == 1 ? "its" : "their") log records are damaged"
+        }
 
         /// `3 events from the previous memory, their audio gone`, or nil when none was.
         public var reusedText: String? {
@@ -118,7 +131,8 @@ public struct HomeLearner: Sendable {
                          ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
                          ("held_out_confirmed", "\(choice.confirmed)")]
         do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }
-        return Outcome(memory: memory, choice: choice, missing: missing, reused: reused, previousRefused: refused)
+        let skipped = known.refused.filter { known.labels.label(night: $0.night, id: $0.id) != nil }
+        return Outcome(memory: memory, choice: choice, missing: missing, skipped: skipped, reused: reused, previousRefused: refused)
     }
 
     /// What the memory at `output` holds of the labelled events, or why it cannot be read

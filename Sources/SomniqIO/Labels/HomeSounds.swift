@@ -29,6 +29,12 @@ public enum HomeSounds {
         var byAudio: [String: [(LoggedEvents.Event, EventLabel, clip: Bool)]] = [:]
         for e in known.events {
             guard let label = known.label(of: e), label.verdict != .none else { continue }
+            // Its windows are counted from its times: times that cannot be its own (an
+            // event made by hand, not read by `LoggedEvents`) leave it out, by name.
+            if let why = LoggedEvents.problem(onset: e.onset, confirmed: e.confirmed) ?? LoggedEvents.problem(offset: e.offset, onset: e.onset) {
+                missing.append(Missing(event: e, why: "skipped: " + why, gone: false))
+                continue
+            }
             if let r = e.recording, FileManager.default.fileExists(atPath: r) {
                 byAudio[r, default: []].append((e, label, false))
             } else if let c = e.clip, FileManager.default.fileExists(atPath: c) {
@@ -89,8 +95,12 @@ public enum HomeSounds {
     /// The windows from `e`'s onset to its confirmation among `all` (window `k` is decided at
     /// `k` × 0.5 s, as the alert processor counts); for a clip, the first of `carried`, as many.
     static func openingWindows(_ e: LoggedEvents.Event, clip: Bool, all: [Int], carried: [Int]) -> [Int] {
-        let frames = ((e.confirmed ?? e.onset) - e.onset) / StreamClock.frameSeconds
-        guard !clip else { return Array((carried.isEmpty ? all : carried).prefix(Int(frames.rounded()) + 1)) }
+        // Confirmed at its onset at the earliest (`LoggedEvents.problem`); never fewer than none.
+        let frames = (max(e.confirmed ?? e.onset, e.onset) - e.onset) / StreamClock.frameSeconds
+        guard !clip else {
+            let pool = carried.isEmpty ? all : carried
+            return Array(pool.prefix(frames.isFinite ? Int(min(frames.rounded(), Double(pool.count))) + 1 : 1))
+        }
         let from = Int((e.onset / StreamClock.frameSeconds).rounded()), to = Int(((e.confirmed ?? e.onset) / StreamClock.frameSeconds).rounded())
         return all.filter { $0 >= from && $0 <= to }
     }
