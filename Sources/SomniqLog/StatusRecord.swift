@@ -27,6 +27,13 @@ public enum LogStatus: String, Sendable, CaseIterable {
     /// The night audio: a part started, a disk that refuses, audio not kept, nights deleted.
     case nightAudio = "night_audio", nightAudioFailed = "night_audio_failed"
     case nightAudioDropped = "night_audio_dropped", nightAudioDeleted = "night_audio_deleted"
+    /// Something optional could not be used at start (`what`: `home_memory`, `clips`,
+    /// `night_audio` or `metrics`; its `path`, the `error`): a critical alert, and the
+    /// daemon listens without it.
+    case optionalRefused = "optional_refused"
+    /// The daily learning of this home's memory ended without one and without saying why
+    /// (`error`; the `signal` that killed it, or its `exit_status`): the memory in force is kept.
+    case homeLearningFailed = "home_learning_failed"
 
     /// The daemon cannot hear the room, until `listening`.
     public static let deafness: Set<LogStatus> = [.deviceLost, .captureStalled]

@@ -53,24 +53,50 @@ struct Learn: AsyncParsableCommand {
 
     @OptionGroup var learned: RulesOptions
 
+    // The daemon's daily learning runs this command in a child process (`LearningProcess`):
+    // with the daemon's profile directory, its wall-clock time, and one line of JSON on
+    // standard output for it to read.
+    @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Directory searched for named profiles.", visibility: .hidden))
+    var profileDirectory = "/etc/somniq/profiles"
+
+    @Option(name: .customLong("learned-at"), help: ArgumentHelp("When the memory says it was learned (ISO 8601).", visibility: .hidden))
+    var learnedAt: String?
+
+    @Flag(name: .customLong("report-json"), help: ArgumentHelp("Report on standard output as one line of JSON.", visibility: .hidden))
+    var reportJSON = false
+
     func validate() throws {
         if !home { throw ValidationError("say what to learn: --home (this home's sound memory)") }
+        if let learnedAt, WallClock.parse(learnedAt) == nil { throw ValidationError("--learned-at \(learnedAt) is not a time") }
+    }
+
+    /// Fails with `message`, said on standard error and, with --report-json, as the report.
+    private func refuse(_ message: String, _ code: ExitCode) -> ExitCode {
+        if reportJSON { print(JSONValue.object([("error", .string(message))]).compactText) }
+        return fail(message, code)
     }
 
     func run() async throws {
         let log = try logOptions.path()
         let p: Profile
-        do { p = try ProfileLoader().load(profile) } catch { throw fail("\(error)", Exit.dataError) }
+        do { p = try ProfileLoader(directory: profileDirectory).load(profile) } catch { throw refuse("\(error)", Exit.dataError) }
         let path = output ?? HomeMemoryFile.besideLog(log)
         let learner = HomeLearner(logs: rotated + [log], output: path, profile: p, learned: try learned.load())
+        let now = learnedAt.flatMap(WallClock.parse).map { Date(timeIntervalSince1970: $0) } ?? Date()
         let outcome: HomeLearner.Outcome
-        do { outcome = try await learner.learn(now: Date()) } catch {
-            if case .write = error { throw fail("\(error)", Exit.ioError) }
-            throw fail("\(error)", Exit.dataError)
+        do { outcome = try await learner.learn(now: now) } catch {
+            if case .write = error { throw refuse("\(error)", Exit.ioError) }
+            throw refuse("\(error)", Exit.dataError)
         }
         if let refused = outcome.previousRefused { skippedWarning("the memory it replaces is not kept: \(refused)") }
         for r in outcome.skipped { skippedWarning("\(r.id) (\(r.soundClass.rawValue)): skipped: \(r.why); its log records are damaged") }
         for m in outcome.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
+        if reportJSON {
+            let report = LearningProcess.Report(missing: outcome.missing.count, skipped: outcome.skipped.count,
+                                                reusedText: outcome.reusedText, previousRefused: outcome.previousRefused)
+            print(report.json.compactText)
+            return
+        }
         print(LogText.escape("\(path): \(outcome.summary)"))
         if let reused = outcome.reusedText { print(reused) }
         print(outcome.radiusText)

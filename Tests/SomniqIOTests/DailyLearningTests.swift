@@ -66,13 +66,18 @@ private struct NoDevice: DeviceSource {
         #expect(try somniq(["label", id, "--as", verdict, "--log", log]).status == 0)
     }
 
-    fileprivate func daemon(log: String, wall: Wall, journal: JournalLines, learnDaily: Bool = true) throws -> SessionService {
+    fileprivate func daemon(log: String, wall: Wall, journal: JournalLines, learnDaily: Bool = true, executable: String = Paths.somniq,
+                            timeout: Duration = .seconds(600)) throws -> SessionService {
         var config = DaemonConfig()
         config.log = log
         config.home.learnDaily = learnDaily
         var options = SessionService.Options(config: config, configPath: nil)
         options.clocks = wall.clocks
         options.profileDirectory = dir
+        // The learning runs `somniq learn --home` in a child process: the daemon's own
+        // binary is /proc/self/exe, which here is the test runner.
+        options.executable = executable
+        options.learnTimeout = timeout
         return try SessionService(options: options, source: NoDevice(), controls: AsyncStream { $0.finish() }, logger: journal.logger)
     }
 
@@ -133,6 +138,41 @@ private struct NoDevice: DeviceSource {
         let off = try daemon(log: log, wall: wall, journal: journal, learnDaily: false)
         await off.learnHomeIfDue()
         #expect(journal.all.count == 1)
+    }
+
+    /// The learning runs in a child process, so that a fault in it (issue 47: a damaged log
+    /// made `learn --home` trap) costs the learning, never the listening: a child killed by a
+    /// signal, one that exits without a report, and one that runs too long are each a
+    /// journal warning and a `home_learning_failed` status naming the signal or status,
+    /// and the memory in force is kept.
+    @Test func aLearningThatTrapsFailsOrHangsIsContainedAndSaid() async throws {
+        let log = try night()
+        func learner(_ name: String, _ body: String) throws -> String {
+            let path = dir + "/" + name
+            try "#!/bin/sh\nulimit -c 0\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(chmod(path, 0o755) == 0)
+            return path
+        }
+        let cases: [(String, String, String, (String, JSONValue))] = [
+            ("trap.sh", "echo 'Fatal error: a trap' >&2; kill -ILL $$",
+             "somniq learn --home was killed by signal 4 (SIGILL, a trap): Fatal error: a trap", ("signal", .number(4))),
+            ("exit.sh", "echo 'somniq: no luck' >&2; exit 3", "somniq learn --home exited with status 3 and no report: no luck",
+             ("exit_status", .number(3))),
+            ("hang.sh", "exec sleep 30", "somniq learn --home was still running after 0.5 s and was stopped", ("error", .string(""))),
+        ]
+        for (name, body, said, detail) in cases {
+            let wall = Wall(), journal = JournalLines()
+            wall.set("2026-11-23T12:00")
+            let service = try daemon(log: log, wall: wall, journal: journal, executable: try learner(name, body), timeout: .milliseconds(500))
+            let started = ContinuousClock.now
+            await service.learnHomeIfDue()
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(journal.all == ["warning: this home's memory was not learned; the one in force is kept: \(said)"])
+            let failed = try #require(records(log).last)
+            #expect(failed["status"] == .string("home_learning_failed") && failed["error"] == .string(said), "\(failed.compactText)")
+            if detail.0 != "error" { #expect(failed[detail.0] == detail.1, "\(failed.compactText)") }
+            #expect(await service.homeMemory == nil && !FileManager.default.fileExists(atPath: HomeMemoryFile.besideLog(log)))
+        }
     }
 
     @Test func aMemoryPutInForceMidStreamHoldsBackTheNextEventLikeIt() async throws {

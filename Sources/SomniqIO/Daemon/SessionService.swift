@@ -40,6 +40,11 @@ public actor SessionService: Service {
         public var homeFile: String?
         /// The memory file in force.
         public var homePath: String { homeFile ?? HomeMemoryFile.besideLog(config.log) }
+        /// The somniq binary the daily learning runs as `learn --home`, in a child process
+        /// (`LearningProcess`): the daemon's own.
+        public var executable = "/proc/self/exe"
+        /// How long the daily learning may take before it is stopped.
+        public var learnTimeout = Duration.seconds(3600)
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
@@ -497,30 +502,40 @@ public actor SessionService: Service {
     var homeMemory: HomeMemory? { pipeline.homeMemory }
 
     /// With `"home": {"learn_daily": true}`, learns this home's memory when it is due
-    /// (`DailyLearning`, on the wall clock), as `somniq learn --home` would from the log:
-    /// off the actor, so listening goes on, with the profile and learned rules in force.
-    /// The memory file in force (`homePath`) is rewritten whole, and the new memory put in
-    /// force between two blocks; one journal line says what was learned, or why not (no
-    /// label yet, a log or audio that cannot be read, a disk that refuses), and the memory
-    /// in force is then kept. Returns once the learning is done, or at once when the task
-    /// is cancelled (the learning is left to end alone).
+    /// (`DailyLearning`, on the wall clock), as `somniq learn --home` would from the log,
+    /// with the profile in force: in a child process (`LearningProcess`), so that nothing
+    /// the learning meets, a trap included, can stop the listening. The memory file in
+    /// force (`homePath`) is rewritten whole, and the new memory put in force between two
+    /// blocks; one journal line says what was learned, or why not (no label yet, a log or
+    /// audio that cannot be read, a disk that refuses), and the memory in force is then
+    /// kept. A child that ends without saying (a signal, an exit status, a timeout) is
+    /// also a `home_learning_failed` status record naming the signal or status. Returns
+    /// once the learning is done, or at once when the task is cancelled (the child is
+    /// killed).
     func learnHomeIfDue() async {
         guard config.home.learnDaily else { return }
         daily.at = config.home.learnAt
         let now = clocks.wall()
         guard daily.due(now: now.timeIntervalSince1970) else { return }
         daily.last = now.timeIntervalSince1970
-        let learner = HomeLearner(logs: [config.log], output: options.homePath, profile: pipeline.profile, learned: pipeline.learned)
-        guard let learned = await Self.learnUnlessStopped(learner, now: now), !Task.isCancelled else { return }
+        let child = LearningProcess(executable: options.executable, log: config.log, output: options.homePath, profile: config.profile,
+                                    profileDirectory: options.profileDirectory, now: now, timeout: options.learnTimeout)
+        guard let learned = await Self.learnUnlessStopped(child), !Task.isCancelled else { return }
         switch learned {
-        case let .failure(error):
+        case let .refused(error):
             logger.warning("this home's memory was not learned; the one in force is kept: \(error)")
-        case let .success(outcome):
-            var said = "learned this home's memory: \(learner.output): \(outcome.summary)"
-            if let reused = outcome.reusedText { said += "; " + reused }
-            if !outcome.missing.isEmpty { said += "; \(outcome.missing.count) labelled event(s) left out (somniq learn --home says which and why)" }
-            if let refused = outcome.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
-            if pipeline.replaceHome(outcome.memory) {
+        case let .failed(failure):
+            status(.homeLearningFailed, details: failure.details)
+            logger.warning("this home's memory was not learned; the one in force is kept: \(failure)")
+        case let .learned(memory, report):
+            var said = "learned this home's memory: \(child.output): \(HomeMemoryFile.summary(memory))"
+            if let reused = report.reusedText { said += "; " + reused }
+            if report.missing > 0 { said += "; \(report.missing) labelled event(s) left out (somniq learn --home says which and why)" }
+            if report.skipped > 0 {
+                said += "; \(report.skipped) labelled event(s) skipped, their log records damaged (somniq learn --home says which and why)"
+            }
+            if let refused = report.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
+            if pipeline.replaceHome(memory) {
                 logger.info("\(said); in force now")
             } else {
                 logger.warning("\(said); not in force: this session computes no learned inputs (it has no learned rules); restart somniq to use it")
@@ -528,12 +543,11 @@ public actor SessionService: Service {
         }
     }
 
-    /// `learner` on a task of its own; nil at once when the calling task is cancelled.
-    nonisolated static func learnUnlessStopped(_ learner: HomeLearner, now: Date) async -> Result<HomeLearner.Outcome, HomeLearner.Failure>? {
-        let first = FirstResult<Result<HomeLearner.Outcome, HomeLearner.Failure>>()
-        let learning = Task.detached {
-            do throws(HomeLearner.Failure) { first.set(.success(try await learner.learn(now: now))) } catch { first.set(.failure(error)) }
-        }
+    /// `child` on a task of its own; nil at once when the calling task is cancelled (the
+    /// child is then killed).
+    nonisolated static func learnUnlessStopped(_ child: LearningProcess) async -> LearningProcess.Outcome? {
+        let first = FirstResult<LearningProcess.Outcome>()
+        let learning = Task.detached { first.set(await child.run()) }
         return await withTaskCancellationHandler {
             await first.value()
         } onCancel: {
