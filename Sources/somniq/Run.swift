@@ -53,16 +53,23 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         // `systemctl reload` may come before the handlers are in place: ignore it until then.
         signal(SIGHUP, SIG_IGN)
+        // The configuration and the profile are the daemon's own: either wrong, it cannot
+        // start. What is optional (the clips and night-audio directories, this home's
+        // memory, the metrics file) is refused as an error by --check-config, the user
+        // asking; the daemon listens without it (SessionService.Refused).
         var (settings, configPath): (DaemonConfig, String?)
-        do { (settings, configPath) = try DaemonConfig.inForce(path: config) } catch { throw fail("\(error)", Exit.dataError) }
+        do { (settings, configPath) = try DaemonConfig.inForce(path: config, checkingDirectories: checkConfig) } catch {
+            throw fail("\(error)", Exit.dataError)
+        }
         let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
         settings = settings.overridden(by: overrides)
         if let zone = settings.timeZone { TimeZoneName.use(zone) }
-        // Clips and night audio beside a `--log` given here: a path that can never hold them
-        // is refused now.
-        do { try settings.checkDirectories(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
 
         if checkConfig {
+            // Clips and night audio beside a `--log` given here: a path that can never hold
+            // them is refused.
+            do { try settings.checkDirectories(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
+            do { _ = try Self.homeMemory(home, log: settings.log) } catch { throw fail("\(error)", Exit.dataError) }
             let p: Profile
             do { p = try ProfileLoader(directory: profileDirectory).load(settings.profile) } catch {
                 throw fail("\(error)", Exit.dataError)
@@ -87,8 +94,10 @@ struct Run: AsyncParsableCommand {
         options.maxSeconds = maxSeconds
         options.overrides = overrides
         options.profileDirectory = profileDirectory
-        options.home = try Self.homeMemory(home, log: settings.log)
         options.homeFile = home.file
+        do { options.home = try Self.homeMemory(home, log: settings.log) } catch {
+            options.refused.append(.homeMemory(path: options.homePath, error: "\(error)"))
+        }
         // The web page, when configured: it reads the session's state, never the session.
         var web: WebService?
         if let http = settings.http {
@@ -141,12 +150,12 @@ struct Run: AsyncParsableCommand {
 }
 
 extension Run {
-    /// `--home-rules`, else the memory beside the log when `somniq learn --home` wrote one.
-    static func homeMemory(_ options: HomeOptions, log: String) throws -> HomeMemory? {
-        if options.file != nil { return try options.load() }
-        let beside = HomeMemoryFile.besideLog(log)
-        guard FileManager.default.fileExists(atPath: beside) else { return nil }
-        do { return try HomeMemoryFile.read(path: beside) } catch { throw fail("\(error)", Exit.dataError) }
+    /// `--home-rules`, else the memory beside the log when there is one (anything at that
+    /// path, a directory or a looping link included, is read, and refused by name).
+    static func homeMemory(_ options: HomeOptions, log: String) throws(HomeMemoryFile.Error) -> HomeMemory? {
+        let path = options.file ?? HomeMemoryFile.besideLog(log)
+        guard options.file != nil || HomeMemoryFile.present(path) else { return nil }
+        return try HomeMemoryFile.read(path: path)
     }
 }
 

@@ -96,9 +96,9 @@ import SomniqCore
         let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(raw)", "--max-seconds", "3"])
         #expect(try waitForExit(p, timeout: 20) == 0)
         let log1 = records(log)
-        #expect(Array(kinds(log1).prefix(3)) == ["session_start", "status:night_audio_failed", "status:listening"])
-        let failed = try #require(log1.first { $0["status"] == .string("night_audio_failed") })
-        #expect(failed["path"] == .string("/proc/somniq-nights") && failed["reason"] == .string("failed"))
+        #expect(Array(kinds(log1).prefix(3)) == ["session_start", "status:optional_refused", "status:listening"])
+        let failed = try #require(log1.first { $0["status"] == .string("optional_refused") })
+        #expect(failed["what"] == .string("night_audio") && failed["path"] == .string("/proc/somniq-nights") && failed["tier"] == .string("critical"))
         #expect(failed["error"]?.stringValue?.hasPrefix("cannot create the night audio directory") == true, "\(failed.compactText)")
         #expect(nightParts(log1).isEmpty && kinds(log1).last == "session_end")
     }

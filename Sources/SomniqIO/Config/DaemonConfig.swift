@@ -109,19 +109,21 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The configuration in force: `path` when given, else the default file when it exists,
     /// else the built-in defaults (path nil).
-    public static func inForce(path given: String?) throws(ConfigError) -> (config: DaemonConfig, path: String?) {
+    public static func inForce(path given: String?, checkingDirectories: Bool = true) throws(ConfigError) -> (config: DaemonConfig, path: String?) {
         let path = given ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
         guard let path else { return (DaemonConfig(), nil) }
-        return (try read(path: path), path)
+        return (try read(path: path, checkingDirectories: checkingDirectories), path)
     }
 
-    /// Reads and validates a configuration file.
-    public static func read(path: String) throws(ConfigError) -> DaemonConfig {
+    /// Reads and validates a configuration file; and its clips and night-audio directories
+    /// (`checkDirectories`) unless told not to: the daemon, which listens without them
+    /// when they cannot be used, and says so (`SessionService.Refused`).
+    public static func read(path: String, checkingDirectories: Bool = true) throws(ConfigError) -> DaemonConfig {
         switch TextFile.read(path, what: "a configuration (.json)") {
         // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
         case let .success(bytes):
             let c = try parse(String(decoding: bytes, as: UTF8.self), file: path)
-            try c.checkDirectories(file: path)
+            if checkingDirectories { try c.checkDirectories(file: path) }
             return c
         case let .failure(e):
             throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
@@ -132,6 +134,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// With clips or night audio enabled, their directory in force must be a directory, or
     /// not exist yet (it is made when first needed): a regular file there would keep
     /// nothing all night. `read` checks it; after `--log` is put over the file, check again.
+    /// `run --check-config` refuses such a directory; `run` listens without it.
     public func checkDirectories(file: String?) throws(ConfigError) {
         if clips.enabled, let reason = ClipStore.notADirectory(clipsDirectory) {
             throw ConfigError(file: file ?? "(built-in defaults)", keyPath: clips.directory == nil ? "log" : "clips.dir",

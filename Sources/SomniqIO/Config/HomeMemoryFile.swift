@@ -19,6 +19,13 @@ public enum HomeMemoryFile {
         return (dir.isEmpty ? "/" : dir + "/") + "home-memory.txt"
     }
 
+    /// Whether there is anything at `path` (a file, a directory, a dangling or looping
+    /// symbolic link): something to read, or to refuse by name, rather than no memory.
+    public static func present(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
     public static func read(path: String) throws(Error) -> HomeMemory {
         let name = LogText.escape(path)
         let file: ReadingFile

@@ -45,10 +45,43 @@ public actor SessionService: Service {
         public var executable = "/proc/self/exe"
         /// How long the daily learning may take before it is stopped.
         public var learnTimeout = Duration.seconds(3600)
+        /// What the command refused before the session was made (this home's memory): said
+        /// at start as the session's own refusals are.
+        public var refused: [Refused] = []
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
             self.configPath = configPath
         }
+    }
+
+    /// Something optional that cannot be used at start: this home's memory, the clips or
+    /// night-audio directory, the metrics file. Nothing of it may stop the listening (the
+    /// smoke alarm must be heard): the daemon listens without it, and says so in a
+    /// critical `optional_refused` status record and a journal error saying what, where,
+    /// and what to do. `run --check-config` refuses the same as errors.
+    public struct Refused: Sendable, Equatable {
+        /// `home_memory`, `clips`, `night_audio` or `metrics`.
+        public var what: String
+        public var path: String
+        public var problem: String
+        /// The journal's error: what, where, what listening goes without, and what to do.
+        public var said: String
+
+        public init(what: String, path: String, problem: String, said: String) {
+            self.what = what
+            self.path = path
+            self.problem = problem
+            self.said = said
+        }
+
+        /// This home's memory at `path` could not be read (`error` names the file).
+        public static func homeMemory(path: String, error: String) -> Refused {
+            Refused(what: "home_memory", path: path, problem: error,
+                    said: "\(error); somniq listens without this home's memory (nothing is held back by it): "
+                        + "fix or remove the file, or learn it again with somniq learn --home")
+        }
+
+        var details: [(String, JSONValue)] { [("what", .string(what)), ("path", .string(path)), ("error", .string(problem))] }
     }
 
     /// What a running daemon is told from outside the stream.
@@ -149,26 +182,36 @@ public actor SessionService: Service {
         if !hub.isEmpty {
             logger.info("sinks: \(config.sinks.map { "\($0.name) (\($0.typeName), \($0.minTier.rawValue) and above)" }.joined(separator: ", ")) for room \(config.room)")
         }
-        // A clips path that became a file since the configuration was checked costs the
-        // clips, never the session's start record or the listening.
+        // What is optional and cannot be used costs itself, never the session's start
+        // record or the listening: a clips or night-audio path that is a file, a memory
+        // file that cannot be read, a metrics file that cannot be written.
+        var refused = options.refused
         if let clips = session.clips {
             do { try clips.prepare() } catch {
-                logger.error("\(error); no clips are kept this session")
+                refused.append(Refused(what: "clips", path: error.path, problem: error.problem,
+                                       said: "\(error); no clips are kept this session"))
                 session.clips = nil
             }
         }
-        // Likewise the night audio's.
-        var nightAudioProblem: NightStore.Failure?
         if let nightAudio = session.nightAudio {
             do { try nightAudio.prepare() } catch {
-                logger.error("\(error); no night audio is kept this session")
-                nightAudioProblem = error
+                refused.append(Refused(what: "night_audio", path: error.path, problem: error.problem,
+                                       said: "\(error); no night audio is kept this session"))
                 session.nightAudio = nil
             }
         }
+        if let path = config.metricsPath {
+            // Written once at start, so that a path that cannot take it is said now.
+            do { try metrics.write(to: path) } catch {
+                metricsFailing = true
+                refused.append(Refused(what: "metrics", path: path, problem: "\(error)",
+                                       said: "\(error); no metrics file is written until it can be (tried again every minute)"))
+            }
+        }
         deliver { try session.start(source.source) }
-        if let p = nightAudioProblem {
-            status(.nightAudioFailed, details: [("path", .string(p.path)), ("reason", .string(p.reason)), ("error", .string(p.problem))])
+        for r in refused {
+            status(.optionalRefused, alert: true, details: r.details)
+            logger.error("\(r.said)")
         }
         lastAudio = clocks.monotonic()
         if let unclean {
@@ -443,7 +486,9 @@ public actor SessionService: Service {
     nonisolated static func prepareReload(_ options: Options, running: DaemonConfig) async -> Prepared {
         var config = running
         if let path = options.configPath {
-            do { config = try DaemonConfig.read(path: path).overridden(by: options.overrides) } catch {
+            // The clips and night-audio directories are a restart's (as at start, one that
+            // cannot be used is listened without): a reload does not check them.
+            do { config = try DaemonConfig.read(path: path, checkingDirectories: false).overridden(by: options.overrides) } catch {
                 return .configRejected(error.description)
             }
         }
@@ -454,7 +499,7 @@ public actor SessionService: Service {
         // The memory file in force, read here, off the audio path (it may be tens of MB).
         // The running log's (a log moved by a reload takes effect after a restart).
         var home = HomeReload.none
-        if FileManager.default.fileExists(atPath: options.homePath) {
+        if HomeMemoryFile.present(options.homePath) {
             do { home = .memory(try HomeMemoryFile.read(path: options.homePath)) } catch { home = .refused(error.description) }
         }
         return .config(config, profile, home)

@@ -288,5 +288,5 @@ public struct NightBuilder {
 
     static let incidents: Set<LogStatus> = [.deviceLost, .captureStalled, .inputSilent, .clipping, .overrun, .logWriteFailed,
                                             .sinkDropped, .profileRejected, .previousSessionUnclean, .badSamples,
-                                            .clipSkipped, .nightAudioFailed, .nightAudioDropped]
+                                            .clipSkipped, .nightAudioFailed, .nightAudioDropped, .optionalRefused]
 }
