@@ -106,6 +106,30 @@ private typealias Night = DemoNightClips
         }
     }
 
+    /// A clip path in a damaged or crafted log naming a directory, a device or a FIFO
+    /// stopped the whole learning (exit 65, every day for the daemon): that event is left
+    /// out, by name, and the others are learned.
+    @Test func aLabelledEventWhoseAudioCannotBeReadIsLeftOutNotTheLearning() throws {
+        let (log, recording, _) = try Night.replay(in: dir)
+        try Night.label(Night.cough, "right", log)
+        try Night.label(Night.dog, "not", log)
+        try FileManager.default.removeItem(atPath: recording)
+        let fifo = dir + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        for path in [dir, "/dev/zero", fifo] {
+            let crafted = text.split(separator: "\n").map { line in
+                guard line.contains(#""kind":"event_end""#), line.contains(#""id":"\#(Night.cough)""#) else { return String(line) }
+                return String(line).replacing(/"clip":"[^"]*"/, with: #""clip":"\#(path)""#)
+            }
+            try (crafted.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+            let r = try somniq(["learn", "--home", "--log", log, "--output", dir + "/memory.txt"])
+            #expect(r.status == 0, "\(path): exit \(r.status): \(r.stderr)")
+            #expect(r.stderr.contains("\(Night.cough) (cough): left out: its audio cannot be read: "), "\(r.stderr)")
+            #expect(try remembered(Night.cough, in: dir + "/memory.txt").isEmpty && !(try remembered(Night.dog, in: dir + "/memory.txt")).isEmpty)
+        }
+    }
+
     /// The events of a log read with hostile numbers: each one left out is named with why,
     /// and the others are read.
     @Test func eventsWhoseTimesCannotBeTheirOwnAreRefusedByName() throws {

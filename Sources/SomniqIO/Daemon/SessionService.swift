@@ -551,9 +551,8 @@ public actor SessionService: Service {
     /// with the profile in force: in a child process (`LearningProcess`), so that nothing
     /// the learning meets, a trap included, can stop the listening. The memory file in
     /// force (`homePath`) is rewritten whole, and the new memory put in force between two
-    /// blocks; one journal line says what was learned, or why not (no label yet, a log or
-    /// audio that cannot be read, a disk that refuses), and the memory in force is then
-    /// kept. A child that ends without saying (a signal, an exit status, a timeout) is
+    /// blocks; one journal line says what was learned, or why not (no label yet, a log
+    /// that cannot be read, a disk that refuses), and the memory in force is then kept. A child that ends without saying (a signal, an exit status, a timeout) is
     /// also a `home_learning_failed` status record naming the signal or status. Returns
     /// once the learning is done, or at once when the task is cancelled (the child is
     /// killed).

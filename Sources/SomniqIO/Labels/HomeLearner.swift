@@ -37,19 +37,17 @@ public struct HomeLearner: Sendable {
         self.learned = learned
     }
 
-    /// Why no memory was learned: a log that cannot be read, no label, audio that cannot
-    /// be read, or a memory that cannot be written.
+    /// Why no memory was learned: a log that cannot be read, no label, or a memory that
+    /// cannot be written (an event whose audio cannot be read is left out, `Outcome.missing`).
     public enum Failure: Error, CustomStringConvertible {
         case log(ReportError)
         case noLabels(log: String)
-        case audio(String)
         case write(HomeMemoryFile.Error)
 
         public var description: String {
             switch self {
             case let .log(e): "\(e)"
             case let .noLabels(log): "\(log): no event is labelled (somniq label EVENT-ID --as not|right|CLASS)"
-            case let .audio(e): e
             case let .write(e): "\(e)"
             }
         }
@@ -59,7 +57,7 @@ public struct HomeLearner: Sendable {
     public struct Outcome: Sendable {
         public var memory: HomeMemory
         public var choice: HomeMemory.RadiusChoice
-        /// Labelled events left out, and why (their audio gone, no window heard).
+        /// Labelled events left out, and why (their audio gone or unreadable, no window heard).
         public var missing: [HomeSounds.Missing]
         /// Labelled events skipped because their records cannot be their own (a damaged,
         /// edited or crafted log: confirmed before their onset, times out of range), and why.
@@ -106,10 +104,7 @@ public struct HomeLearner: Sendable {
         let known: LoggedEvents
         do { known = try LoggedEvents(logs: logs) } catch { throw .log(error) }
         guard !known.labels.labels.isEmpty else { throw .noLabels(log: log) }
-        let gathered: (marked: [HomeMemory.Marked], missing: [HomeSounds.Missing])
-        do { gathered = try await HomeSounds.gather(known, profile: profile, learned: learned) } catch {
-            throw .audio("\(error)")
-        }
+        let gathered = await HomeSounds.gather(known, profile: profile, learned: learned)
         var marked = gathered.marked, missing: [HomeSounds.Missing] = []
         var reused = 0, refused: String?
         if gathered.missing.contains(where: \.gone) {

@@ -24,7 +24,7 @@ public enum HomeSounds {
     }
 
     public static func gather(_ known: LoggedEvents, profile: Profile, learned: LearnedRules?)
-        async throws -> (marked: [HomeMemory.Marked], missing: [Missing]) {
+        async -> (marked: [HomeMemory.Marked], missing: [Missing]) {
         var marked: [HomeMemory.Marked] = [], missing: [Missing] = []
         var byAudio: [String: [(LoggedEvents.Event, EventLabel, clip: Bool)]] = [:]
         for e in known.events {
@@ -65,7 +65,13 @@ public enum HomeSounds {
             let printer = WindowPrinter(inputs: { k, x in if spans.contains(where: { $0.contains(k) }) { inputs[k] = x } }) { f, s in
                 if spans.contains(where: { $0.contains(f.index) }) { scores[f.index] = s }
             }
-            try await replayer.replay(path: path, to: [printer])
+            // Audio that cannot be read (a path in a damaged log naming a directory, a
+            // device, a FIFO, a file that is no audio) leaves its events out, by name; the
+            // others are learned.
+            do { try await replayer.replay(path: path, to: [printer]) } catch {
+                for (e, _, _) in items { missing.append(Missing(event: e, why: "its audio cannot be read: \(error)", gone: false)) }
+                continue
+            }
             for (i, (e, label, _)) in items.enumerated() {
                 let c = e.soundClass
                 let all = inputs.keys.filter { spans[i].contains($0) }.sorted()
