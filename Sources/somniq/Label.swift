@@ -72,6 +72,9 @@ struct Label: ParsableCommand {
         for (id, v) in wanted {
             let found = known.find(id, night: night)
             guard let e = found.first else {
+                if let damaged = known.refused.first(where: { $0.id == id && (night == nil || $0.night == night) }) {
+                    throw fail("\(log): event \(id) cannot be labelled: \(damaged.why); its log records are damaged", Exit.dataError)
+                }
                 throw fail("\(log): no event \(id)\(night.map { " on the night of \($0)" } ?? "") (see somniq report --format text)", Exit.dataError)
             }
             guard Set(found.map(\.night)).count == 1 else {

@@ -97,6 +97,11 @@ private typealias Night = DemoNightClips
         let memory = HomeMemoryFile.besideLog(log)
         #expect(try remembered(Night.cough, in: memory).isEmpty && !(try remembered(Night.dog, in: memory)).isEmpty)
 
+        // Labelled again now, it is refused by name.
+        let again = try somniq(["label", Night.cough, "--as", "not", "--log", log])
+        #expect(again.status == 65 && again.stderr.contains("event \(Night.cough) cannot be labelled: its trace's confirmed_s (1) is before its onset_s"),
+                "\(again.stderr)")
+
         // Out of every range a log's seconds have: skipped likewise, never a trap.
         for value in ["-5", "1e300", "-1e300"] {
             _ = try craftTrace(log, id: Night.cough, confirmed: value)
