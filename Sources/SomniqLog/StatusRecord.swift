@@ -28,8 +28,8 @@ public enum LogStatus: String, Sendable, CaseIterable {
     case nightAudio = "night_audio", nightAudioFailed = "night_audio_failed"
     case nightAudioDropped = "night_audio_dropped", nightAudioDeleted = "night_audio_deleted"
     /// Something optional could not be used at start (`what`: `home_memory`, `clips`,
-    /// `night_audio` or `metrics`; its `path`, the `error`): a critical alert, and the
-    /// daemon listens without it.
+    /// `night_audio`, `metrics` or `http`, the web page's token file; its `path`, the
+    /// `error`): a critical alert, and the daemon listens without it.
     case optionalRefused = "optional_refused"
     /// The daily learning of this home's memory ended without one and without saying why
     /// (`error`; the `signal` that killed it, or its `exit_status`): the memory in force is kept.

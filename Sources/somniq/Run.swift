@@ -55,10 +55,11 @@ struct Run: AsyncParsableCommand {
         signal(SIGHUP, SIG_IGN)
         // The configuration and the profile are the daemon's own: either wrong, it cannot
         // start. What is optional (the clips and night-audio directories, this home's
-        // memory, the metrics file) is refused as an error by --check-config, the user
-        // asking; the daemon listens without it (SessionService.Refused).
+        // memory, the web page's token file) is refused as an error by --check-config, the
+        // user asking; the daemon listens without it, as without a metrics file it cannot
+        // write (SessionService.Refused).
         var (settings, configPath): (DaemonConfig, String?)
-        do { (settings, configPath) = try DaemonConfig.inForce(path: config, checkingDirectories: checkConfig) } catch {
+        do { (settings, configPath) = try DaemonConfig.inForce(path: config, checkingOptional: checkConfig) } catch {
             throw fail("\(error)", Exit.dataError)
         }
         let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
@@ -95,6 +96,10 @@ struct Run: AsyncParsableCommand {
         options.overrides = overrides
         options.profileDirectory = profileDirectory
         options.homeFile = home.file
+        if let refused = settings.httpRefused {
+            options.refused.append(.init(what: "http", path: refused.path, problem: refused.error.problem,
+                                         said: "\(refused.error); the web page is off this session: fix the token file, then restart somniq"))
+        }
         do { options.home = try Self.homeMemory(home, log: settings.log) } catch {
             options.refused.append(.homeMemory(path: options.homePath, error: "\(error)"))
         }

@@ -46,8 +46,9 @@ private typealias Night = DemoNightClips
         #expect(Set(learned.entries.map(\.eventID)) == [Night.dog], "the cough is skipped")
     }
 
-    /// A damaged `home-memory.txt` beside the log, or a regular file where the clips or the
-    /// night audio's folder should be, made `somniq run` exit 65 at start: nothing heard,
+    /// A damaged `home-memory.txt` beside the log, a regular file where the clips or the
+    /// night audio's folder should be, or a web token file others may read, made `somniq
+    /// run` exit 65 at start: nothing heard,
     /// the smoke alarm included, and systemd restarting it into the same refusal. Each is
     /// now refused in a critical `optional_refused` status, and the daemon listens without
     /// it; `--check-config`, the user asking, still refuses them.
@@ -58,21 +59,29 @@ private typealias Night = DemoNightClips
         try "somniq-home-memory 2\nnot a memory\n".write(toFile: memory, atomically: true, encoding: .utf8)
         #expect(FileManager.default.createFile(atPath: dir + "/nights", contents: Data("x".utf8)))
         #expect(FileManager.default.createFile(atPath: dir + "/clips", contents: Data("x".utf8)))
-        let c = try config(#"{"log": "\#(log)", "night_audio": {"enabled": true}, "clips": {"enabled": true}, "metrics": "\#(dir)/metrics.prom"}"#)
+        // A token file every user may read guards nothing: the page is off, never open.
+        let token = dir + "/token"
+        try "0123456789abcdef0123456789abcdef\n".write(toFile: token, atomically: true, encoding: .utf8)
+        #expect(chmod(token, 0o644) == 0)
+        let c = try config(#"{"log": "\#(log)", "night_audio": {"enabled": true}, "clips": {"enabled": true}, "metrics": "\#(dir)/metrics.prom", "#
+                           + #""http": {"listen": "0.0.0.0:1", "token_file": "\#(token)"}}"#)
         let raw = try rig.raw(from: 0, seconds: 10)
         let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(raw)", "--max-seconds", "10"])
         #expect(try waitForExit(p, timeout: 30) == 0)
         let live = records(log)
         let refused = live.filter { $0["status"] == .string("optional_refused") }
-        #expect(refused.compactMap { $0["what"]?.stringValue } == ["home_memory", "clips", "night_audio", "metrics"], "\(kinds(live))")
+        #expect(refused.compactMap { $0["what"]?.stringValue } == ["http", "home_memory", "clips", "night_audio", "metrics"], "\(kinds(live))")
         #expect(refused.allSatisfy { $0["alert"] == .bool(true) && $0["tier"] == .string("critical") && $0["error"]?.stringValue != nil })
-        #expect(refused.first?["path"] == .string(memory))
+        #expect(refused.compactMap { $0["path"]?.stringValue } == [token, memory, dir + "/clips", dir + "/nights", dir + "/metrics.prom"])
         #expect(kinds(live).contains("status:listening") && kinds(live).contains("event_start:snoring"), "\(kinds(live))")
         #expect(kinds(live).last == "session_end")
 
         // The user asking: each is an error.
         let check = try somniq("run", "--config", c, "--device", "fixture:FILE=\(raw)", "--check-config")
-        #expect(check.status == 65 && check.stderr.contains("the clips directory \(dir)/clips is not a directory"), "\(check.stderr)")
+        #expect(check.status == 65 && check.stderr.contains("\(token) may be read by other users"), "\(check.stderr)")
+        let clips = try config(#"{"log": "\#(log)", "clips": {"enabled": true}}"#)
+        let clipsCheck = try somniq("run", "--config", clips, "--device", "fixture:FILE=\(raw)", "--check-config")
+        #expect(clipsCheck.status == 65 && clipsCheck.stderr.contains("the clips directory \(dir)/clips is not a directory"), "\(clipsCheck.stderr)")
         let alone = try config(#"{"log": "\#(log)"}"#)
         let memoryCheck = try somniq("run", "--config", alone, "--device", "fixture:FILE=\(raw)", "--check-config")
         #expect(memoryCheck.status == 65 && memoryCheck.stderr.contains(memory), "\(memoryCheck.stderr)")

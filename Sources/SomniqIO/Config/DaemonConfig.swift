@@ -3,7 +3,7 @@ import Glibc
 import SomniqCore
 
 /// A configuration file that cannot be used: which file, which key, what is wrong.
-public struct ConfigError: FieldError, CustomStringConvertible {
+public struct ConfigError: FieldError, CustomStringConvertible, Equatable {
     public var file: String, keyPath: String, problem: String
     public init(file: String, keyPath: String, problem: String) {
         self.file = file
@@ -49,6 +49,13 @@ public struct DaemonConfig: Sendable, Equatable {
     public var nightAudioDirectory: String { nightAudio.directory(besideLog: log) }
     /// The web page (off unless configured).
     public var http: HTTPConfig?
+    /// Why the configured web page is off: its token file cannot be used (read with
+    /// `checkingOptional` false; else it is thrown).
+    public var httpRefused: TokenFileRefused?
+    public struct TokenFileRefused: Sendable, Equatable {
+        public var path: String
+        public var error: ConfigError
+    }
     /// This home's memory learned by the daemon once a day (off by default).
     public var home = HomeConfig()
     /// The time zone people read times in (notifications, the page, reports): an IANA
@@ -109,21 +116,23 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The configuration in force: `path` when given, else the default file when it exists,
     /// else the built-in defaults (path nil).
-    public static func inForce(path given: String?, checkingDirectories: Bool = true) throws(ConfigError) -> (config: DaemonConfig, path: String?) {
+    public static func inForce(path given: String?, checkingOptional: Bool = true) throws(ConfigError) -> (config: DaemonConfig, path: String?) {
         let path = given ?? (FileManager.default.fileExists(atPath: defaultPath) ? defaultPath : nil)
         guard let path else { return (DaemonConfig(), nil) }
-        return (try read(path: path, checkingDirectories: checkingDirectories), path)
+        return (try read(path: path, checkingOptional: checkingOptional), path)
     }
 
-    /// Reads and validates a configuration file; and its clips and night-audio directories
-    /// (`checkDirectories`) unless told not to: the daemon, which listens without them
-    /// when they cannot be used, and says so (`SessionService.Refused`).
-    public static func read(path: String, checkingDirectories: Bool = true) throws(ConfigError) -> DaemonConfig {
+    /// Reads and validates a configuration file; and, unless told not to, what it names
+    /// that is optional: its clips and night-audio directories (`checkDirectories`) and
+    /// the web page's token file. The daemon is told not to: it listens without what
+    /// cannot be used, and says so (`SessionService.Refused`); the web page is then off
+    /// (`httpRefused`).
+    public static func read(path: String, checkingOptional: Bool = true) throws(ConfigError) -> DaemonConfig {
         switch TextFile.read(path, what: "a configuration (.json)") {
         // Bytes that are not UTF-8 are decoded as U+FFFD, which `string()` refuses with its key.
         case let .success(bytes):
-            let c = try parse(String(decoding: bytes, as: UTF8.self), file: path)
-            if checkingDirectories { try c.checkDirectories(file: path) }
+            let c = try parse(String(decoding: bytes, as: UTF8.self), file: path, refusingOptional: !checkingOptional)
+            if checkingOptional { try c.checkDirectories(file: path) }
             return c
         case let .failure(e):
             throw ConfigError(file: path, keyPath: "", problem: e.problem == "no such file; check the path"
@@ -150,6 +159,12 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> DaemonConfig {
+        try parse(text, file: file, refusingOptional: false)
+    }
+
+    /// `refusingOptional`: a web page whose token file cannot be used is off, and why is
+    /// `httpRefused`, rather than thrown.
+    static func parse(_ text: String, file: String, refusingOptional: Bool) throws(ConfigError) -> DaemonConfig {
         let root = try JSONField<ConfigError>(parsing: text, file: file).object("must be a JSON object")
         var c = DaemonConfig()
         for (key, field) in root.entries {
@@ -172,7 +187,14 @@ public struct DaemonConfig: Sendable, Equatable {
                 try SinkConfig.nameDistinctly(&c.sinks, file: file)
             case "clips": c.clips = try ClipConfig.parse(field)
             case "night_audio": c.nightAudio = try NightAudioConfig.parse(field)
-            case "http": c.http = try HTTPConfig.parse(field)
+            case "http":
+                var refused: TokenFileRefused?
+                c.http = try HTTPConfig.parse(field, tokenFileRefused: refusingOptional ? { refused = TokenFileRefused(path: $0, error: $1) } : nil)
+                // Never a page without its token: it is off.
+                if let refused {
+                    c.http = nil
+                    c.httpRefused = refused
+                }
             case "home": c.home = try HomeConfig.parse(field)
             case "time_zone":
                 let zone = try field.text()

@@ -65,7 +65,10 @@ public struct HTTPConfig: Sendable, Equatable {
         return try parse(JSONField(.object(members), at: "", in: "somniq serve"))
     }
 
-    static func parse(_ field: JSONField<ConfigError>) throws(ConfigError) -> HTTPConfig {
+    /// Reads the `http` member; `tokenFileRefused` takes a token file that cannot be used
+    /// (unreadable, readable by others, no token in it) instead of throwing: the daemon,
+    /// which listens without the page rather than not at all.
+    static func parse(_ field: JSONField<ConfigError>, tokenFileRefused: ((String, ConfigError) -> Void)? = nil) throws(ConfigError) -> HTTPConfig {
         let fields = try field.object()
         try fields.allowOnly(keys)
         guard let listen = fields["listen"] else { throw field.error("needs \"listen\": \"HOST:PORT\", such as \"127.0.0.1:8080\"") }
@@ -82,8 +85,11 @@ public struct HTTPConfig: Sendable, Equatable {
         if let f = fields["token_file"] {
             guard c.token == nil else { throw f.error("give \"token\" or \"token_file\", not both") }
             let path = try f.absolutePath()
-            c.token = try readToken(path, field: f)
             c.tokenFile = path
+            do { c.token = try readToken(path, field: f) } catch {
+                guard let tokenFileRefused else { throw error }
+                tokenFileRefused(path, error)
+            }
         }
         if let u = fields["public_url"] {
             let url = try u.text()
@@ -93,7 +99,8 @@ public struct HTTPConfig: Sendable, Equatable {
             }
             c.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
-        if c.token == nil, !c.isLoopback {
+        // (A token file refused leaves no page to serve, with or without a token.)
+        if c.token == nil, c.tokenFile == nil, !c.isLoopback {
             throw field.error("listening on \(host) needs a token: set \"token\" or \"token_file\" (only a loopback address such as 127.0.0.1 is served without one)")
         }
         return c

@@ -55,12 +55,12 @@ public actor SessionService: Service {
     }
 
     /// Something optional that cannot be used at start: this home's memory, the clips or
-    /// night-audio directory, the metrics file. Nothing of it may stop the listening (the
+    /// night-audio directory, the metrics file, the web page's token file. Nothing of it may stop the listening (the
     /// smoke alarm must be heard): the daemon listens without it, and says so in a
     /// critical `optional_refused` status record and a journal error saying what, where,
     /// and what to do. `run --check-config` refuses the same as errors.
     public struct Refused: Sendable, Equatable {
-        /// `home_memory`, `clips`, `night_audio` or `metrics`.
+        /// `home_memory`, `clips`, `night_audio`, `metrics` or `http` (the web page).
         public var what: String
         public var path: String
         public var problem: String
@@ -486,9 +486,9 @@ public actor SessionService: Service {
     nonisolated static func prepareReload(_ options: Options, running: DaemonConfig) async -> Prepared {
         var config = running
         if let path = options.configPath {
-            // The clips and night-audio directories are a restart's (as at start, one that
-            // cannot be used is listened without): a reload does not check them.
-            do { config = try DaemonConfig.read(path: path, checkingDirectories: false).overridden(by: options.overrides) } catch {
+            // The clips and night-audio directories and the web page are a restart's (as at
+            // start, one that cannot be used is listened without): a reload does not check them.
+            do { config = try DaemonConfig.read(path: path, checkingOptional: false).overridden(by: options.overrides) } catch {
                 return .configRejected(error.description)
             }
         }
