@@ -277,3 +277,26 @@ extension JSONValue {
     #expect(UncleanEnd.scan(log) == [UncleanEnd.OpenEvent(id: "s1-e2", soundClass: .scream)])
     #expect(UncleanEnd.scan(dir + "/none.jsonl") == nil)
 }
+
+/// A log with no `session_start` for many megabytes (copied and truncated by a rotation,
+/// damaged, crafted) kept the daemon from listening for minutes: its last session was
+/// looked for by copying and searching the whole read tail again at each block. Each byte
+/// is read once now.
+@Test func aLongLogWithNoSessionStartIsScannedInItsSizeNotItsSizeSquared() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/log.jsonl"
+    let level = #"{"v":1,"kind":"level","start_s":0,"seconds":60,"leq_dbfs":-50}"# + "\n"
+    let levels = String(repeating: level, count: 16 << 20 / level.utf8.count)
+    try levels.write(toFile: log, atomically: false, encoding: .utf8)
+    let clock = ContinuousClock()
+    var result: [UncleanEnd.OpenEvent]?? = .none
+    let took = clock.measure { result = .some(UncleanEnd.scan(log)) }
+    #expect(result == .some(nil) && took < .seconds(5), "\(took)")
+    // A session started before them, killed with an event open: found, as quickly.
+    try (#"{"v":1,"kind":"session_start","source":{"device":"hw:0"}}"# + "\n"
+         + #"{"v":1,"kind":"event_start","id":"s1-e2","class":"scream","onset_s":5}"# + "\n" + levels.prefix(2 << 20))
+        .write(toFile: log, atomically: false, encoding: .utf8)
+    let again = clock.measure { result = .some(UncleanEnd.scan(log)) }
+    #expect(result == .some([UncleanEnd.OpenEvent(id: "s1-e2", soundClass: .scream)]) && again < .seconds(10), "\(again)")
+}

@@ -31,46 +31,61 @@ public enum UncleanEnd {
         return open
     }
 
-    /// The lines from the last `session_start` to the end of the file, read backwards in
-    /// blocks; nil if there is none.
+    /// The lines from the last `session_start` to the end of the file, found reading
+    /// backwards in blocks; nil if there is none. Each byte is read and searched once, so a
+    /// log with no `session_start` for many megabytes (copied and truncated by a rotation,
+    /// damaged, crafted) costs its size, not its size squared, before the daemon listens.
     static func lastSession(_ path: String) -> [String]? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-        var end = Int(st.st_size)
-        var tail: [UInt8] = []
+        let size = Int(st.st_size)
         let marker = Array(#""kind":"session_start""#.utf8)
-        let block = 1 << 16
+        var end = size
+        // The bytes just after the block being searched, so a marker across two blocks is found.
+        var after: [UInt8] = []
         while end > 0 {
             let start = max(0, end - block)
-            var chunk = [UInt8](repeating: 0, count: end - start)
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(start)) }
-            guard n == end - start else { return nil }
-            tail = chunk + tail
-            end = start
-            // The last line holding the marker that is a whole line (its start is in `tail`).
-            if let found = lastLine(containing: marker, in: tail, whole: start == 0) {
-                return String(decoding: tail[found...], as: UTF8.self).split(separator: "\n").map(String.init)
+            guard let chunk = read(fd, from: start, count: end - start) else { return nil }
+            if let at = lastIndex(of: marker, in: chunk + after) {
+                guard let from = lineStart(fd, before: start + at), let rest = read(fd, from: from, count: size - from) else { return nil }
+                return String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
             }
+            after = Array(chunk.prefix(marker.count - 1))
+            end = start
         }
         return nil
     }
 
-    /// The start of the last line in `bytes` that contains `marker`, when that line's
-    /// start is known (a newline before it, or the start of the file).
-    private static func lastLine(containing marker: [UInt8], in bytes: [UInt8], whole: Bool) -> Int? {
+    private static let block = 1 << 16
+
+    private static func read(_ fd: Int32, from offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { count == 0 ? 0 : pread(fd, $0.baseAddress!, count, off_t(offset)) }
+        return n == count ? bytes : nil
+    }
+
+    /// Where the last `marker` in `bytes` begins.
+    private static func lastIndex(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
         var i = bytes.count - marker.count
         while i >= 0 {
-            if bytes[i] == marker[0], Array(bytes[i..<i + marker.count]) == marker {
-                var lineStart = i
-                while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
-                if lineStart > 0 || whole { return lineStart }
-                return nil  // the line starts before this block: read more
-            }
+            if bytes[i] == marker[0], bytes[i..<i + marker.count].elementsEqual(marker) { return i }
             i -= 1
         }
         return nil
+    }
+
+    /// The start of the line holding byte `offset`: after the newline before it, or 0.
+    private static func lineStart(_ fd: Int32, before offset: Int) -> Int? {
+        var end = offset
+        while end > 0 {
+            let start = max(0, end - block)
+            guard let chunk = read(fd, from: start, count: end - start) else { return nil }
+            if let newline = chunk.lastIndex(of: 0x0A) { return start + newline + 1 }
+            end = start
+        }
+        return 0
     }
 }
