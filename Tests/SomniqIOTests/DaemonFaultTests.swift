@@ -75,6 +75,7 @@ private typealias Night = DemoNightClips
         #expect(refused.compactMap { $0["path"]?.stringValue } == [token, memory, dir + "/clips", dir + "/nights", dir + "/metrics.prom"])
         #expect(kinds(live).contains("status:listening") && kinds(live).contains("event_start:snoring"), "\(kinds(live))")
         #expect(kinds(live).last == "session_end")
+        try EventLogSchemaTests.expectValid(log)
 
         // The user asking: each is an error.
         let check = try somniq("run", "--config", c, "--device", "fixture:FILE=\(raw)", "--check-config")
