@@ -90,9 +90,13 @@ struct Learn: AsyncParsableCommand {
         }
         if let refused = outcome.previousRefused { skippedWarning("the memory it replaces is not kept: \(refused)") }
         for r in outcome.skipped { skippedWarning("\(r.id) (\(r.soundClass.rawValue)): skipped: \(r.why); its log records are damaged") }
+        for l in outcome.notFound {
+            skippedWarning("\(l.id) (\(l.soundClass.rawValue), night of \(l.night)): labelled, but no event of it reads in the log"
+                           + " (a damaged line, or a rotated log not given with --rotated)")
+        }
         for m in outcome.missing { skippedWarning("\(m.event.id) (\(m.event.soundClass.rawValue)): left out: \(m.why)") }
         if reportJSON {
-            let report = LearningProcess.Report(missing: outcome.missing.count, skipped: outcome.skipped.count,
+            let report = LearningProcess.Report(missing: outcome.missing.count, skipped: outcome.skipped.count, notFound: outcome.notFound.count,
                                                 reusedText: outcome.reusedText, previousRefused: outcome.previousRefused)
             print(report.json.compactText)
             return

@@ -109,6 +109,15 @@ private typealias Night = DemoNightClips
             #expect(hostile.status == 0, "confirmed_s \(value): exit \(hostile.status): \(hostile.stderr)")
             #expect(hostile.stderr.contains("\(Night.cough) (cough): skipped: its trace's confirmed_s ("), "\(hostile.stderr)")
         }
+        // Not JSON at all (NaN, or a number past a Double): its event_start does not read;
+        // its label is said to name no event.
+        for value in ["NaN", "1e999"] {
+            _ = try craftTrace(log, id: Night.cough, confirmed: value)
+            let unread = try somniq(["learn", "--home", "--log", log])
+            #expect(unread.status == 0, "confirmed_s \(value): exit \(unread.status): \(unread.stderr)")
+            #expect(unread.stderr.contains("\(Night.cough) (cough, night of 2026-11-22): labelled, but no event of it reads in the log"),
+                    "\(unread.stderr)")
+        }
     }
 
     /// A clip path in a damaged or crafted log naming a directory, a device or a FIFO

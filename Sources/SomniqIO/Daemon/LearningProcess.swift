@@ -42,19 +42,23 @@ public struct LearningProcess: Sendable {
     public struct Report: Sendable, Equatable {
         /// Labelled events left out (their audio gone), and skipped (their records damaged).
         public var missing = 0, skipped = 0
+        /// Labels that name no event the log holds.
+        public var notFound = 0
         public var reusedText: String?
         public var previousRefused: String?
 
         public var json: JSONValue {
-            var m: [(String, JSONValue)] = [("missing", .number(Double(missing))), ("skipped", .number(Double(skipped)))]
+            var m: [(String, JSONValue)] = [("missing", .number(Double(missing))), ("skipped", .number(Double(skipped))),
+                                            ("not_found", .number(Double(notFound)))]
             if let reusedText { m.append(("reused", .string(reusedText))) }
             if let previousRefused { m.append(("previous_refused", .string(previousRefused))) }
             return .object(m)
         }
 
-        public init(missing: Int = 0, skipped: Int = 0, reusedText: String? = nil, previousRefused: String? = nil) {
+        public init(missing: Int = 0, skipped: Int = 0, notFound: Int = 0, reusedText: String? = nil, previousRefused: String? = nil) {
             self.missing = missing
             self.skipped = skipped
+            self.notFound = notFound
             self.reusedText = reusedText
             self.previousRefused = previousRefused
         }
@@ -62,7 +66,8 @@ public struct LearningProcess: Sendable {
         init?(_ json: JSONValue) {
             guard let missing = json["missing"]?.numberValue.flatMap({ Int(exactly: $0) }),
                   let skipped = json["skipped"]?.numberValue.flatMap({ Int(exactly: $0) }) else { return nil }
-            self.init(missing: missing, skipped: skipped, reusedText: json["reused"]?.stringValue,
+            self.init(missing: missing, skipped: skipped, notFound: json["not_found"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0,
+                      reusedText: json["reused"]?.stringValue,
                       previousRefused: json["previous_refused"]?.stringValue)
         }
     }

@@ -578,6 +578,7 @@ public actor SessionService: Service {
             if report.skipped > 0 {
                 said += "; \(report.skipped) labelled event(s) skipped, their log records damaged (somniq learn --home says which and why)"
             }
+            if report.notFound > 0 { said += "; \(report.notFound) label(s) name no event the log holds (somniq learn --home says which)" }
             if let refused = report.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
             if pipeline.replaceHome(memory) {
                 logger.info("\(said); in force now")

@@ -62,6 +62,9 @@ public struct HomeLearner: Sendable {
         /// Labelled events skipped because their records cannot be their own (a damaged,
         /// edited or crafted log: confirmed before their onset, times out of range), and why.
         public var skipped: [LoggedEvents.Refused] = []
+        /// Labels that name no event the logs hold (its `event_start` a line that does not
+        /// read, or in a rotated log not given).
+        public var notFound: [EventLabel] = []
         /// Labelled events whose audio is gone, learned from the previous memory's windows.
         public var reused = 0
         /// Why the previous memory at the output path could not be read, so that nothing
@@ -127,7 +130,10 @@ public struct HomeLearner: Sendable {
                          ("held_out_confirmed", "\(choice.confirmed)")]
         do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }
         let skipped = known.refused.filter { known.labels.label(night: $0.night, id: $0.id) != nil }
-        return Outcome(memory: memory, choice: choice, missing: missing, skipped: skipped, reused: reused, previousRefused: refused)
+        let read = Set((known.events.map { [$0.night, $0.id] }) + known.refused.map { [$0.night, $0.id] })
+        let notFound = known.labels.labels.filter { !read.contains([$0.night, $0.id]) }
+        return Outcome(memory: memory, choice: choice, missing: missing, skipped: skipped, notFound: notFound, reused: reused,
+                       previousRefused: refused)
     }
 
     /// What the memory at `output` holds of the labelled events, or why it cannot be read
