@@ -45,8 +45,8 @@ public actor SessionService: Service {
         public var executable = "/proc/self/exe"
         /// How long the daily learning may take before it is stopped.
         public var learnTimeout = Duration.seconds(3600)
-        /// What the command refused before the session was made (this home's memory): said
-        /// at start as the session's own refusals are.
+        /// What the command refused before the session was made (this home's memory, the
+        /// web page): said at start as the session's own refusals are.
         public var refused: [Refused] = []
         public init(config: DaemonConfig, configPath: String?) {
             self.config = config
@@ -55,10 +55,11 @@ public actor SessionService: Service {
     }
 
     /// Something optional that cannot be used at start: this home's memory, the clips or
-    /// night-audio directory, the metrics file, the web page's token file. Nothing of it may stop the listening (the
-    /// smoke alarm must be heard): the daemon listens without it, and says so in a
-    /// critical `optional_refused` status record and a journal error saying what, where,
-    /// and what to do. `run --check-config` refuses the same as errors.
+    /// night-audio directory, the metrics file, the web page's token file. Nothing of it
+    /// may stop the listening (the smoke alarm must be heard): the daemon listens without
+    /// it, and says so in a critical `optional_refused` status record and a journal error
+    /// saying what, where, and what to do. `run --check-config` refuses the same as errors
+    /// (the metrics file aside).
     public struct Refused: Sendable, Equatable {
         /// `home_memory`, `clips`, `night_audio`, `metrics` or `http` (the web page).
         public var what: String
@@ -184,7 +185,7 @@ public actor SessionService: Service {
         }
         // What is optional and cannot be used costs itself, never the session's start
         // record or the listening: a clips or night-audio path that is a file, a memory
-        // file that cannot be read, a metrics file that cannot be written.
+        // file that cannot be read, a metrics file that cannot be written, a token file.
         var refused = options.refused
         if let clips = session.clips {
             do { try clips.prepare() } catch {
@@ -552,10 +553,10 @@ public actor SessionService: Service {
     /// the learning meets, a trap included, can stop the listening. The memory file in
     /// force (`homePath`) is rewritten whole, and the new memory put in force between two
     /// blocks; one journal line says what was learned, or why not (no label yet, a log
-    /// that cannot be read, a disk that refuses), and the memory in force is then kept. A child that ends without saying (a signal, an exit status, a timeout) is
-    /// also a `home_learning_failed` status record naming the signal or status. Returns
-    /// once the learning is done, or at once when the task is cancelled (the child is
-    /// killed).
+    /// that cannot be read, a disk that refuses), and the memory in force is then kept. A
+    /// child that ends without saying (a signal, an exit status, a timeout) is also a
+    /// `home_learning_failed` status record naming the signal or status. Returns once the
+    /// learning is done, or at once when the task is cancelled (the child is killed).
     func learnHomeIfDue() async {
         guard config.home.learnDaily else { return }
         daily.at = config.home.learnAt
