@@ -123,7 +123,10 @@ public struct LearningProcess: Sendable {
             }
         }
         let report = Self.text(of: out).split(separator: "\n").last.flatMap { try? JSONValue(parsing: String($0)) }
-        let said = Self.text(of: err).split(separator: "\n").last.map { String($0.trimmingPrefix("somniq: ")) }
+        // What it said last on standard error, or the runtime's word on a trap (a crash
+        // report may follow it).
+        let lines = Self.text(of: err).split(separator: "\n")
+        let said = (lines.last { $0.contains("Fatal error") } ?? lines.last).map { String($0.trimmingPrefix("somniq: ").prefix(300)) }
         if let error = report?["error"]?.stringValue { return .refused(error) }
         let signal = status & 0x7f, code = (status >> 8) & 0xff
         guard signal == 0 else {
