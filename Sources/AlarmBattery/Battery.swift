@@ -73,7 +73,7 @@ public struct Battery: Sendable {
             pattern = family == "continuous" ? .continuous(&rng) : .steadyBeep(&rng)
             tone = Tone(frequency: rng.logUniform(Self.piezoRange), waveform: .drawPiezo(&rng), motion: .steady, ramp: 0)
         }
-        tone.motion = .draw(&rng, largest: family == "continuous" || family == "steady-beep" ? PitchMotion.hornLargest : PitchMotion.largest)
+        tone.motion = .draw(&rng)
         tone.ramp = rng.uniform(Tone.rampRange)
         let clipped = rng.chance(Self.clippedShare)
         let peak = clipped ? rng.uniform(Self.clippedPeakRange) : rng.uniform(Self.peakRange)

@@ -70,8 +70,11 @@ public enum Waveform: Sendable, Equatable {
     }
 }
 
-/// How the pitch moves, within ±3 % (the drift of a piezo's drive with temperature and
-/// battery voltage; some sounders warble on purpose).
+/// How the pitch moves within each beep, within ±1 %: a piezo disc's resonance sets a
+/// sounder's pitch and an oscillator the 520 Hz square wave's; their drive drifts with
+/// temperature and battery voltage over hours, not within a beep (steady to about a percent
+/// within and across beeps, issue 46). A cheap sounder's slight slide or warble is drawn
+/// within that.
 public enum PitchMotion: Sendable, Equatable {
     case steady
     /// A slide over each beep, from f to f·(1 + by).
@@ -79,12 +82,8 @@ public enum PitchMotion: Sendable, Equatable {
     /// A sinusoidal warble of ±depth at `rate` Hz.
     case warble(depth: Double, rate: Double)
 
-    public static let largest = 0.03
+    public static let largest = 0.01
     public static let warbleRate = 1.0...12.0
-
-    /// A piezo horn's pitch holds within ±1 % (its resonator sets it): continuous horns and
-    /// steady beepers are drawn within that.
-    public static let hornLargest = 0.01
 
     public static func draw(_ rng: inout SplitMix64, largest: Double = largest) -> PitchMotion {
         switch rng.int(0...2) {

@@ -158,3 +158,64 @@ private func every(_ period: Double, from start: Double, count: Int, length: Dou
     }
     #expect(detector.span == nil)
 }
+
+/// Feeds the detector with a line at `hz` during `tones` whose level and pitch in each frame
+/// come from `frame(k)` (offsets in dB and in parts of the pitch, k the frame's index).
+private func detect(_ tones: [(Double, Double)], hz: Float = 3100, seconds: Double,
+                    frame: (Int) -> (db: Float, pitch: Float)) -> AlarmDetector.Span? {
+    var detector = AlarmDetector()
+    for g in 0..<Int(seconds / AlarmDetector.frameSeconds) {
+        let t = AlarmDetector.seconds(g)
+        var lines: [ToneLines.Line] = []
+        if tones.contains(where: { t >= $0.0 && t < $0.1 }) {
+            let (db, pitch) = frame(g)
+            lines.append(.init(hz: hz * (1 + pitch), levelDb: -40 + db, contrastDb: 30 + db))
+        }
+        detector.push(ToneLines(given: lines), frame: g)
+    }
+    return detector.span
+}
+
+/// A narrowband noise's frame: its level drawn from a Rayleigh envelope (the log of an
+/// exponential variable, standard deviation 5.6 dB) and its pitch wandering ±2 % across its
+/// bandwidth, from a fixed seed.
+private struct NarrowbandNoise {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    mutating func uniform() -> Float {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Float(state >> 40) / Float(1 << 24)
+    }
+    mutating func frame() -> (db: Float, pitch: Float) {
+        let power = -Float.log(max(1e-6, uniform()))
+        return (10 * Float.log10(power), 0.04 * (uniform() - 0.5))
+    }
+}
+
+@Test func aMotorsLineWhoseSwellsKeepT3sCadenceIsNoAlarmButASoundersIs() throws {
+    // A compressor's or a fan's line swells at random: cut into beeps that happen to keep T3's
+    // cadence, its level and pitch still wander within each, as no sounder's do.
+    var noise = NarrowbandNoise()
+    #expect(detect(t3(from: 5, cycles: 3), hz: 1190, seconds: 20) { _ in noise.frame() } == nil)
+    // The same cadence at a sounder's steady level and pitch (±0.5 dB, ±0.3 %) is an alarm.
+    let span = try #require(detect(t3(from: 5, cycles: 3), hz: 1190, seconds: 20) { k in
+        (k % 2 == 0 ? 0.5 : -0.5, k % 3 == 0 ? 0.003 : -0.003)
+    })
+    #expect(span.pattern == .temporalThree)
+}
+
+@Test func aT4GroupOfNoiseLikeBeepsIsNoAlarm() {
+    var noise = NarrowbandNoise()
+    #expect(detect(t4(from: 5, groups: 3, on: 0.15, off: 0.15), hz: 430, seconds: 25) { _ in noise.frame() } == nil)
+}
+
+@Test func t3TonesOfUnequalLevelsAreNoOneSoundersAlarm() throws {
+    // A sounder drives every tone alike: four tones of T3's cadence 12 dB apart in level are
+    // a tune's or a swelling motor's, not an alarm; within 3 dB they are.
+    let tones = t3(from: 5, cycles: 2)
+    func level(_ k: Int, quietest: Float) -> Float {
+        let t = AlarmDetector.seconds(k)
+        return tones.firstIndex { t >= $0.0 && t < $0.1 }.map { $0 % 2 == 1 ? quietest : 0 } ?? 0
+    }
+    #expect(detect(tones, seconds: 15) { k in (level(k, quietest: -12), 0) } == nil)
+    #expect(try #require(detect(tones, seconds: 15) { k in (level(k, quietest: -3), 0) }).pattern == .temporalThree)
+}

@@ -116,15 +116,16 @@ enum BatterySample {
     #expect(!CaseRun(lookalike, events: [(3, 4)]).passed)
 }
 
-/// The cases of the fixed sample the detector fails today (issue 25's target is none): 8 of
+/// The cases of the fixed sample the detector fails today (issue 25's target is none): 7 of
 /// its 60 alarms (steady beeping and a continuous horn in rooms and noise, T4 at 7-13 dB in-band
 /// SNR, a 520 Hz T3 in a room, a steady 3.5 kHz beep over a fan, a 1.5 kHz T3 at 7 dB SNR
 /// over HVAC) and none of its 20 look-alikes. The sample mixes the corpus's background loops:
 /// with the loops the corpus gained (issue 39), cases 26 and 32 came to fail and 57 to pass,
-/// the detector unchanged. A case that fails and is not listed is a regression; one listed
-/// that now passes is progress, to be taken off the list.
+/// the detector unchanged. With a sounder's pitch held within ±1 % (issue 46), alarm 15 is
+/// found. A case that fails and is not listed is a regression; one listed that now passes is
+/// progress, to be taken off the list.
 enum KnownBatteryFailures {
-    static let alarms: Set<Int> = [10, 15, 20, 26, 27, 29, 32, 34]
+    static let alarms: Set<Int> = [10, 20, 26, 27, 29, 32, 34]
     static let lookalikes: Set<Int> = []
 }
 
@@ -189,7 +190,9 @@ func anAlarmsEventOpensAtItsFirstBeepAndEndsAtItsLast(family: String) throws {
         // Steady beeping is followed beep by beep, and its last beep is not always taken as
         // one more of the alarm's (measured: 2.48 s early in one of the two cases): a known
         // limit, held to a period here.
-        let endTolerance = family == "steady-beep" ? 3.0 : 0.1
+        // A tone's end is heard up to the frame the coarse cut ends it (its 10 dB drop, three
+        // frames bridged, and the 32 ms frame itself): 0.15 s at most.
+        let endTolerance = family == "steady-beep" ? 3.0 : 0.15
         #expect(abs(event.offset - label.offset) <= endTolerance, "\(family): offset \(event.offset), last beep ends \(label.offset)")
         // The alert came when the pattern showed, seconds after the onset.
         #expect(raised > event.onset + 1, "\(family): raised at \(raised), onset \(event.onset)")

@@ -44,7 +44,10 @@ struct AlarmTrack: Sendable {
             for k in 0..<3 {
                 if AlarmDetector.t3Gap.contains(gaps[k]) { short += 1 } else if AlarmDetector.t3Pause.contains(gaps[k]) { long += 1 }
             }
-            return short == 2 && long == 1 ? tones.0.start : nil
+            guard short == 2 && long == 1 else { return nil }
+            var cues = Sounder.Cues(tones.0)
+            cues.add(tones.1); cues.add(tones.2); cues.add(tones.3)
+            return cues.areSoundersTones ? tones.0.start : nil
         }
     }
 
@@ -63,6 +66,7 @@ struct AlarmTrack: Sendable {
         private(set) var first = Beep(), last = Beep()
         private(set) var count = 0, intervals = 0
         private(set) var period: Double = 0
+        private(set) var cues = Sounder.Cues()
         /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`): then it never
         /// becomes an alarm.
         var tune = false
@@ -72,7 +76,7 @@ struct AlarmTrack: Sendable {
         /// such a run can be an alarm. The others are followed too, for `beatsBetween`.
         private(set) var novel = false
 
-        init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel }
+        init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel; cues = Sounder.Cues(b) }
 
         /// Whether `b` is the run's next beep: its pitch within `hornPitchTolerance`, its
         /// length within `steadyLengthTolerance`, one interval after the last (the first
@@ -94,6 +98,7 @@ struct AlarmTrack: Sendable {
             }
             last = b
             count += 1
+            cues.add(b)
         }
 
         /// Whether this run, rather than `other`, gives way to a new one at `frame`: the one
@@ -132,7 +137,8 @@ struct AlarmTrack: Sendable {
             // A beep lost in noise is forgiven once in every four intervals; blips that come
             // now and then at a multiple of some period are not a sounder's beeping.
             guard novel, !tune, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
-                  AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz) else { return nil }
+                  AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz),
+                  cues.areSoundersTones else { return nil }
             return first.start
         }
     }
@@ -153,6 +159,7 @@ struct AlarmTrack: Sendable {
         /// The shortest and longest beep in it, and from one beep's start to the next, frames:
         /// a sounder's are even, give or take a beep lost in noise (twice the interval).
         var shortest = Int.max, longest = 0, closest = Int.max, furthest = 0, lastStart = 0
+        var cues = Sounder.Cues()
         var even: Bool {
             Double(longest) <= AlarmDetector.t4Evenness * Double(shortest)
                 && (beeps < 3 || Double(furthest) <= AlarmDetector.t4IntervalSpread * Double(closest))
@@ -165,6 +172,7 @@ struct AlarmTrack: Sendable {
         mutating func add(_ b: Beep) {
             if beeps > 0 { closest = min(closest, b.start - lastStart); furthest = max(furthest, b.start - lastStart) }
             lastStart = b.start
+            cues.add(b)
             beeps += 1
             end = b.end
             shortest = min(shortest, b.end - b.start); longest = max(longest, b.end - b.start)
@@ -268,7 +276,8 @@ struct AlarmTrack: Sendable {
               strays <= AlarmDetector.t4Strays, abs(group.beeps - lastGroup.beeps) <= 1 || group.beeps < lastGroup.beeps
         else { return nil }
         let pause = Double(group.start - lastGroup.end) * AlarmDetector.frameSeconds
-        return AlarmDetector.t4Pause.contains(pause) ? lastGroup.start : nil
+        guard AlarmDetector.t4Pause.contains(pause), (lastGroup.cues + group.cues).areSounder() else { return nil }
+        return lastGroup.start
     }
 
     /// Seconds since the line last sounded near `b`'s pitch (`AlarmDetector.t4QuietBand`),

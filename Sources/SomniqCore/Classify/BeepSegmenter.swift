@@ -11,6 +11,14 @@ struct BeepSegmenter: Sendable {
         var hz: Float = 0
         /// How far its pitch wandered: highest over lowest, less 1.
         var spread: Float = 0
+        /// Its loudest frame's level (dB, the frame's scale).
+        var peakDb: Float = 0
+        /// How its level moved over its frames: the slope of a line fitted to them (dB a second).
+        var slopeDbPerSecond: Float = 0
+        /// The share of its frames within `Sounder.topDb` of its peak (of its first 64).
+        var topShare: Float = 0
+        /// The standard deviation of its frames' pitch over its mean pitch.
+        var hzDeviation: Float = 0
         var seconds: Double { Double(end - start) * AlarmDetector.frameSeconds }
     }
 
@@ -25,6 +33,12 @@ struct BeepSegmenter: Sendable {
     private var peakDb: Float = 0
     /// The lowest level the line fell to since its last beep, or nil when it vanished.
     private var valleyDb: Float?
+    /// Sums over the beep's frames of t, t², level and t·level, t counted in frames from its
+    /// first (for its slope), and the levels of its first 64 frames (for its top).
+    private var sumT: Float = 0, sumTT: Float = 0, sumL: Float = 0, sumTL: Float = 0
+    private var levels = SIMD64<Float>(repeating: -.infinity)
+    /// Sums of each frame's pitch less the first's, and of its square.
+    private var hzFirst: Float = 0, hzOffsets: Float = 0, hzOffsetSquares: Float = 0
 
     init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float) {
         self.dropDb = dropDb
@@ -56,6 +70,17 @@ struct BeepSegmenter: Sendable {
         lastOn = frame
         hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
         valleyDb = nil
+        sumT = 0; sumTT = 0; sumL = line.levelDb; sumTL = 0
+        levels = SIMD64(repeating: -.infinity)
+        levels[0] = line.levelDb
+        hzFirst = line.hz; hzOffsets = 0; hzOffsetSquares = 0
+    }
+
+    /// Adds a frame's level at `frame` to the beep under way.
+    private mutating func take(_ levelDb: Float, at frame: Int) {
+        let t = Float(frame - beepStart)
+        if frame - beepStart < 64 { levels[frame - beepStart] = levelDb }
+        sumT += t; sumTT += t * t; sumL += levelDb; sumTL += t * levelDb
     }
 
     /// How long the current beep has sounded by `frame`, and how far its pitch has wandered
@@ -67,7 +92,19 @@ struct BeepSegmenter: Sendable {
     /// The beep under way, as heard up to its last frame; nil while it is a click.
     private var current: Beep? {
         guard lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames else { return nil }
-        return Beep(start: beepStart, end: lastOn + 1, hz: hzSum / Float(frames), spread: hzMax / hzMin - 1)
+        let n = Float(frames)
+        let variance = sumTT - sumT * sumT / n
+        let slope = variance > 0 ? (sumTL - sumT * sumL / n) / variance : 0
+        let taken = levels .> SIMD64(repeating: -.infinity)
+        let topped = levels .>= SIMD64(repeating: peakDb - Sounder.topDb)
+        var nTaken = 0, nTop = 0
+        for k in 0..<64 { if taken[k] { nTaken += 1 }; if topped[k] { nTop += 1 } }
+        let mean = hzSum / n
+        let offset = hzOffsets / n
+        let hzVar: Float = max(0, hzOffsetSquares / n - offset * offset)
+        let topShare = Float(nTop) / Float(max(1, nTaken))
+        return Beep(start: beepStart, end: lastOn + 1, hz: mean, spread: hzMax / hzMin - 1, peakDb: peakDb,
+                    slopeDbPerSecond: slope * SubFrame.rate, topShare: topShare, hzDeviation: hzVar.squareRoot() / mean)
     }
 
     /// Takes the frame's lines (bit j of `inChannel` is set when line j lies within
@@ -88,7 +125,9 @@ struct BeepSegmenter: Sendable {
             }
             if let line, line.levelDb >= peakDb - dropDb {
                 lastOn = frame
+                take(line.levelDb, at: frame)
                 hzSum += line.hz; frames += 1
+                hzOffsets += line.hz - hzFirst; hzOffsetSquares += (line.hz - hzFirst) * (line.hz - hzFirst)
                 hzMin = min(hzMin, line.hz); hzMax = max(hzMax, line.hz)
                 peakDb = max(peakDb, line.levelDb)
                 return nil

@@ -1,0 +1,85 @@
+/// What an alarm's sounder does that a motor, a fan, the wind or an insect does not, measured
+/// on the beeps of one pattern (`AlarmTrack`): a pattern is an alarm only when its beeps are a
+/// sounder's.
+///
+/// A sounder is an oscillator driving a piezo disc at its resonance or a speaker with a square
+/// wave: its line is a sinusoid of constant amplitude, its pitch set by the disc or the
+/// oscillator (steady to about a percent within and across beeps), its drive the same at every
+/// beep. The lines of a motor, a compressor, a fan's whine, wind in a gap or a frog's call are
+/// resonances excited by noise: narrowband random processes whose envelope is Rayleigh
+/// distributed, so that their level in short frames wanders by about 5.6 dB (standard deviation
+/// of the log of an exponential variable), and whose frequency wanders across their bandwidth
+/// from frame to frame (Rice 1944, "Mathematical analysis of random noise", §3.7–3.8). Their
+/// swells cut into beeps can keep a pattern's cadence by chance; their beeps never hold a level
+/// and a pitch as a sounder's do.
+///
+/// Measured on `make eval`'s background nights (folds 0–2 and 3–4, quiet/, stress/) and the
+/// battery: every false temporal-three and temporal-four raised by a compressor, a fan, wind,
+/// rain, crickets and frogs had a beep both below 48 % at its top and above 1.1 % in pitch
+/// deviation; the sounders of the battery within ±1 % of pitch pass, but for two below the
+/// standards' SNR.
+enum Sounder {
+    /// A beep's top: the frames within 3 dB of its loudest.
+    static let topDb: Float = 3
+    /// A beep is a noise's when its level is at its top in less than 48 % of its frames …
+    static let noiseTopShare: Float = 0.48
+    /// … and its pitch deviates from its mean by more than 1.1 % (standard deviation): a
+    /// sounder's ±1 % slide is 0.58 %, and the pitch estimate's error at 520 Hz (a sixth of a
+    /// 15.6 Hz bin) as much again. Either alone a sounder shows in a room (its level swells as
+    /// reverberation builds up and beats with it) or at a low SNR (its pitch estimate wanders);
+    /// both together, a noise.
+    static let noisePitchDeviation: Float = 0.011
+    /// The tones of temporal-three and a steady beeper's beeps come from one drive at one
+    /// place: their peaks lie within 6 dB (a beep masked in part by a burst of noise, and a
+    /// room's build-up, take some). The microwave's, a tune's and a swelling motor's do not.
+    static let levelSpreadDb: Float = 6
+    /// A struck case rings down: a clock's tick falls 20 dB in 0.1–0.15 s, 130–200 dB a second,
+    /// from its first frame. A sounder's beep holds its level while its drive is on; with a
+    /// room's tail after it (up to the coarse cut's 10 dB drop, RT60 up to 0.6 s) a tone's or
+    /// a steady beeper's fitted slope falls 70 dB a second at most (the battery's). T4's short
+    /// beeps, cut finely, are left to their cadence: there a tail is most of a beep.
+    static let longestFallDbPerSecond: Float = 100
+}
+
+extension Sounder {
+    /// The beeps of one pattern, summed up as they are added: how far each holds its level
+    /// and pitch, how fast it falls, how alike their levels are.
+    struct Cues: Sendable, Equatable {
+        var beeps = 0
+        /// The lowest share of a beep's frames at its top, and the highest deviation of a beep's pitch.
+        var topShare: Float = 1, hzDeviation: Float = 0
+        /// The steepest fall of a beep's level over its frames, dB a second (0 when none fell).
+        var fall: Float = 0
+        /// The loudest and quietest beep (their peaks), dB.
+        var loudest: Float = -.infinity, quietest: Float = .infinity
+
+        init() {}
+        init(_ b: BeepSegmenter.Beep) { add(b) }
+
+        mutating func add(_ b: BeepSegmenter.Beep) {
+            beeps += 1
+            topShare = min(topShare, b.topShare); hzDeviation = max(hzDeviation, b.hzDeviation)
+            fall = max(fall, -b.slopeDbPerSecond)
+            loudest = max(loudest, b.peakDb); quietest = min(quietest, b.peakDb)
+        }
+
+        static func + (a: Cues, b: Cues) -> Cues {
+            var c = a
+            c.beeps += b.beeps
+            c.topShare = min(a.topShare, b.topShare); c.hzDeviation = max(a.hzDeviation, b.hzDeviation)
+            c.fall = max(a.fall, b.fall)
+            c.loudest = max(a.loudest, b.loudest); c.quietest = min(a.quietest, b.quietest)
+            return c
+        }
+
+        /// Whether every beep is a sounder's (none noise-like), their peaks within
+        /// `levelSpread` dB of each other, none falling faster than `fall` dB a second.
+        func areSounder(levelSpread: Float = .infinity, fall: Float = .infinity) -> Bool {
+            !(topShare < Sounder.noiseTopShare && hzDeviation > Sounder.noisePitchDeviation)
+                && loudest - quietest <= levelSpread && self.fall <= fall
+        }
+
+        /// A whole tone or beep: its level within `levelSpreadDb`, none ringing down.
+        var areSoundersTones: Bool { areSounder(levelSpread: Sounder.levelSpreadDb, fall: Sounder.longestFallDbPerSecond) }
+    }
+}
