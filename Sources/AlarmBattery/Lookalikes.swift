@@ -7,7 +7,8 @@ import RealModule
 /// background's RMS, full band), half of them through a room.
 extension Battery {
     public static let lookalikeKinds = ["clock-melody", "clock-beeps", "phone-ring", "microwave", "washer-tune",
-                                        "low-battery-chirp", "music", "wind-whistle", "mains-hum", "voice"]
+                                        "low-battery-chirp", "music", "wind-whistle", "mains-hum", "voice",
+                                        "clock-tick", "compressor"]
     public static let lookalikeLength = 20.0...60.0
     public static let lookalikePeak = -55.0...(-5.0)
     public static let lookalikeSnr = 10.0...35.0
@@ -32,6 +33,8 @@ extension Battery {
         case "music": what = s.music(&rng)
         case "wind-whistle": what = s.windWhistle(&rng)
         case "mains-hum": what = s.mainsHum(&rng)
+        case "clock-tick": what = s.clockTick(&rng)
+        case "compressor": what = s.compressor(&rng)
         default: what = s.voice(&rng)
         }
         let peak = rng.uniform(Self.lookalikePeak), snr = rng.uniform(Self.lookalikeSnr)
@@ -220,6 +223,50 @@ struct Sketch {
         }
         active = [samples.indices]
         return "\(fixed(centre, 0))Hz centre Q \(fixed(q, 0)) wandering ±\(fixed(wander * 100, 0)) % over \(fixed(periods.min()!, 1))-\(fixed(periods.max()!, 1)) s, gusts"
+    }
+
+    /// A mechanical clock's escapement: each tick strikes the case, which rings at 1.5-4 kHz
+    /// and dies away in 0.1-0.15 s (to -20 dB), every 0.33-0.5 s (3 to 2 beats a second, with
+    /// a tick and a tock that differ a little in level), as the clock that read as a
+    /// T4 group did.
+    mutating func clockTick(_ rng: inout SplitMix64) -> String {
+        let f = rng.uniform(1500...4000), ring = rng.uniform(0.1...0.15), beat = rng.uniform(0.33...0.5)
+        let tock = Float(Level.gain(db: rng.uniform(-3...0)))
+        let decay = log(10.0) / ring          // -20 dB (a tenth of the amplitude) at `ring` s
+        var t = rng.uniform(0...beat), k = 0
+        let n = Int(ring * 1.5 * Self.fs)
+        while t < length - 0.2 {
+            let i = Int(t * Self.fs), g: Float = k % 2 == 0 ? 1 : tock
+            for j in 0..<n where i + j < samples.count {
+                let u = Double(j) / Self.fs
+                samples[i + j] += g * Float(exp(-decay * u) * sin(2 * Double.pi * f * u))
+            }
+            active.append(i..<min(samples.count, i + n))
+            t += beat; k += 1
+        }
+        return "\(fixed(f, 0))Hz ring of \(fixed(ring, 2)) s every \(fixed(beat, 2)) s, \(k) ticks"
+    }
+
+    /// A compressor's or a fan motor's whine: noise through a resonance of Q 30-100 at
+    /// 0.8-3 kHz whose centre wanders ±2-5 % and whose level swells and falls by 10-20 dB
+    /// every 0.4-0.8 s, as the compressor (a line wandering 1.83-1.97 kHz and
+    /// swelling every 0.55 s) that read as T3 did.
+    mutating func compressor(_ rng: inout SplitMix64) -> String {
+        let centre = rng.logUniform(800...3000), q = rng.uniform(30...100), wander = rng.uniform(0.02...0.05)
+        let swell = rng.uniform(0.4...0.8), depth = rng.uniform(10...20), drift = rng.uniform(2...6)
+        let phase = rng.uniform(0...(2 * Double.pi))
+        var filter = Biquad(.bandPassQ(q: q), frequency: centre)
+        for i in samples.indices {
+            let t = Double(i) / Self.fs
+            if i % 32 == 0 {
+                filter.set(.bandPassQ(q: q), frequency: centre * (1 + wander * sin(2 * Double.pi * t / drift + phase)))
+            }
+            // The swell: from -depth dB to 0 dB and back, every `swell` s.
+            let level = Level.gain(db: -depth * (0.5 - 0.5 * cos(2 * Double.pi * t / swell)))
+            samples[i] = Float(filter.process(rng.gaussian()) * level)
+        }
+        active = [samples.indices]
+        return "\(fixed(centre, 0))Hz Q \(fixed(q, 0)) wandering ±\(fixed(wander * 100, 1)) %, swelling \(fixed(depth, 0)) dB every \(fixed(swell, 2)) s"
     }
 
     /// Mains hum alone: 50 or 60 Hz and up to 20 harmonics, steady.
