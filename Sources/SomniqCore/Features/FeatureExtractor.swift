@@ -307,6 +307,11 @@ public final class FeatureExtractor {
         f.loudBursts = loudBursts
         f.onsetDb = onset
         f.onsetSeconds = Float(onsetFrame * SubFrame.hop) / Float(StreamClock.sampleRate)
+        var top = Decibels.silence
+        for i in onsetFrame..<m { top = max(top, envelope[i]) }
+        var reach = onsetFrame
+        while reach < m - 1 && envelope[reach] < top - 3 { reach += 1 }
+        f.attackSeconds = Float((reach - onsetFrame) * SubFrame.hop) / Float(StreamClock.sampleRate)
         f.activeFraction = Float(active) / Float(m)
         f.longestRunSeconds = Float(longest) / SubFrame.rate
         f.bursts = bursts

@@ -34,6 +34,9 @@ public struct WindowFeatures: Sendable {
     /// in the window it happens (seconds from the window's start).
     public var onsetDb: Float = 0
     public var onsetSeconds: Float = 0
+    /// From that onset to the first frame within 3 dB of the loudest frame at or after it
+    /// (within the window), seconds: how long the sound takes to reach its full strength.
+    public var attackSeconds: Float = 0
     /// Fraction of active frames with a clear pitch (harmonicity ≥ 0.5), their median f0
     /// and the spread (interquartile range) of f0.
     public var voicedFraction: Float = 0

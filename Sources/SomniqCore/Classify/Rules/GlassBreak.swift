@@ -6,7 +6,8 @@
 /// power (a white crash). A knock or a slam falls away above 2–4 kHz, and is less noise-like.
 ///
 /// Across windows a `Hold` of `hold` windows carries it through the falling, ringing shards.
-/// A steady line (a beep or a ringer) and a snore's broadband flutter are not a shatter;
+/// A crash is loudest at its onset: a sound that swells to its peak (a breath, a snore) is
+/// not one. A steady line (a beep or a ringer) and a snore's broadband flutter are not a shatter;
 /// in the arbitration an alarm or a ringer suppresses it; it suppresses a door and a gasp.
 enum GlassBreak {
     /// Windows the Classifier's `Hold` carries a crash on while sound goes on without a new attack.
@@ -33,6 +34,10 @@ enum GlassBreak {
     /// … and goes on as its shards fall and ring, an active run of 0.12–0.2 s or more,
     /// longer than the 10–30 ms of a clock's tick or a drip.
     static let shatterSeconds: ClosedRange<Float> = 0.12...0.2
+    /// Glass fails at once (a brittle fracture runs at about 1.5 km/s): the crash is loudest
+    /// at its onset and falls as the shards fall, reaching within 3 dB of its peak in
+    /// 0.1–0.2 s at most. A breath or a snore swells to its peak over 0.2–0.6 s.
+    static let attackSeconds: ClosedRange<Float> = 0.1...0.2
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, snore: Snoring.instant(f, cue)) }
 
@@ -46,6 +51,6 @@ enum GlassBreak {
             * ramp(f.flatness, up: shatterFlatness) * ramp(f.longestRunSeconds, up: shatterSeconds)
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
         // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
-        return cue.novel * max(shatter * (1 - snore), whiteCrash) * (1 - cue.toneLine)
+        return cue.novel * max(shatter * (1 - snore), whiteCrash) * (1 - cue.toneLine) * ramp(f.attackSeconds, down: attackSeconds)
     }
 }
