@@ -107,7 +107,7 @@ man: ## Regenerates docs/man/somniq.1 from the commands' help.
 README_SOMNIQ ?= .build/debug/somniq
 readme-check: test-deps ## Re-runs the commands the README shows; fails where the output differs.
 	$(SWIFT) build --product somniq
-	scripts/readme-check.py --somniq $(README_SOMNIQ)
+	scripts/readme-check.py --somniq $(README_SOMNIQ) --corpus $(CORPUS)
 
 # libFuzzer on the audio reader, the profile, config and label readers, the event log
 # (report, history), its index and the learned rules file reader,

@@ -10,12 +10,15 @@ the lines under it. An HTML comment on the line before a block says more:
     <!-- check: skip REASON --> not run here; the reason is printed
     <!-- check: prefix CMD -->  each command runs as `CMD command` (setpriv, to run as
                                 another user), unseen
+    <!-- check: needs corpus --> the block uses the sound corpus (../shared/corpus): run
+                                when the corpus is there, else not run, with a note
 
 In expected output, a line `…` stands for any number of lines, and a line ending in `…`
 for any line that starts with what comes before it. Wall-clock times and live session ids
 and episode ids are compared as placeholders. `$?` is the exit status of the block's previous command.
 A command that runs longer than a minute is a difference. Blocks run in a scratch directory (with `fixtures`,
-`profiles` and `config` linked in and `../shared` beside it), with the `somniq` being
+`profiles` and `config` linked in and `../shared/corpus` beside it: the corpus given by
+`--corpus`, by default the one beside the clone, when it is there), with the `somniq` being
 checked first on PATH and an ALSA `pcm.fixture` in ~/.asoundrc (docs/behaviour.md#testing-without-a-sound-card).
 
 Given no file, it checks README.md and then every docs/*.md, in the order the README's
@@ -24,7 +27,7 @@ the files share one scratch directory, in that order, as the sections did in one
 guide's block may use a file an earlier guide's block made. Given files, it checks those,
 in the order given, in one scratch directory.
 
-    scripts/readme-check.py [--somniq PATH] [--update] [FILE.md ...]
+    scripts/readme-check.py [--somniq PATH] [--corpus DIR] [--update] [FILE.md ...]
 """
 import argparse
 import glob
@@ -35,7 +38,9 @@ import subprocess
 import sys
 import tempfile
 
-DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip|prefix)\s+(.*?)\s*-->")
+DIRECTIVE = re.compile(r"<!--\s*check:\s*(setup|run|skip|prefix|needs)\s+(.*?)\s*-->")
+# What a `needs` directive may name.
+NEEDS = {"corpus"}
 PLACEHOLDERS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?"), "<time>"),
     (re.compile(r"\bs\d{6,}-e"), "s<session>-e"),
@@ -120,6 +125,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser.add_argument("--somniq", default=os.path.join(here, ".build/release/somniq"))
+    parser.add_argument("--corpus", default=os.path.join(os.path.dirname(here), "shared", "corpus"),
+                        help="the sound corpus the blocks marked `needs corpus` use (default: "
+                             "../shared/corpus beside the clone); where there is none, they are not run")
     parser.add_argument("--update", action="store_true",
                         help="write today's output into the README where it differs (not under a `…`)")
     parser.add_argument("files", nargs="*", metavar="FILE.md",
@@ -146,7 +154,16 @@ def main():
     for name in ("fixtures", "profiles", "config", "schemas"):
         if os.path.exists(os.path.join(here, name)):
             os.symlink(os.path.join(here, name), os.path.join(work, name))
-    os.symlink(os.path.join(os.path.dirname(here), "shared"), os.path.join(scratch, "shared"))
+    # ../shared/corpus, as the guides name it, is the corpus given.
+    corpus = os.path.abspath(args.corpus)
+    have = set()
+    os.makedirs(os.path.join(scratch, "shared"))
+    os.chmod(os.path.join(scratch, "shared"), 0o755)
+    if os.path.isdir(corpus):
+        os.symlink(corpus, os.path.join(scratch, "shared", "corpus"))
+        have.add("corpus")
+    else:
+        print(f"readme-check: no corpus at {corpus}: the blocks that need it are not run")
     os.symlink(somniq, os.path.join(bindir, "somniq"))
     with open(os.path.join(home, ".asoundrc"), "w") as f:
         f.write(ASOUNDRC)
@@ -171,7 +188,7 @@ def main():
     skipped = []
     written = []
     for path in files:
-        c, f, s, w = check(path, bash, args.update)
+        c, f, s, w = check(path, bash, args.update, have, corpus)
         checked, failed = checked + c, failed + f
         skipped += s
         written += w
@@ -184,7 +201,7 @@ def main():
     sys.exit(1 if failed else 0)
 
 
-def check(path, bash, update):
+def check(path, bash, update, have, corpus):
     """Runs the blocks of one file; (commands checked, commands that differ, blocks not run,
     files written)."""
     name = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -196,6 +213,13 @@ def check(path, bash, update):
         kinds = {k for k, _ in directives}
         if "skip" in kinds:
             skipped.append((name, number, next(v for k, v in directives if k == "skip")))
+            continue
+        needs = {v for k, v in directives if k == "needs"}
+        if needs - NEEDS:
+            sys.exit(f"readme-check: {name}:{number}: `needs` names {', '.join(sorted(needs - NEEDS))}; "
+                     f"it knows {', '.join(sorted(NEEDS))}")
+        if needs - have:
+            skipped.append((name, number, f"needs the corpus, and there is none at {corpus}"))
             continue
         for kind, value in directives:
             if kind == "setup":
