@@ -21,7 +21,7 @@ struct Label: ParsableCommand {
         in the rotated logs named by --rotated; the label goes into the log.
         """)
 
-    @Argument(help: "The event's id (as the report and the log name it).")
+    @Argument(help: "The event's id, as somniq report LOG --format text lists it (and the HTML report and the log name it).")
     var id: String?
 
     @Option(name: .customLong("as"), help: ArgumentHelp("right, not, other, none or a class.", valueName: "verdict"))
@@ -75,7 +75,9 @@ struct Label: ParsableCommand {
                 if let damaged = known.refused.first(where: { $0.id == id && (night == nil || $0.night == night) }) {
                     throw fail("\(log): event \(id) cannot be labelled: \(damaged.why); its log records are damaged", Exit.dataError)
                 }
-                throw fail("\(log): no event \(id)\(night.map { " on the night of \($0)" } ?? "") (see somniq report --format text)", Exit.dataError)
+                // The report that lists each event with its id, this night's when one is named.
+                let report = "somniq report \(log)\(night.map { " --night \($0)" } ?? "") --format text"
+                throw fail("\(log): no event \(id)\(night.map { " on the night of \($0)" } ?? ""); `\(report)` lists each event with its id", Exit.dataError)
             }
             guard Set(found.map(\.night)).count == 1 else {
                 throw fail("\(id) names events of several nights (\(found.map(\.night).joined(separator: ", "))): say which with --night", Exit.usage)

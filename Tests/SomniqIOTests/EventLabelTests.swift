@@ -10,7 +10,7 @@ import SomniqCore
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// The demo night replayed from 23:10 on 2026-11-22: ids r1795389000-e1 … e8.
+    /// The demo night replayed from 23:10 on 2026-11-22: ids r1795389000-e1 … e9.
     func demoNight(_ name: String = "events.jsonl") throws -> String {
         let log = dir + "/" + name
         let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10"])
@@ -36,9 +36,33 @@ import SomniqCore
         #expect(try label([Self.door, "--as", "none", "--log", log]).status == 0)
         #expect(try NightReports.night(in: log, key: "2026-11-22").labels[Self.door] == nil)
         // Wrong input: an unknown event, an unknown verdict, --as missing.
-        #expect(try label(["r1-e99", "--as", "not", "--log", log]).status == 65)
+        let unknown = try label(["r1-e99", "--as", "not", "--log", log])
+        #expect(unknown.status == 65 && unknown.stderr == "somniq: \(log): no event r1-e99; `somniq report \(log) --format text` lists each event with its id\n",
+                "\(unknown.stderr)")
         #expect(try label([Self.door, "--as", "cat", "--log", log]).status == 64)
         #expect(try label([Self.door, "--log", log]).status == 64)
+    }
+
+    /// The text report names each event by the id `somniq label` takes: the alerts, and the
+    /// speech that came within its cooldown, not alerted.
+    @Test func theTextReportListsEachEventWithItsId() throws {
+        let log = try demoNight()
+        let text = try somniq(["report", log, "--format", "text"]).stdout
+        #expect(text.contains("""
+
+            alerts
+              23:10:04  r1795389000-e1  high      snoring for 31.5 s, peak -25.7 dBFS
+              23:10:46  r1795389000-e2  medium    door for 1.0 s, peak -28.4 dBFS
+
+            """), "\(text)")
+        #expect(text.contains("""
+
+            not alerted
+              23:11:14  r1795389000-e5  medium    speech for 2.5 s, peak -44.4 dBFS
+
+            """), "\(text)")
+        for n in 1...9 { #expect(text.contains("  r1795389000-e\(n)  "), "e\(n)") }
+        #expect(!text.contains("held back"))
     }
 
     @Test func theReportShowsTheLabelsAndTheHistoryCountsThemPerWeek() throws {
@@ -143,6 +167,16 @@ import SomniqCore
         #expect(door["alert"] == .bool(false) && door["suppressed"] == .string("home"))
         let html = try somniq(["report", third]).stdout
         #expect(html.contains("<h3 id=\"held-back\">Held back by this home's memory</h3>"))
+        // The text report lists it too, by its id, and not among the alerts.
+        let heldDoor = try #require(door["id"]?.stringValue)
+        let text = try somniq(["report", third, "--format", "text"]).stdout
+        #expect(text.contains("""
+
+            held back by this home's memory: heard, logged, not alerted; mark one right if it was
+              23:10:46  \(heldDoor)  medium    door for 1.0 s, peak -28.4 dBFS
+
+            """), "\(text)")
+        #expect(text.components(separatedBy: heldDoor).count == 2, "listed once: \(text)")
         #expect(html.contains("held back: like the sound you marked “not a door” on 2026-11-22 at 23:10 (distance 0.00)")
                 || html.contains("held back: like the sound you marked “not a door” on 2026-11-21 at 23:10 (distance 0.00)"), "\(html)")
     }

@@ -38,15 +38,17 @@ public enum TextReport {
                            + padded(String(cFormat: "%.1f", l.seconds / 60), 9) + padded(night.clock(l.first), 10) + night.clock(l.last))
             }
         }
-        if !s.alerts.isEmpty {
+        // Each event with its id, the one `somniq label` takes: the alerts, what this home's
+        // memory held back (as the HTML report lists it), and the other events.
+        let heldBack = night.events.filter { $0.suppressed == "home" }.sorted { $0.onset < $1.onset }
+        let others = night.events.filter { !$0.alert && $0.suppressed != "home" }.sorted { $0.onset < $1.onset }
+        let idWidth = night.events.map { LogText.escape($0.id).count }.max() ?? 0
+        for (title, events) in [("alerts", s.alerts),
+                                ("held back by this home's memory: heard, logged, not alerted; mark one right if it was", heldBack),
+                                ("not alerted", others)] where !events.isEmpty {
             out.append("")
-            out.append("alerts")
-            for e in s.alerts {
-                out.append("  \(night.clock(e.onset, seconds: true))  \(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
-                           + String(cFormat: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
-                           + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? "")
-                           + (night.labels[e.id].map { ", marked \($0.verdict.words)" } ?? ""))
-            }
+            out.append(title)
+            for e in events { out.append(line(e, night, idWidth: idWidth)) }
         }
         if !night.labels.isEmpty { out += marked(night) }
         if !s.breathingPauses.isEmpty {
@@ -65,6 +67,15 @@ public enum TextReport {
         out.append("")
         out.append("profile \(night.profiles.map { LogText.escape($0) }.joined(separator: ", "))")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `  23:10:46  r1795385400-e2  medium    door for 1.0 s, peak -28.4 dBFS`: when, the id
+    /// `somniq label` takes, the tier and the class, and what was marked or not kept.
+    static func line(_ e: Night.Event, _ night: Night, idWidth: Int) -> String {
+        "  \(night.clock(e.onset, seconds: true))  \(padded(LogText.escape(e.id), idWidth + 2))\(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
+            + String(cFormat: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
+            + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? "")
+            + (night.labels[e.id].map { ", marked \($0.verdict.words)" } ?? "")
     }
 
     /// Every event the listener marked (`somniq label`), alerted or not, in the night's order.
