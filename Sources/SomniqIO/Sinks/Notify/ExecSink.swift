@@ -110,13 +110,6 @@ final class ExecSink: SinkEndpoint, Sendable {
         }
     }
 
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which Swift's
-    /// Glibc module does not declare: the program gets none of the daemon's descriptors
-    /// (the log, the device, a broker's socket), even those opened without O_CLOEXEC.
-    private static let addCloseFrom: CloseFrom? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
-
     private func takeAborted() -> Bool {
         state.withLock { s in
             defer { s.aborted = false }
@@ -128,35 +121,18 @@ final class ExecSink: SinkEndpoint, Sendable {
     /// stdout and stderr on /dev/null, the default signal dispositions and an empty
     /// signal mask (the daemon ignores SIGPIPE and blocks others in its threads).
     private func spawn(_ program: String, stdin: Int32, environment: [String: String]) throws(SinkFailure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        _ = Self.addCloseFrom?(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = config.command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = state.withLock { s in
-            let rc = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-            if rc == 0 { s.running = pid }
-            return rc
-        }
+        let (rc, pid) = ChildProcess.spawn(program, arguments: config.command, environment: environment.map { "\($0.key)=\($0.value)" },
+                                           files: { actions in
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }, around: { spawn in
+            state.withLock { s in
+                let started = spawn()
+                if started.rc == 0 { s.running = started.pid }
+                return started
+            }
+        })
         guard rc == 0 else { throw SinkFailure("cannot run \(program): \(String(cString: strerror(rc))); check the exec sink's command") }
         return pid
     }
