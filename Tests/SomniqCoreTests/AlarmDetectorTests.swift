@@ -219,3 +219,25 @@ private struct NarrowbandNoise {
     #expect(detect(tones, seconds: 15) { k in (level(k, quietest: -12), 0) } == nil)
     #expect(try #require(detect(tones, seconds: 15) { k in (level(k, quietest: -3), 0) }).pattern == .temporalThree)
 }
+
+@Test func aClocksTicksThatRingDownAreNoSteadyBeepingButFlatToppedBeepsAre() throws {
+    // A tick every 0.39 s at 3.1 kHz for 13 s keeps a steady beeper's cadence. Struck, it is
+    // within 3 dB of its peak for two frames (150 dB a second), then rings on in the room's
+    // tail (80 dB a second, slower than `Sounder.longestFallDbPerSecond`): no flat top.
+    let ticks = every(0.39, from: 5, count: 34, length: 0.14)
+    func since(_ k: Int) -> Double {
+        let t = AlarmDetector.seconds(k)
+        return t - (ticks.last { $0.0 <= t }?.0 ?? t)
+    }
+    func tail(_ s: Double) -> Float { Float(-3 - 80 * s) }
+    #expect(detect(ticks, seconds: 20) { k in
+        let s = since(k) - AlarmDetector.frameSeconds
+        return (s < 0.02 ? Float(-150 * max(0, s)) : tail(s - 0.02), 0)
+    } == nil)
+    // A sounder's beep holds its level while it is driven (0.08 s), then the same tail.
+    let span = try #require(detect(ticks, seconds: 20) { k in
+        let s = since(k)
+        return (s < 0.08 ? 0 : tail(s - 0.08), 0)
+    })
+    #expect(span.pattern == .steadyBeeps)
+}

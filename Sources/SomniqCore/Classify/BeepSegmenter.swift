@@ -19,6 +19,8 @@ struct BeepSegmenter: Sendable {
         var topShare: Float = 0
         /// The standard deviation of its frames' pitch over its mean pitch.
         var hzDeviation: Float = 0
+        /// Frames from its first to its last within `Sounder.topDb` of its peak (of its first 64).
+        var topFrames = 0
         var seconds: Double { Double(end - start) * AlarmDetector.frameSeconds }
     }
 
@@ -97,14 +99,18 @@ struct BeepSegmenter: Sendable {
         let slope = variance > 0 ? (sumTL - sumT * sumL / n) / variance : 0
         let taken = levels .> SIMD64(repeating: -.infinity)
         let topped = levels .>= SIMD64(repeating: peakDb - Sounder.topDb)
-        var nTaken = 0, nTop = 0
-        for k in 0..<64 { if taken[k] { nTaken += 1 }; if topped[k] { nTop += 1 } }
+        var nTaken = 0, nTop = 0, firstTop = -1, lastTop = -1
+        for k in 0..<64 {
+            if taken[k] { nTaken += 1 }
+            if topped[k] { nTop += 1; if firstTop < 0 { firstTop = k }; lastTop = k }
+        }
         let mean = hzSum / n
         let offset = hzOffsets / n
         let hzVar: Float = max(0, hzOffsetSquares / n - offset * offset)
         let topShare = Float(nTop) / Float(max(1, nTaken))
         return Beep(start: beepStart, end: lastOn + 1, hz: mean, spread: hzMax / hzMin - 1, peakDb: peakDb,
-                    slopeDbPerSecond: slope * SubFrame.rate, topShare: topShare, hzDeviation: hzVar.squareRoot() / mean)
+                    slopeDbPerSecond: slope * SubFrame.rate, topShare: topShare, hzDeviation: hzVar.squareRoot() / mean,
+                    topFrames: lastTop - firstTop + 1)
     }
 
     /// Takes the frame's lines (bit j of `inChannel` is set when line j lies within
