@@ -58,7 +58,7 @@ import SomniqCore
         #expect(text.contains("""
 
             not alerted
-              23:11:14  r1795389000-e5  medium    speech for 2.5 s, peak -44.4 dBFS
+              23:11:14  r1795389000-e5  medium    speech for 2.5 s, peak -26.4 dBFS
 
             """), "\(text)")
         for n in 1...9 { #expect(text.contains("  r1795389000-e\(n)  "), "e\(n)") }

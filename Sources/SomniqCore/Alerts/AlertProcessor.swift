@@ -15,6 +15,9 @@ public struct AlertProcessor: Sendable {
     /// Where the last smoke alarm event ended: an alarm span that began before it is that
     /// event's, and opens no other event at its first beep.
     private var alarmEnded = -Double.infinity
+    /// The levels of the last `RecentLevels.frames` frames: an event's trace gives the
+    /// loudest from its onset to its confirmation.
+    private var recent = RecentLevels()
 
     private struct OpenEvent: Sendable {
         var id: String
@@ -78,6 +81,7 @@ public struct AlertProcessor: Sendable {
                               weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] },
                               home: ((EventStart) -> HomeMemory.Match?)? = nil) -> [AlertOutput] {
         var outputs: [AlertOutput] = []
+        recent.record(levels, frame: frame)
         for c in classes {
             let i = c.index
             let raw = Double(scores[c])
@@ -96,13 +100,14 @@ public struct AlertProcessor: Sendable {
                 let rule = machines[i].rule
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
-                open[i] = OpenEvent(id: id, onset: onset, peakDbfs: levels.levelDbfs)
+                let heard = recent.loudest(from: onset, to: frame) ?? levels
+                open[i] = OpenEvent(id: id, onset: onset, peakDbfs: heard.levelDbfs)
                 var start = EventStart(
                     id: id, soundClass: c, tier: rule.tier, onset: onset, confidence: min(1, machines[i].peakSmoothed),
                     alert: !suppressed && rule.alert, suppressed: suppressed ? "cooldown" : rule.alert ? nil : "profile",
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
-                                         peakRaw: machines[i].peakRaw, levelDbfs: levels.levelDbfs,
-                                         floorDbfs: levels.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
+                                         peakRaw: machines[i].peakRaw, levelDbfs: heard.levelDbfs,
+                                         floorDbfs: heard.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
                                          weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))
                 if start.alert, let match = home?(start) {
                     start.trace.home = match
@@ -144,6 +149,38 @@ public struct AlertProcessor: Sendable {
             }
         }
         return outputs
+    }
+
+    /// The window levels of recent frames, in storage made once. How loud an event was is
+    /// the loudest window from its onset to its confirmation, over the room's floor as it
+    /// stood before the event (the floor rises, slowly, under a long sound): the window a
+    /// smoke alarm is confirmed on may fall in a pause of its pattern (T3: 1.5 s of
+    /// silence every cycle), which would make a loud alarm read as a faint one.
+    struct RecentLevels: Sendable {
+        /// 32 s of frames: more than any debounce and any alarm's confirmation latency.
+        static let frames = 64
+        private var frame = [Int](repeating: -1, count: frames)
+        private var levels = [Levels](repeating: Levels(levelDbfs: -120, floorDbfs: -120), count: frames)
+
+        mutating func record(_ l: Levels, frame f: Int) {
+            guard f >= 0 else { return }
+            frame[f % Self.frames] = f
+            levels[f % Self.frames] = l
+        }
+
+        /// The loudest level of the frames from the one holding stream time `onset` to
+        /// frame `to`, with the lowest floor among them; nil when none is recorded.
+        func loudest(from onset: Double, to last: Int) -> Levels? {
+            let first = max(0, last - Self.frames + 1, Int((onset / StreamClock.frameSeconds).rounded(.down)))
+            guard first <= last else { return nil }
+            var found: Levels?
+            for f in first...last where frame[f % Self.frames] == f {
+                let l = levels[f % Self.frames]
+                found = Levels(levelDbfs: max(found?.levelDbfs ?? l.levelDbfs, l.levelDbfs),
+                               floorDbfs: min(found?.floorDbfs ?? l.floorDbfs, l.floorDbfs))
+            }
+            return found
+        }
     }
 
     /// The event's confidence is the highest smoothed score it reached: the figure its
