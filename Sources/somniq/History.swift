@@ -44,6 +44,8 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
+    @OptionGroup var zone: ZoneOption
+
     func validate() throws {
         if week && month { throw ValidationError("--week and --month: choose one") }
         if factors && (week || month || html) { throw ValidationError("--factors sets nights side by side: give it alone, or with --csv or --json") }
@@ -51,6 +53,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
+        try zone.use()
         let history: History
         do { history = try History.read(logs: logs, grouping: week ? .week : month ? .month : .all) } catch {
             throw fail("\(error)", Exit.dataError)

@@ -33,7 +33,10 @@ struct Report: ParsableCommand {
     @Option(name: .customLong("labels-from"), help: ArgumentHelp("Also read the labels (somniq label) in this log: a newer one, when LOG was rotated (repeat for more).", valueName: "log"), completion: .file())
     var labelsFrom: [String] = []
 
+    @OptionGroup var zone: ZoneOption
+
     func run() throws {
+        try zone.use()
         // A night written as a date must be one (a recording's is its path).
         if let night, History.writtenAsDate(night), let problem = History.dateProblem(night) {
             throw fail("night \(night): \(problem)", Exit.usage)

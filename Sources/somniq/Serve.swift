@@ -32,7 +32,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A file holding the token (mode 600); needed for any address but a loopback one.", completion: .file())
     var tokenFile: String?
 
+    @OptionGroup var zone: ZoneOption
+
     func run() async throws {
+        try zone.use()
         let http: HTTPConfig
         do { http = try HTTPConfig.options(listen: listen, tokenFile: tokenFile) } catch {
             let message = error.problem.contains("needs a token")

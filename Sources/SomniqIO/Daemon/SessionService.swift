@@ -263,6 +263,9 @@ public actor SessionService: Service {
                 let count = maxFrames.map { Swift.min(block.samples.count, Int(Swift.max(0, $0 - pipeline.streamFrames))) } ?? block.samples.count
                 if stalled { resumed() }
                 lastAudio = clocks.monotonic()
+                // Timed before the samples go in: the events they confirm are timed by it.
+                let start = session.streamSeconds
+                clock.heard(from: start, to: start + StreamClock.seconds(Int64(count)), arrival: clocks.wall().timeIntervalSince1970)
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
@@ -271,8 +274,6 @@ public actor SessionService: Service {
                 everyMinute()
                 if let maxFrames, pipeline.streamFrames >= maxFrames { return .endOfInput }
             case .listening:
-                // Wall-clock times are stream time from here on, anchored at this moment.
-                clock.anchor(at: session.streamSeconds)
                 let now = clocks.wall().timeIntervalSince1970
                 options.live?.update {
                     $0.stalled = false
@@ -364,11 +365,10 @@ public actor SessionService: Service {
     }
 
     /// Audio arrives again after a stall: `listening`, with how long the room went unheard.
-    /// Wall-clock times are stream time from here on, anchored again (the stream stood
-    /// still while the wall clock ran on), as when a lost device comes back.
+    /// (The stream stood still while the wall clock ran on: the block's arrival times it,
+    /// by `LiveClock`'s rule.)
     private func resumed() {
         let unheard = unheardSince.map { seconds(since: $0) } ?? 0
-        clock.anchor(at: session.streamSeconds)
         stalled = false
         unheardSince = nil
         options.live?.update { $0.stalled = false }

@@ -50,7 +50,7 @@ public final class LogIndex {
     /// added or the index made anew, not each time tonight's piece grows.
     private var savedCount = -1
 
-    static let version = 4
+    static let version = 5
     /// Bytes before the indexed end compared on each refresh: a log rewritten in place to
     /// another text of at least the same length is caught here.
     static let tailLength = 256

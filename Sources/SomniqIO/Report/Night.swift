@@ -157,11 +157,13 @@ public struct NightBuilder {
             if !night!.sources.contains(source) { night!.sources.append(source) }
         case let .eventStart(e):
             guard let onset = e.onset else { break }
+            anchor(e.onsetTime, at: onset)
             open[e.id] = Night.Event(id: e.id, soundClass: e.soundClass, tier: e.tier ?? .low, onset: offset + onset, offset: offset + onset,
                                      alert: e.alert, suppressed: e.suppressed, peakDbfs: e.trace?.levelDbfs ?? -120,
                                      confidence: 0, truncated: false, trace: e.trace, clip: nil)
         case let .eventEnd(end):
             guard let e0 = open[end.id], let off = end.offset else { break }
+            anchor(end.offsetTime, at: off)
             // An end before its start is as out of range as a number can be.
             guard offset + off >= e0.onset - 0.001 else {
                 outOfRange += 1
@@ -176,6 +178,7 @@ public struct NightBuilder {
             e.clip = end.clip
             night?.events.append(e)
         case let .level(m):
+            anchor(m.time, at: m.start)
             night?.minutes.append(.init(start: offset + m.start, seconds: m.seconds, leq: m.leq ?? -120, l10: m.l10 ?? -120,
                                         l90: m.l90 ?? -120, lmax: m.lmax ?? -120, floor: m.floor ?? -120,
                                         active: Dictionary(m.active, uniquingKeysWith: { _, last in last })))
@@ -196,7 +199,9 @@ public struct NightBuilder {
             let detail = ["error", "frames_lost", "seconds", "unheard_s", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
                 s[detail: k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
-            night?.incidents.append(.init(time: offset + (s.streamSeconds ?? 0), status: s.status, detail: detail))
+            // At the time it was written (the stream stands still through a stall it says).
+            let at = axis(time) ?? offset + (s.streamSeconds ?? 0)
+            night?.incidents.append(.init(time: at, status: s.status, detail: detail))
         case let .sessionEnd(end):
             inSession = false
             if let since = unheardSince, let endTime = end.endTime.flatMap(WallClock.parse), endTime > since {
@@ -204,7 +209,8 @@ public struct NightBuilder {
             }
             unheardSince = nil
             let s = end.streamSeconds ?? sessionSeconds
-            let span = max(night?.span ?? 0, offset + s)
+            let ended = axis(end.endTime.flatMap(WallClock.parse)) ?? 0
+            let span = max(night?.span ?? 0, offset + s, ended)
             night?.span = span
             // Logs written before level records existed: the session's length is what was heard.
             if night?.minutes.isEmpty == true { night?.heard += s }
@@ -213,6 +219,25 @@ public struct NightBuilder {
             break
         }
         return finished
+    }
+
+    /// A record's logged wall time of its stream time `streamSeconds` (an event's onset or
+    /// offset, a minute's start) places this session on the night's axis from here on. The
+    /// daemon times its records by one rule (`LiveClock`): its stream stands still through a
+    /// stall while the wall clock runs on, so the axis follows the times it logged, never
+    /// the session's start plus stream time. A time more than a year off the session's
+    /// start (a damaged or hostile record) moves nothing.
+    private mutating func anchor(_ time: String?, at streamSeconds: Double) {
+        guard let t = axis(time.flatMap(WallClock.parse)) else { return }
+        offset = t - streamSeconds
+    }
+
+    /// Where a Unix time of this session lies on the night's axis; nil for none, or one more
+    /// than a year off the session's start.
+    private func axis(_ time: Double?) -> Double? {
+        guard let since = sessionStart, let start = night?.start, let time,
+              time - since >= -60, time - since <= LogRanges.seconds.upperBound else { return nil }
+        return time - start
     }
 
     /// Ends the night, and goes on with the session in the night of `time` (from its noon,

@@ -70,8 +70,10 @@ extension WallClock {
     /// from noon to noon), `2026-11-22` for 03:00 on the 23rd.
     public static func night(_ unix: Double) -> String { localDate(unix - 12 * 3600) }
 
+    /// To the millisecond first, as `iso8601` writes it: a time read back from the log
+    /// (`…:05.000Z`, less a night's start plus it again) is the same second here.
     private static func local(_ unix: Double) -> tm {
-        var seconds = time_t(unix.rounded(.down))
+        var seconds = time_t(((unix * 1000).rounded() / 1000).rounded(.down))
         var parts = tm()
         localtime_r(&seconds, &parts)
         return parts
