@@ -64,7 +64,10 @@ import SomniqCore
         #expect(hookJSON["headers"]?["Title"]?.stringValue == "Urgent: Smoke alarm in nursery")
         #expect(hookJSON["headers"]?["Tags"]?.stringValue == "rotating_light,smoke_alarm,nursery")
         #expect(hookJSON["body"]?.stringValue?.hasPrefix("Smoke alarm in nursery at ") == true)
-        #expect(hookJSON["body"]?.stringValue?.contains(" (critical): score ") == true)
+        // How loud in words, and what to do; the score stays in the record's trace.
+        let body = hookJSON["body"]?.stringValue ?? ""
+        #expect(body.contains(": loud, about ") && body.contains(" dB over the room. Check the room now; somniq tells you when it stops."), "\(body)")
+        #expect(!body.contains("score"))
         #expect(execs.map { $0["env"]?["SOMNIQ_KIND"]?.stringValue } == ["event_start", "event_end"])
         #expect(execs[0]["argv"] == .array([.string("--loud")]))
         #expect(execs[0]["env"]?["SOMNIQ_CLASS"]?.stringValue == "smoke_alarm")

@@ -63,10 +63,15 @@ import SomniqLog
         #expect(cough > lastAudio && cough <= seen, "cough at \(cough - lastAudio) s after the audio stopped, \(seen - cough) s before it was read")
 
         // Every sink heard both: MQTT's availability went offline and back.
-        let webhookDown = try endpoints.web.first { $0.contains("sends no audio") }
+        let webhookDown = try endpoints.web.first { $0.contains("has sent no audio") }
         let down = try JSONValue(parsing: webhookDown.line)
         #expect(down["headers"]?["Priority"]?.stringValue == "5")
         #expect(down["headers"]?["Title"]?.stringValue == "Urgent: somniq nursery cannot hear")
+        // Since when, what somniq does, and what to do.
+        let said = down["body"]?.stringValue ?? ""
+        #expect(said.hasPrefix("somniq in nursery cannot hear: the microphone has sent no audio since ")
+                && said.hasSuffix("somniq waits for it and tells you when it hears the room again. "
+                                  + "Check the microphone's cable, then run `somniq devices` on the box to see whether it is there."), "\(said)")
         let webhookUp = try endpoints.web.first { $0.contains("listening again") }
         #expect(try JSONValue(parsing: webhookUp.line)["headers"]?["Priority"]?.stringValue == "3")
         var statusLines: [String] { endpoints.subscriber.lines.map(\.line).filter { $0.hasPrefix("somniq/nursery/status ") } }
@@ -134,6 +139,7 @@ import SomniqLog
         let last = try endpoints.subscriber.first { $0.hasPrefix("somniq/nursery/last_event ") && $0.contains(id) }
         let attributes = try JSONValue(parsing: String(last.line.dropFirst("somniq/nursery/last_event ".count)))
         #expect(attributes["time"]?.stringValue == logged)
+        #expect(attributes["message"]?.stringValue == body)
 
         // The web API, and the report in the configuration's zone.
         let night = try date(t - 12 * 3600, "%F")
@@ -201,7 +207,7 @@ import SomniqLog
         #expect(try waitForExit(p, timeout: 20) == 0)
         #expect(kinds(records(log)).filter { $0 == "status:input_silent" }.count == 1)
         try endpoints.subscriber.first { $0.hasPrefix("somniq/nursery/event ") && $0.contains("\"input_silent\"") }
-        let hook = try endpoints.web.first { $0.contains("the microphone is silent") }
+        let hook = try endpoints.web.first { $0.contains("the microphone has sent only silence") }
         #expect(try JSONValue(parsing: hook.line)["headers"]?["Priority"]?.stringValue == "5")
         try waitUntil(timeout: 10) { !records(endpoints.execOut).isEmpty }
         #expect(records(endpoints.execOut).map { $0["env"]?["SOMNIQ_STATUS"]?.stringValue } == ["input_silent"])

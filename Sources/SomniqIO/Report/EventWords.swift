@@ -37,20 +37,46 @@ public enum EventWords {
         return h.kept == nil ? "held back: " + like : like + ", alerted all the same: \(one(c)) this far over its line is never held back"
     }
 
-    /// Why an event was raised, from its `event_start` record's trace:
-    /// "score 98 % (alerts from 70 %), 22 dB over the room's background". A score is how
-    /// well the sound fits the class's rules, not a probability: the words say so and
-    /// give the line it had to cross. With the event's class, what this home's memory made
-    /// of it follows (`home`).
+    /// How loud a sound was, as a person standing in the room would put it, from how far
+    /// the loudest second of it stood over the room's background (the trace's `level_dbfs`
+    /// over its `floor_dbfs`): "loud, about 22 dB over the room". 10 dB is twice as loud
+    /// to the ear; 20 dB over a quiet bedroom is a sound that wakes a sleeper.
+    public static func loudness(over: Double) -> String {
+        switch over {
+        case ..<3: "hardly louder than the room's background"
+        case ..<10: String(cFormat: "quiet, about %.0f dB over the room", over)
+        case ..<20: String(cFormat: "clearly heard, about %.0f dB over the room", over)
+        case ..<35: String(cFormat: "loud, about %.0f dB over the room", over)
+        default: String(cFormat: "very loud, about %.0f dB over the room", over)
+        }
+    }
+
+    /// How loud an event was, in words (`loudness`), from its trace; nil without levels.
+    public static func loudness(trace t: LogRecord.Trace?) -> String? {
+        guard let level = t?.levelDbfs, let floor = t?.floorDbfs else { return nil }
+        return loudness(over: level - floor)
+    }
+
+    /// Why an event was raised, from its `event_start` record's trace: how loud, in words,
+    /// then the score its profile compared, "loud, about 22 dB over the room; score 98 %
+    /// (alerts from 70 %)". A score is how well the sound fits the class's rules, not a
+    /// probability: the words say so and give the line it had to cross. With the event's
+    /// class, what this home's memory made of it follows (`home`).
     public static func why(trace t: LogRecord.Trace?, of c: SoundClass? = nil) -> String {
         let score = t?.peakSmoothed ?? 0
         let on = t?.on ?? 0
-        var s = String(cFormat: "score %.0f %% (alerts from %.0f %%)", 100 * score, 100 * on)
-        if let level = t?.levelDbfs, let floor = t?.floorDbfs {
-            let over = level - floor
-            s += over >= 0.5 ? String(cFormat: ", %.0f dB over the room's background", over) : ", no louder than the room's background"
-        }
+        var s = loudness(trace: t).map { $0 + "; " } ?? ""
+        s += String(cFormat: "score %.0f %% (alerts from %.0f %%)", 100 * score, 100 * on)
         if let h = t?.home, let c { s += "; " + home(h, c) }
         return s
+    }
+
+    /// What a carer is asked to do about an alert of `tier`.
+    public static func todo(_ tier: Tier) -> String {
+        switch tier {
+        case .critical: "Check the room now."
+        case .high: "Listen in or look in when you can."
+        case .medium, .low: "Nothing to do unless it goes on."
+        }
     }
 }

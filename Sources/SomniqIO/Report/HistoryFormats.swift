@@ -70,7 +70,7 @@ extension History {
     }
 
     static let header = padded("night", 17) + padded("heard", 10) + padded("snoring", 10) + padded("share", 7)
-        + padded("disturbances", 14) + padded("alerts c/h/m/l", 20) + "loudest minute"
+        + padded("disturbances", 14) + padded("alerts", 30) + "loudest minute"
 
     /// A night's line, or a total's (whose loudest minute names its night).
     static func line(_ r: NightRow, total: Bool = false) -> String {
@@ -79,7 +79,13 @@ extension History {
         let name = r.day == nil && !total ? PathText.lastComponent(r.night) : r.night
         return padded(LogText.escape(name), 17) + padded(minutes(r.heardMinutes), 10) + padded(minutes(r.snoringMinutes), 10)
             + padded(String(cFormat: "%.0f %%", 100 * r.snoringShare), 7) + padded("\(r.disturbances)", 14)
-            + padded(Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/"), 20) + loudest
+            + padded(alertWords(r.alerts), 30) + loudest
+    }
+
+    /// A night's alerts by tier, in words: "1 critical, 5 high, 2 medium", or "none".
+    static func alertWords(_ alerts: [Tier: Int]) -> String {
+        let said = Tier.allCases.compactMap { t in alerts[t].flatMap { $0 > 0 ? "\($0) \(t.rawValue)" : nil } }
+        return said.isEmpty ? "none" : said.joined(separator: ", ")
     }
 
     /// `7.9 h` from an hour, else `12.5 min`.

@@ -53,7 +53,7 @@ extension History {
     }
 
     /// The head of each period's table.
-    static let columns = ["night", "heard", "snoring", "share", "disturbances", "pauses", "alerts c/h/m/l", "loudest minute", "reported"]
+    static let columns = ["night", "heard", "snoring", "share", "disturbances", "pauses", "alerts", "loudest minute", "reported"]
 
     private func row(_ r: NightRow, total: Bool = false, link: Bool = false) -> String {
         let esc = HTMLReport.esc
@@ -64,7 +64,7 @@ extension History {
         let open = total ? "<tr><th>" : "<tr><td>", close = total ? "</th>" : "</td>"
         return open + cell + close + td("heard", esc(Self.minutes(r.heardMinutes)), "n") + td("snoring", esc(Self.minutes(r.snoringMinutes)), "n")
             + td("share", String(cFormat: "%.0f %%", 100 * r.snoringShare), "n") + td("disturbances", "\(r.disturbances)", "n") + td("pauses", "\(r.pauses)", "n")
-            + td("alerts c/h/m/l", Tier.allCases.map { "\(r.alerts[$0] ?? 0)" }.joined(separator: "/")) + td("loudest minute", esc(loudest), "whole")
+            + td("alerts", esc(Self.alertWords(r.alerts))) + td("loudest minute", esc(loudest), "whole")
             + (total ? "" : td("reported", esc((r.symptoms.sorted().map(\.rawValue) + r.tags.sorted()).joined(separator: ", ")), "whole")) + "</tr>\n"
     }
 

@@ -250,12 +250,13 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     }
 
     /// The last alert, for Home Assistant's "last event" sensor: its class (the state), tier,
-    /// time, score and link (attributes).
+    /// time, score, the notification's words (`message`) and link (attributes).
     static func lastEvent(_ c: SoundClass, _ m: SinkMessage) -> JSONValue {
         var fields: [(String, JSONValue)] = [("class", .string(c.rawValue)), ("tier", .string(m.tier.rawValue))]
         if let t = m.record["onset_time"] { fields.append(("time", t)) }
         if let score = m.record["trace"]?["peak_smoothed"] { fields.append(("confidence", score)) }
         if let id = m.record["id"] { fields.append(("id", id)) }
+        fields.append(("message", .string(m.text)))
         if let link = m.link { fields.append(("link", .string(link))) }
         return .object(fields)
     }

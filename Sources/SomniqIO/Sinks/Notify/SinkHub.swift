@@ -36,6 +36,9 @@ public final class SinkHub: RecordSink {
     /// The sinks were told the room cannot be heard (the device lost, the capture
     /// stalled): the next `listening` is sent to them too, so that they hear it is over.
     private var saidDeaf = false
+    /// When the events whose start was sent began (Unix time, their `onset_time`): their
+    /// end says it.
+    private var onsets: [String: Double] = [:]
 
     /// `profile`: the profile in force, whose tiers decide which classes can reach each
     /// sink (and so which Home Assistant announces).
@@ -137,15 +140,19 @@ public final class SinkHub: RecordSink {
             }
             entries[i].sent[e.id] = e.tier
             entries[i].worker.offer(message)
+            onsets[e.id] = record["onset_time"]?.stringValue.flatMap(WallClock.parse)
         }
     }
 
     /// An event has ended: sent, at its start's tier, where its start was.
     public func eventEnd(_ e: EventEnd, record: JSONValue) {
+        let startedAt = onsets.removeValue(forKey: e.id)
         for i in entries.indices {
             guard let tier = entries[i].sent.removeValue(forKey: e.id) else { continue }
-            entries[i].worker.offer(SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
-                                                record: record.adding("room", .string(room))))
+            var message = SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
+                                      record: record.adding("room", .string(room)))
+            message.startedAt = startedAt
+            entries[i].worker.offer(message)
         }
     }
 
