@@ -147,6 +147,42 @@ import SomniqCore
         #expect(try fetch(night, headers: [auth]).text.contains("<td data-label=\"marked\">right</td>"), "a later label wins")
     }
 
+    /// A notification's link (`public_url/night/DATE#e-ID`) opens the night at its event,
+    /// highlighted, with its mark buttons; a clip's delete asks first: "delete…" opens the
+    /// button that deletes, which fits the phone's screen.
+    @Test func theNotificationsLinkOpensItsEventAndDeletingAClipAsksFirst() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let tokenFile = dir + "/token"
+        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let server = try WebTests.Served(log, clips: clips, tokenFile: tokenFile)
+        defer { server.stop() }
+        let night = server.base + "/night/2026-11-22"
+        let page = try fetch(night, headers: ["Authorization: Bearer \(Self.token)"]).text
+        let row = try #require(page.firstMatch(of: /<tr id="e-([^"]+)">/), "no event row")
+        let id = String(row.1)
+        // The page as the link opens it: scrolled to the event's row, highlighted, its buttons there.
+        let script = """
+        (function(){var t=document.querySelector('tr:target');var d=document.querySelector('details.confirm');
+        var b=d.querySelector('button').getBoundingClientRect();
+        return [t?t.id:'none', getComputedStyle(t.cells[0]).backgroundColor, t.querySelector('form.mark')?'mark':'no mark',
+                window.scrollY>0?'scrolled':'top', String(Math.round(b.right)), d.querySelector('summary').textContent].join('|');})()
+        """
+        let shown = try layout([night + "#e-" + id], size: "390x844", mobile: true, extra: script)
+        #expect(shown.count == 1 && shown[0].scrollWidth <= shown[0].width, "\(shown.first?.widest ?? "?")")
+        let parts = (shown.first?.banner ?? "").split(separator: "|").map(String.init)
+        #expect(parts.count == 6, "\(parts)")
+        if parts.count == 6 {
+            #expect(parts[0] == "e-" + id && parts[1] == "rgb(255, 243, 196)" && parts[2] == "mark" && parts[3] == "scrolled", "\(parts)")
+            #expect((Double(parts[4]) ?? 999) <= 390, "the delete button ends at \(parts[4]) px")
+            #expect(parts[5] == "delete…")
+        }
+        // Closed until tapped: the page holds no delete button outside a confirm step.
+        #expect(!page.contains("<details class=\"confirm\" open"))
+        #expect(page.components(separatedBy: "<button>delete this clip for good</button>").count
+                == page.components(separatedBy: "<details class=\"confirm\"><summary>delete…</summary>").count)
+    }
+
     /// A log whose session is still open but no longer written to (a daemon that died)
     /// says where the log stops, not that the alarm sounds; the same event in a session
     /// that ended is cut off.

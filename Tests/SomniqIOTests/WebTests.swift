@@ -351,7 +351,9 @@ import SomniqCore
         let (base, port) = (server.base, server.port)
         let auth = "Authorization: Bearer " + token
         let withForm = try fetch(base + "/night/2026-11-22", headers: [auth])
-        #expect(withForm.text.contains("<form class=\"inline\" method=\"post\" action=\"\(path)\"><button>delete</button></form>"))
+        // Deleting asks first: the button that deletes is behind a "delete…" that opens it.
+        #expect(withForm.text.contains("<details class=\"confirm\"><summary>delete…</summary> <form class=\"inline\" method=\"post\" "
+                                       + "action=\"\(path)\"><button>delete this clip for good</button></form></details>"))
         #expect(try fetch(base + path, method: "POST", headers: ["Origin: http://127.0.0.1:\(port)"]).status == 401, "no token")
         let noOrigin = try fetch(base + path, method: "POST", headers: [auth])
         #expect(noOrigin.status == 403 && noOrigin.text.contains("no Origin"))

@@ -139,6 +139,8 @@ public enum HTMLReport {
         .status{padding:10px 14px;border-radius:6px;margin:12px 0}.up{background:#e8f5e9;border-left:5px solid #009E73}.down{background:#ffebee;border-left:5px solid #D55E00}
         .alarm{background:#D55E00;color:#fff;font-size:18px;padding:12px 14px;border-radius:6px;margin:12px 0}.alarm .sub{color:#fff}
         form.inline{display:inline}button{font:inherit;padding:1px 8px}form.mark select{font:inherit;max-width:10em}
+        details.confirm{display:inline}details.confirm summary{display:inline;cursor:pointer;color:#0072B2}details.confirm[open] summary{color:#666}
+        tr:target,tr:target td{background:#fff3c4}tr:target{outline:3px solid #f9a825}
         form.episode input:not([type]){width:20em;max-width:100%}form.episode input[type=number]{width:5em}
         @media (max-width:600px){
         body{margin:10px auto}
@@ -396,8 +398,10 @@ public enum HTMLReport {
         if let web {
             guard let url = web.clipURL(e) else { return "<span class=\"gone\">deleted</span>" }
             var h = "<audio controls preload=\"none\" src=\"\(esc(url))\"></audio>"
+            // Deleting asks first: a tap on "delete…" shows the button that deletes (no script).
             if let delete = web.deleteURL?(e) {
-                h += " <form class=\"inline\" method=\"post\" action=\"\(esc(delete))\"><button>delete</button></form>"
+                h += " <details class=\"confirm\"><summary>delete…</summary> <form class=\"inline\" method=\"post\" action=\"\(esc(delete))\">"
+                    + "<button>delete this clip for good</button></form></details>"
             }
             return h
         }
