@@ -201,6 +201,7 @@ struct SchemaTests {
         #"{"home": {"learn_at": "9:00"}}"#,
         #"{"home": {"learn_at": 12}}"#,
         #"{"home": {"daily": true}}"#,
+        #"{"//http": {"listen": "127.0.0.1:8080"}}"#,
     ]
 
     @Test func theDefaultConfigurationAndTheCorpusValidateAsTheReaderSays() throws {

@@ -126,7 +126,9 @@ import SomniqIO
         let path = Paths.package + "/config/config.json"
         let data = try #require(FileManager.default.contents(atPath: path))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s", "room"])
+        #expect(Set(object.keys) == ["device", "profile", "log", "silence_s", "clipping_s", "room", "//http"])
+        // The web page is off, and the comment says how to turn it on with its public address.
+        #expect((object["//http"] as? String)?.contains("\"public_url\": \"https://somniq.home:8443\"") == true)
         #expect(try DaemonConfig.read(path: path) == DaemonConfig())
     }
 }

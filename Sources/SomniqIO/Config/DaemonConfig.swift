@@ -202,6 +202,8 @@ public struct DaemonConfig: Sendable, Equatable {
                     throw field.error("\"\(LogText.escape(zone))\" is not a time zone this machine knows (a name under /usr/share/zoneinfo, such as \"Europe/Berlin\"; install tzdata)")
                 }
                 c.timeZone = zone
+            // A comment ("//http": "…"), as the default configuration shows what is off.
+            case let comment where comment.hasPrefix("//"): _ = try field.text()
             default: throw root.unknownKey(key, expected: keys)
             }
         }
