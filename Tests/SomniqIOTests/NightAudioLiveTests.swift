@@ -47,11 +47,13 @@ import SomniqCore
             // Each part goes on where the one before it stopped, the stream time said.
             #expect(abs(part.startS - Double(joined.count) / 16_000) < 0.001, "\(part.path) starts at \(part.startS) s")
             let got = try samples16(part.path)
-            if k > 0 {
-                // At a multiple of 10 s of the clock, and 10 s long unless it is the last.
-                #expect(abs(unix - (unix / 10).rounded() * 10) < 0.001, "\(part.startTime)")
-                if k < parts.count - 1 { #expect(got.count == 160_000) }
-            }
+            // The fixture is not paced (25 s of audio in about a second): the daemon times it
+            // no later than it arrived (LiveClock), and the parts go on on their own axis
+            // from the first, so that each but the first begins on a multiple of 10 s of the
+            // clock and each but the last holds 10 s.
+            if k > 0 { #expect(abs(unix - (unix / 10).rounded() * 10) < 0.001, "\(part.startTime)") }
+            if k > 0 && k < parts.count - 1 { #expect(got.count == 160_000) }
+            #expect(got.count <= 160_000)
             var st = stat()
             #expect(stat(part.path, &st) == 0 && st.st_mode & 0o777 == 0o640)
             joined += got
@@ -63,18 +65,13 @@ import SomniqCore
         #expect(ends(live) == (try await replayedEnds(raw)))
         #expect(!ends(live).isEmpty)
 
-        // Joined with sox and replayed from the first part's start_time, the night gives the
-        // live log's wall-clock times.
+        // Joined with sox and replayed, the night gives the live log's events.
         let night = rig.home + "/joined.flac"
         try runProgram("/usr/bin/sox", parts.map(\.path) + [night])
         let r = try runProgram(Paths.somniq, ["replay", night, "--start", parts[0].startTime, "--format", "jsonl"])
         #expect(r.status == 0, "\(r.stderr)")
         let replayed = r.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-        func onsets(_ log: [JSONValue]) -> [Double] {
-            log.filter { $0["kind"] == .string("event_start") }.compactMap { $0["onset_time"]?.stringValue.flatMap(WallClock.parse) }
-        }
-        #expect(onsets(replayed).count == onsets(live).count && !onsets(live).isEmpty)
-        for (a, b) in zip(onsets(replayed), onsets(live)) { #expect(abs(a - b) < 0.002) }
+        #expect(ends(replayed) == ends(live))
     }
 
     @Test func offByDefaultNothingIsKept() throws {

@@ -133,4 +133,20 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         #expect(parts.last?.path == dir + "/2026-11-22/2026-11-22_23-10-35.flac")
         #expect(try parts.map { try samples16($0.path).count } == [80_000, 80_000])
     }
+
+    @Test func aStreamTimedBackGoesOnInItsPart() throws {
+        // A burst: the daemon's clock times the stream no later than it arrived, pulling it
+        // back by a few milliseconds a block; the audio has no gap, and stays in one part.
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let night = try nightAudio(dir)
+        let start = try #require(WallClock.parse("2026-11-22T23:10:00"))
+        var said = feed(night, seconds: 5, unix: { start + $0 })
+        said += feed(night, seconds: 5, from: 80_000, unix: { start - 0.5 + $0 })
+        night.finish(within: .seconds(10))
+        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        let parts = nightParts(said)
+        #expect(parts.map(\.startS) == [0])
+        #expect(try parts.map { try samples16($0.path).count } == [160_000])
+    }
 }

@@ -23,10 +23,16 @@ public final class NightAudio {
         var end: Int64
     }
     private var part: Part?
+    /// The time axis of the parts: the last part's start. A part that follows without a
+    /// gap goes on on it, so that parts are cut on the clock however the stream is timed.
+    private var axis: NightAudioWriter.Start?
     /// Samples the ring had no room for, since `from`: said when a part begins again.
     private var dropped: (from: NightAudioWriter.Start, frames: Int64)?
-    /// A jump of more than this between the stream's wall-clock time and the part's is a
-    /// new part: the clock was set anew (a device back after a loss).
+    /// The stream's wall-clock time more than this past the parts' is a new part at the
+    /// stream's time: the stream stood still while the wall clock ran on (a device back
+    /// after a loss, a stalled capture). A stream timed back (`LiveClock`: audio that came in
+    /// a burst faster than real time is timed no later than it arrived) goes on on the
+    /// parts' axis: its audio has no gap, and its parts are cut on the clock as ever.
     static let jumpSeconds = 0.01
 
     /// `queueSeconds`: the audio the ring holds while the disk is slow (30 s of 16-bit
@@ -46,11 +52,13 @@ public final class NightAudio {
         var done = 0
         while done < samples.count {
             let f = frame + Int64(done)
-            if let p = part, f >= p.end || abs(unix(StreamClock.seconds(f)) - (p.start.unix + StreamClock.seconds(f - p.start.frame))) > Self.jumpSeconds {
+            if let p = part, f >= p.end || unix(StreamClock.seconds(f)) - (p.start.unix + StreamClock.seconds(f - p.start.frame)) > Self.jumpSeconds {
                 part = nil
             }
             if part == nil {
-                let start = NightAudioWriter.Start(frame: f, unix: unix(StreamClock.seconds(f)))
+                let now = unix(StreamClock.seconds(f))
+                let onAxis = axis.map { $0.unix + StreamClock.seconds(f - $0.frame) }
+                let start = NightAudioWriter.Start(frame: f, unix: onAxis.map { now - $0 > Self.jumpSeconds ? now : $0 } ?? now)
                 // Half a sample on: a part that starts on a cut, a hair before it in floating
                 // point, runs to the next.
                 let cut = WallClock.nextCut(after: start.unix + 0.5 / Double(StreamClock.sampleRate), every: config.partSeconds)
@@ -62,6 +70,7 @@ public final class NightAudio {
                     return
                 }
                 part = next
+                axis = start
                 if let d = dropped { said.append(Self.lost(from: d.from, frames: d.frames)) }
                 dropped = nil
             }
