@@ -208,10 +208,10 @@ private func nineNights(in dir: String) throws -> [String] {
     let r = try somniq("history", log)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == """
-        night            heard     snoring   share  disturbances  alerts                        loudest minute
-        2026-11-20       1.6 min   0.6 min   35 %   0             none                          23:00  -40.0 dBFS
-        2026-11-21       1.6 min   0.6 min   35 %   0             none                          23:00  -40.0 dBFS
-        total            3.2 min   1.1 min   35 %   0             none                          2026-11-20 23:00  -40.0 dBFS
+        night            heard     snoring   share  disturbances  alerts  loudest minute
+        2026-11-20       1.6 min   0.6 min   35 %   0             none    23:00  -40.0 dBFS
+        2026-11-21       1.6 min   0.6 min   35 %   0             none    23:00  -40.0 dBFS
+        total            3.2 min   1.1 min   35 %   0             none    2026-11-20 23:00  -40.0 dBFS
         a night          1.6 min   0.6 min          0.0           0.0
         snoring by night  ▁▁
 

@@ -8,6 +8,8 @@ extension History {
     public func table() -> String {
         var out: [String] = []
         let reported = reportedColumns
+        // The alerts in words ("1 critical, 2 high") as wide as the widest, a column apart.
+        let w = ([total] + periods.flatMap { $0.rows + [$0.total] }).map { Self.alertWords($0.alerts).count }.max().map { max($0 + 2, 8) } ?? 8
         for (k, p) in periods.enumerated() {
             if k > 0 { out.append("") }
             if grouping != .all || p.label == "undated" {
@@ -15,10 +17,10 @@ extension History {
                 let span = dated.isEmpty ? "" : "  \(Self.date(dated.first!)) … \(Self.date(dated.last!))"
                 out.append("\(p.label == "undated" ? "recordings without a start time" : "\(grouping.rawValue) \(p.label)")\(span)  \(p.nights) night\(p.nights == 1 ? "" : "s")")
             }
-            out.append(Self.header + Self.reportedHeader(reported))
-            for r in p.rows { out.append(Self.line(r) + Self.reportedCells(r, reported)) }
+            out.append(Self.header(w) + Self.reportedHeader(reported))
+            for r in p.rows { out.append(Self.line(r, alertsWidth: w) + Self.reportedCells(r, reported)) }
             if p.nights > 1 {
-                out.append(Self.line(p.total, total: true))
+                out.append(Self.line(p.total, total: true, alertsWidth: w))
                 out.append(padded("a night", 17) + padded(Self.minutes(p.total.heardMinutes / Double(p.nights)), 10)
                            + padded(Self.minutes(p.meanSnoring), 17) + padded(String(cFormat: "%.1f", p.meanDisturbances), 14)
                            + String(cFormat: "%.1f", p.meanAlerts))
@@ -33,8 +35,8 @@ extension History {
         }
         if periods.count > 1 {
             out.append("")
-            out.append(Self.header)
-            out.append(Self.line(total, total: true))
+            out.append(Self.header(w))
+            out.append(Self.line(total, total: true, alertsWidth: w))
         }
         if !skipped.isEmpty {
             out.append("")
@@ -69,17 +71,20 @@ extension History {
             + columns.map { c in "  " + padded(c.has(r) ? "x" : "·", c.name.count) }.joined()
     }
 
-    static let header = padded("night", 17) + padded("heard", 10) + padded("snoring", 10) + padded("share", 7)
-        + padded("disturbances", 14) + padded("alerts", 30) + "loudest minute"
+    /// The table's head, its alerts column `alertsWidth` wide.
+    static func header(_ alertsWidth: Int) -> String {
+        padded("night", 17) + padded("heard", 10) + padded("snoring", 10) + padded("share", 7)
+            + padded("disturbances", 14) + padded("alerts", alertsWidth) + "loudest minute"
+    }
 
     /// A night's line, or a total's (whose loudest minute names its night).
-    static func line(_ r: NightRow, total: Bool = false) -> String {
+    static func line(_ r: NightRow, total: Bool = false, alertsWidth: Int) -> String {
         let loudest = r.loudest.map { (total ? $0.when : $0.clock) + String(cFormat: "  %.1f dBFS", $0.leq) } ?? "–"
         // A recording without a start time is named by its file; its path is in --csv and --json.
         let name = r.day == nil && !total ? PathText.lastComponent(r.night) : r.night
         return padded(LogText.escape(name), 17) + padded(minutes(r.heardMinutes), 10) + padded(minutes(r.snoringMinutes), 10)
             + padded(String(cFormat: "%.0f %%", 100 * r.snoringShare), 7) + padded("\(r.disturbances)", 14)
-            + padded(alertWords(r.alerts), 30) + loudest
+            + padded(alertWords(r.alerts), alertsWidth) + loudest
     }
 
     /// A night's alerts by tier, in words: "1 critical, 5 high, 2 medium", or "none".
