@@ -28,7 +28,7 @@ extension CaptureError {
 /// Blocking ALSA capture at 16 kHz mono S16 through the `plug` layer, which converts
 /// from the device's own rate and channel count. Reads are period-sized; an overrun
 /// (xrun) is recovered with `snd_pcm_recover` and reported, not thrown.
-public final class AlsaCapture {
+public final class AlsaCapture: PeriodReader {
     public let device: String
     public let periodFrames: Int
     private var pcm: OpaquePointer?
@@ -143,7 +143,17 @@ public final class AlsaCapture {
     }
 
     /// Result of one read: samples delivered, and frames lost to an overrun before them.
-    public struct Read: Sendable { public var frames: Int; public var overrunFrames: Int }
+    public struct Read: Sendable {
+        public var frames: Int
+        public var overrunFrames: Int
+        public init(frames: Int, overrunFrames: Int) {
+            self.frames = frames
+            self.overrunFrames = overrunFrames
+        }
+    }
+
+    /// A device never ends: a period, or an error.
+    public func readPeriod(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> Read? { try read(into: out) }
 
     /// Reads one period (blocking) into `out` as Float in [−1, 1).
     public func read(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> Read {
@@ -151,6 +161,11 @@ public final class AlsaCapture {
         let want = min(out.count, periodFrames)
         var overrun = 0
         while true {
+            // Silence where nothing is read: a plugin that counts a short read as a whole
+            // period (the `file` plugin on a FIFO that had less to give copies only what it
+            // read, and reports the period) must not hand on the previous period's samples
+            // left in the buffer, a repeat that raised smoke alarms that never sounded.
+            pcmBuffer.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             let n = pcmBuffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(want)) }
             if n >= 0 {
                 let scale: Float = 1 / 32_768

@@ -9,10 +9,13 @@ import SomniqLog
 /// once. Only
 /// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
 /// iterating task ends the stream at once (a backoff wait too); `close` then lets the
-/// device go.
+/// device go. A source that ends by itself (a recording played by `PlayReader`) ends the
+/// stream.
 public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     public let device: String
-    private var capture: AlsaCapture?
+    /// Opens the device (or the recording) the thread reads.
+    private let opener: () throws(CaptureError) -> any PeriodReader
+    private var capture: (any PeriodReader)?
     private var reader: CaptureThread?
     /// The wait before the next attempt to open, and the one after it.
     private var delay: Double?
@@ -24,7 +27,17 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     /// A block read, handed out after the `overrun` or `listening` that precedes it.
     private var pending: AudioBlock?
 
-    public init(device: String) { self.device = device }
+    public init(device: String) {
+        self.device = device
+        opener = { () throws(CaptureError) in try AlsaCapture(device: device) }
+    }
+
+    /// A source read through `open`'s reader, named `device` in records and messages:
+    /// `somniq run --play FILE` gives a `PlayReader`.
+    public init(device: String, open: @escaping () throws(CaptureError) -> any PeriodReader) {
+        self.device = device
+        opener = open
+    }
 
     public var source: LogRecord.SessionStart.Source { .device(name: device) }
 
@@ -63,6 +76,9 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
                 delay = 1
                 backoff = 2
                 return .lost(error, retrySeconds: 1, wasListening: true)
+            case .ended:
+                close()
+                return nil
             case let .samples(slot, count, overrunFrames):
                 pending = AudioBlock(reader.samples(slot: slot, count: count))
                 if overrunFrames > 0 { return .overrun(frames: overrunFrames) }
@@ -84,7 +100,7 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     }
 
     private func open() throws(CaptureError) {
-        let capture = try AlsaCapture(device: device)
+        let capture = try opener()
         let reader = CaptureThread(capture: capture)
         reader.start()
         self.capture = capture

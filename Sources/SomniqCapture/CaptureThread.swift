@@ -4,8 +4,21 @@ import Glibc
 import SomniqCore
 import SomniqIO
 
-/// Runs blocking ALSA reads on a dedicated thread and hands period blocks to an async
-/// consumer (`CaptureSource`) through a bounded queue. When the queue is full the reader
+/// Where a capture thread reads its periods: a device (`AlsaCapture`), or a recording
+/// played at real time (`PlayReader`). Reads block until a period, or less, is there.
+public protocol PeriodReader: AnyObject {
+    /// The most samples one read gives.
+    var periodFrames: Int { get }
+    /// Reads up to `out.count` (at most `periodFrames`) 16 kHz samples into `out`: how many
+    /// it read, and how many frames were lost before them. Nil once the source has ended
+    /// (a recording played to its end; a device never ends).
+    func readPeriod(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> AlsaCapture.Read?
+    func close()
+}
+
+/// Runs blocking reads (ALSA's, or a played recording's) on a dedicated thread and hands
+/// period blocks to an async consumer (`CaptureSource`) through a bounded queue. A read
+/// shorter than a period is handed on as it is, never filled up from an earlier one. When the queue is full the reader
 /// waits, so a stalled consumer shows up as an ALSA overrun (counted and logged), never
 /// as memory growth. Blocks live in buffers allocated at init and used in turn: nothing
 /// is allocated per period. The consumer waits suspended, never blocking a thread.
@@ -16,9 +29,11 @@ public final class CaptureThread: @unchecked Sendable {
         /// overrun that lost `overrunFrames`.
         case samples(slot: Int, count: Int, overrunFrames: Int)
         case failed(CaptureError)
+        /// The source has ended (a played recording): nothing follows.
+        case ended
     }
 
-    private let capture: AlsaCapture
+    private let capture: any PeriodReader
     private let capacity: Int
     private let condition = PosixCondition()
     private var queue: [Item] = []
@@ -34,7 +49,7 @@ public final class CaptureThread: @unchecked Sendable {
     private var started = false
     private let exited = DispatchSemaphore(value: 0)
 
-    public init(capture: AlsaCapture, capacity: Int = 50) {
+    public init(capture: any PeriodReader, capacity: Int = 50) {
         self.capture = capture
         self.capacity = capacity
         slots = capacity + 2
@@ -122,8 +137,11 @@ public final class CaptureThread: @unchecked Sendable {
             nextSlot = (nextSlot + 1) % slots
             let item: Item
             do throws(CaptureError) {
-                let r = try capture.read(into: slot(k))
-                item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames)
+                if let r = try capture.readPeriod(into: slot(k)) {
+                    item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames)
+                } else {
+                    item = .ended
+                }
             } catch {
                 item = .failed(error)
             }
@@ -135,7 +153,10 @@ public final class CaptureThread: @unchecked Sendable {
             let handed = waiting == nil ? nil : takeLocked()
             condition.unlock()
             waiting?.resume(returning: handed)
-            if case .failed = item { return }
+            switch item {
+            case .failed, .ended: return
+            case .samples: continue
+            }
         }
     }
 }

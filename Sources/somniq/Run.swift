@@ -19,11 +19,17 @@ struct Run: AsyncParsableCommand {
         once audio arrives and pings the watchdog only while audio keeps arriving. With \
         "home": {"learn_daily": true} it learns this home's memory as somniq learn --home \
         would, once a day at learn_at (12:00, local time), and puts it in force without a \
-        restart.
+        restart. With --play FILE it hears a recording instead of a microphone, at real \
+        time, through the same capture thread, sinks, page, clips and stall watch, and \
+        stops at the recording's end: the way to try somniq without a microphone.
         """)
 
     @Option(help: "ALSA capture device (see `somniq devices`).")
     var device: String?
+
+    @Option(help: ArgumentHelp("Hear this recording (any file `somniq replay` reads) at real time instead of a device, as if a microphone heard it; stop at its end.",
+                               valueName: "file"), completion: .file())
+    var play: String?
 
     @Option(help: "Profile name or path to a profile JSON file.", completion: .profiles())
     var profile: String?
@@ -48,6 +54,9 @@ struct Run: AsyncParsableCommand {
     func validate() throws {
         // A device name reaches systemd's status line and the journal: no control characters.
         if let device, let problem = ConfigText.problem(device) { throw ValidationError("--device \(problem)") }
+        if let play, let problem = ConfigText.problem(play) { throw ValidationError("--play \(problem)") }
+        if play != nil, device != nil { throw ValidationError("give --device or --play, not both") }
+        if play != nil, checkConfig { throw ValidationError("--check-config checks a device; --play needs none") }
     }
 
     func run() async throws {
@@ -62,7 +71,13 @@ struct Run: AsyncParsableCommand {
         do { (settings, configPath) = try DaemonConfig.inForce(path: config, checkingOptional: checkConfig) } catch {
             throw fail("\(error)", Exit.dataError)
         }
-        let overrides = DaemonConfig.Overrides(device: device, profile: profile, log: log)
+        // A recording played is the session's device, named by its path; one that cannot
+        // be read is refused before anything starts.
+        if let play {
+            do { _ = try PlayReader(path: play) } catch { throw fail("\(error)", Exit.dataError) }
+        }
+        let playFailure = PlayReader.Failure()
+        let overrides = DaemonConfig.Overrides(device: play.map { "play:" + $0 } ?? device, profile: profile, log: log)
         settings = settings.overridden(by: overrides)
         if let zone = settings.timeZone { TimeZoneName.use(zone) }
 
@@ -121,8 +136,16 @@ struct Run: AsyncParsableCommand {
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
+        let device = settings.device
+        let source = play.map { path in
+            CaptureSource(device: device) { () throws(CaptureError) in
+                do throws(AudioFileError) { return try PlayReader(path: path, failed: playFailure) } catch {
+                    throw CaptureError(kind: .failed, device: device, message: error.description)
+                }
+            }
+        } ?? CaptureSource(device: device)
         do {
-            session = try SessionService(options: options, source: CaptureSource(device: settings.device), controls: controls, logger: logger)
+            session = try SessionService(options: options, source: source, controls: controls, logger: logger)
         } catch {
             switch error {
             case .profile: throw fail("\(error)", Exit.dataError)
@@ -151,6 +174,7 @@ struct Run: AsyncParsableCommand {
         do { try await group.run() } catch {
             throw fail("\(error)", Exit.unavailable)
         }
+        if let failure = playFailure.text { throw fail(failure, Exit.dataError) }
     }
 }
 

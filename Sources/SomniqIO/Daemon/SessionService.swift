@@ -306,6 +306,8 @@ public actor SessionService: Service {
                 logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
             }
         }
+        // The source ended by itself (`run --play`: the recording is played): end of input.
+        if !Task.isCancelled { return .endOfInput }
         stopSeen = clocks.monotonic()
         return .signal
     }
