@@ -136,13 +136,27 @@ import SomniqCore
         #expect(level["state_topic"]?.stringValue == "somniq/bedroom_2/level")
         #expect(level["value_template"]?.stringValue == "{{ value_json.leq_dbfs }}")
         #expect(level["unit_of_measurement"]?.stringValue == "dBFS")
-        // One binary sensor per class, the level sensor and the last event's, all on one device.
-        #expect(configs.count == SoundClass.allCases.count + 2)
+        // The room's sounds as Home Assistant's MQTT event entity: its event types are the
+        // classes, and each event's start comes as {"event_type": "<class>", …}.
+        let sound = try JSONValue(parsing: try #require(configs["homeassistant/event/somniq_bedroom_2/sound/config"]))
+        #expect(sound["state_topic"]?.stringValue == "somniq/bedroom_2/sound")
+        #expect(sound["event_types"] == .array(SoundClass.allCases.map { .string($0.rawValue) }))
+        #expect(sound["unique_id"]?.stringValue == "somniq_bedroom_2_sound")
+        #expect(sound["availability_topic"]?.stringValue == "somniq/bedroom_2/status")
+        #expect(sound["device"]?["identifiers"] == .array([.string("somniq_bedroom_2")]))
+        let fired = try JSONValue(parsing: String(try subscriber.first { $0.hasPrefix("somniq/bedroom_2/sound ") }.line
+            .dropFirst("somniq/bedroom_2/sound ".count)))
+        #expect(fired["event_type"]?.stringValue == "smoke_alarm" && fired["tier"]?.stringValue == "critical", "\(fired.compactText)")
+        #expect(fired["id"]?.stringValue != nil && fired["time"]?.stringValue != nil && fired["class"] == nil, "\(fired.compactText)")
+        // One binary sensor per class, the event entity, the level sensor and the last
+        // event's, all on one device.
+        #expect(configs.count == SoundClass.allCases.count + 3)
 
         // The retained state is what a late subscriber (Home Assistant restarting) sees.
         let state = try broker.retained("somniq/bedroom_2/#")
         #expect(state["somniq/bedroom_2/smoke_alarm"] == "OFF")
         #expect(state["somniq/bedroom_2/status"] == "online")
+        #expect(state["somniq/bedroom_2/sound"] == nil, "an event is a moment: not retained, or a restarting Home Assistant fires it again")
 
         // Killed without a goodbye: the broker publishes the last will.
         kill(p.processIdentifier, SIGKILL)

@@ -15,9 +15,12 @@ import Synchronization
 ///   daemon says it while it cannot hear the room — the device lost, the capture stalled
 ///   — so that Home Assistant shows every sensor unavailable, none stuck at ON);
 /// - `<prefix>/<room>/level`: the last minute's sound level (retained JSON);
+/// - `<prefix>/<room>/sound`: each event's start as Home Assistant's event entity takes it,
+///   `{"event_type": "<class>", …}` (not retained: an event is a moment, not a state);
 /// - Home Assistant discovery under `homeassistant/`: one device per room, a
-///   binary_sensor per class (`smoke` for smoke_alarm, `sound` for the others) and a
-///   sound-level sensor, republished on every connection.
+///   binary_sensor per class (`smoke` for smoke_alarm, `sound` for the others), an event
+///   entity whose event types are the classes, and a sound-level sensor, republished on
+///   every connection.
 ///
 /// libmosquitto's own thread keeps the connection and reconnects with backoff
 /// (1 … 60 s); a publish while disconnected fails and the worker retries it.
@@ -206,6 +209,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             if rc == 0, let c = message.soundClass, message.kind == .eventStart {
                 rc = publish(client, "\(base)/last_event", Self.lastEvent(c, message).compactText, retain: true)
             }
+            if rc == 0, let c = message.soundClass, message.kind == .eventStart {
+                rc = publish(client, "\(base)/sound", Self.soundEvent(c, message).compactText, retain: false)
+            }
             if rc == 0, message.kind == .status, message.isRecovery || message.status.map(LogStatus.deafness.contains) == true {
                 rc = publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
             }
@@ -261,6 +267,13 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         return .object(fields)
     }
 
+    /// An event's start for Home Assistant's MQTT event entity: the class as `event_type`
+    /// (the one key it requires), the other fields become the entity's attributes.
+    static func soundEvent(_ c: SoundClass, _ m: SinkMessage) -> JSONValue {
+        guard case let .object(fields) = lastEvent(c, m) else { return .object([("event_type", .string(c.rawValue))]) }
+        return .object([("event_type", .string(c.rawValue))] + fields.filter { $0.0 != "class" })
+    }
+
     /// Home Assistant MQTT discovery: (topic, config) for the room's device.
     func discovery() -> [(String, JSONValue)] {
         let id = "somniq_\(room)"
@@ -290,6 +303,20 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
                 ("qos", .number(1)),
             ] + availability + [("device", device)])))
         }
+        // The room's sounds as one event entity, beside the binary sensors, so that an
+        // automation can trigger on "a cough in the nursery" without a template. Home
+        // Assistant's MQTT event schema (https://www.home-assistant.io/integrations/event.mqtt/):
+        // `state_topic` and `event_types` are required; each message is a JSON object whose
+        // `event_type` is one of them, its other keys the event's attributes.
+        out.append(("\(config.discoveryPrefix)/event/\(id)/sound/config", .object([
+            ("name", .string("Sound")),
+            ("unique_id", .string("\(id)_sound")),
+            ("object_id", .string("\(id)_sound")),
+            ("state_topic", .string("\(base)/sound")),
+            ("event_types", .array(classes.map { .string($0.rawValue) })),
+            ("icon", .string("mdi:waveform")),
+            ("qos", .number(1)),
+        ] + availability + [("device", device)])))
         out.append(("\(config.discoveryPrefix)/sensor/\(id)/level/config", .object([
             ("name", .string("Sound level")),
             ("unique_id", .string("\(id)_level")),
