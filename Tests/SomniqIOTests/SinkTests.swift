@@ -148,9 +148,9 @@ import SomniqCore
             .dropFirst("somniq/bedroom_2/sound ".count)))
         #expect(fired["event_type"]?.stringValue == "smoke_alarm" && fired["tier"]?.stringValue == "critical", "\(fired.compactText)")
         #expect(fired["id"]?.stringValue != nil && fired["time"]?.stringValue != nil && fired["class"] == nil, "\(fired.compactText)")
-        // One binary sensor per class, the event entity, the level sensor and the last
-        // event's, all on one device.
-        #expect(configs.count == SoundClass.allCases.count + 3)
+        // One binary sensor per class, the event entity, the level sensor, the last event's
+        // and last night's, all on one device.
+        #expect(configs.count == SoundClass.allCases.count + 4)
 
         // The retained state is what a late subscriber (Home Assistant restarting) sees.
         let state = try broker.retained("somniq/bedroom_2/#")

@@ -58,6 +58,8 @@ public struct DaemonConfig: Sendable, Equatable {
     }
     /// This home's memory learned by the daemon once a day (off by default).
     public var home = HomeConfig()
+    /// Last night in three lines, each morning, to the sinks that take it (on by default).
+    public var morningSummary = MorningSummaryConfig()
     /// The time zone people read times in (notifications, the page, reports): an IANA
     /// name, `Europe/Berlin`; nil keeps the machine's (or `TZ`'s).
     public var timeZone: String?
@@ -90,12 +92,13 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     /// What a reload puts in force over this configuration: `new`'s profile, input-watch
-    /// limits and daily learning (`home`). The device, the log, the sinks, clips, night
+    /// limits, daily learning (`home`) and morning summary. The device, the log, the sinks, clips, night
     /// audio and http stay as they are until a restart (`restartNeeded`).
     public func reloaded(from new: DaemonConfig) -> DaemonConfig {
         var c = self
         c.profile = new.profile
         c.home = new.home
+        c.morningSummary = new.morningSummary
         c.silenceSeconds = new.silenceSeconds
         c.clippingSeconds = new.clippingSeconds
         return c
@@ -109,7 +112,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The ranges of `silence_s` and `clipping_s` (as schemas/config.schema.json gives them).
     public static let silenceRange = 1.0...3600, clippingRange = 0.5...3600
 
-    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "night_audio", "http", "time_zone", "home"]
+    public static let keys = ["device", "profile", "log", "silence_s", "clipping_s", "room", "metrics", "sinks", "clips", "night_audio", "http", "time_zone", "home", "morning_summary"]
 
     /// The file read when none is named.
     public static let defaultPath = "/etc/somniq/config.json"
@@ -196,6 +199,7 @@ public struct DaemonConfig: Sendable, Equatable {
                     c.httpRefused = refused
                 }
             case "home": c.home = try HomeConfig.parse(field)
+            case "morning_summary": c.morningSummary = try MorningSummaryConfig.parse(field)
             case "time_zone":
                 let zone = try field.text()
                 guard TimeZoneName.exists(zone) else {

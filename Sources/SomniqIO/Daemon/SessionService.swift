@@ -137,6 +137,8 @@ public actor SessionService: Service {
     private var stalled = false
     /// When this home's memory is learned next (`config.home`).
     private var daily: DailyLearning
+    /// When the morning summary goes out next (`config.morningSummary`).
+    private var morning: MorningSchedule
 
     /// Loads the profile and opens the log; the device is opened when the service runs.
     /// `source` is the capture of `options.config.device`.
@@ -150,6 +152,7 @@ public actor SessionService: Service {
         lastMetrics = options.clocks.monotonic()
         watchdog = notifier.watchdogInterval.map(WatchdogPacer.init)
         daily = DailyLearning(at: options.config.home.learnAt, last: DailyLearning.learned(options.home))
+        morning = MorningSchedule(at: options.config.morningSummary.at, last: options.clocks.wall().timeIntervalSince1970)
         let profile: Profile
         do { profile = try ProfileLoader(directory: options.profileDirectory).load(options.config.profile) } catch {
             throw .profile(error)
@@ -249,6 +252,9 @@ public actor SessionService: Service {
             }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(1))) != nil { await self.learnHomeIfDue() }
+            }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.sendMorningSummaryIfDue() }
             }
             defer { group.cancelAll() }
             return try await hear()
@@ -589,6 +595,31 @@ public actor SessionService: Service {
                 logger.warning("\(said); not in force: this session computes no learned inputs (it has no learned rules); restart somniq to use it")
             }
         }
+    }
+
+    /// At `morning_summary.at` (`MorningSchedule`, on the wall clock), last night in three
+    /// lines (`MorningSummary`, from the log, read off the actor) to the sinks that take
+    /// it; one journal line says what was sent, or why nothing was (no night in the log).
+    /// Returns at once when it is not due or no sink takes it.
+    func sendMorningSummaryIfDue() async {
+        guard config.morningSummary.enabled, hub.takesMorningSummary else { return }
+        morning.at = config.morningSummary.at
+        let now = clocks.wall()
+        guard morning.due(now: now.timeIntervalSince1970) != nil else { return }
+        morning.last = now.timeIntervalSince1970
+        let key = WallClock.night(now.timeIntervalSince1970), path = config.log, page = config.http
+        let read = await Task.detached { () -> (summary: MorningSummary?, error: String?) in
+            do {
+                let summary = MorningSummary(try NightReports.night(in: path, key: key), page: page)
+                return (summary, summary == nil ? "the night of \(key) has no wall-clock times" : nil)
+            } catch { return (nil, "\(error)") }
+        }.value
+        guard let summary = read.summary else {
+            logger.notice("no morning summary: \(read.error ?? "")")
+            return
+        }
+        let sent = hub.morningSummary(summary.record(room: config.room, time: WallClock.iso8601(now)))
+        logger.info("morning summary of the night of \(key) sent to \(sent) sink\(sent == 1 ? "" : "s"): \(summary.headline)")
     }
 
     /// `child` on a task of its own; nil at once when the calling task is cancelled (the

@@ -15,6 +15,8 @@ import Synchronization
 ///   daemon says it while it cannot hear the room — the device lost, the capture stalled
 ///   — so that Home Assistant shows every sensor unavailable, none stuck at ON);
 /// - `<prefix>/<room>/level`: the last minute's sound level (retained JSON);
+/// - `<prefix>/<room>/summary`: last night in three lines each morning (`MorningSummary`,
+///   retained JSON), unless the sink says `"morning_summary": false`;
 /// - `<prefix>/<room>/sound`: each event's start as Home Assistant's event entity takes it,
 ///   `{"event_type": "<class>", …}` (not retained: an event is a moment, not a state);
 /// - Home Assistant discovery under `homeassistant/`: one device per room, a
@@ -39,6 +41,8 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     private let testOnly: Bool
     /// The web page's public address: Home Assistant's device links to it.
     private let pageURL: String?
+    /// Whether it takes the morning summary, and announces its "Last night" sensor.
+    private let summary: Bool
     private var client: OpaquePointer?
     private var wake: (@Sendable () -> Void)?
     private struct State {
@@ -66,8 +70,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// `classes`: those whose events this sink is sent (its class list and minimum tier,
     /// under the profile in force at start); only they are announced to Home Assistant.
     init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger,
-         pageURL: String? = nil, testOnly: Bool = false) {
+         pageURL: String? = nil, testOnly: Bool = false, summary: Bool = true) {
         _ = Self.loadFailure
+        self.summary = summary
         self.testOnly = testOnly
         self.pageURL = pageURL
         self.config = config
@@ -201,6 +206,8 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             rc = publish(client, "\(base)/level", message.record.compactText, retain: true)
         case .test:
             rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
+        case .summary:
+            rc = publish(client, "\(base)/summary", message.record.compactText, retain: true)
         case .eventStart, .eventEnd, .status:
             rc = publish(client, "\(base)/event", message.record.compactText, retain: false)
             if rc == 0, let c = message.soundClass, message.kind != .status {
@@ -339,6 +346,20 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             ("icon", .string("mdi:bell-ring")),
             ("qos", .number(1)),
         ] + availability + [("device", device)])))
+        if summary {
+            // The morning summary: its headline the state (a sensor's state holds 255
+            // characters), the three lines and figures its attributes.
+            out.append(("\(config.discoveryPrefix)/sensor/\(id)/summary/config", .object([
+                ("name", .string("Last night")),
+                ("unique_id", .string("\(id)_summary")),
+                ("object_id", .string("\(id)_summary")),
+                ("state_topic", .string("\(base)/summary")),
+                ("value_template", .string("{{ value_json.headline }}")),
+                ("json_attributes_topic", .string("\(base)/summary")),
+                ("icon", .string("mdi:weather-sunset-up")),
+                ("qos", .number(1)),
+            ] + availability + [("device", device)])))
+        }
         return out
     }
 

@@ -49,6 +49,10 @@ public struct SinkConfig: Sendable, Equatable {
     public var maxPerMinute = 6
     /// Notifications waiting while the endpoint is slow or down; the oldest gives way.
     public var queueSize = 256
+    /// Whether it is sent the morning summary: a webhook or MQTT sink unless
+    /// `"morning_summary": false`, an exec sink only with `true` (its program was written
+    /// for alerts).
+    public var morningSummary = true
 
     public var typeName: String {
         switch kind {
@@ -75,7 +79,7 @@ enum SafeName {
 }
 
 extension SinkConfig {
-    static let commonKeys = ["type", "name", "min_tier", "classes", "max_per_minute", "queue"]
+    static let commonKeys = ["type", "name", "min_tier", "classes", "max_per_minute", "queue", "morning_summary"]
 
     /// Parses one of `"sinks"`; errors name the key path (`sinks[1].url`).
     static func parse(_ field: JSONField<ConfigError>) throws(ConfigError) -> SinkConfig {
@@ -139,6 +143,7 @@ extension SinkConfig {
         sink.maxPerMinute = try fields["max_per_minute"]?.integer(in: 1...600) ?? sink.maxPerMinute
         // 100,000 waiting notifications is days of a busy night: more is memory, not delivery.
         sink.queueSize = try fields["queue"]?.integer(in: 1...100_000) ?? sink.queueSize
+        sink.morningSummary = try fields["morning_summary"]?.bool() ?? (type != "exec")
         return sink
     }
 

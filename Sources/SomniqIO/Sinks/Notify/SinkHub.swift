@@ -69,7 +69,7 @@ public final class SinkHub: RecordSink {
         case let .webhook(w): WebhookSink(w, version: version)
         case let .mqtt(m):
             MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
-                     version: version, logger: logger, pageURL: page?.publicURL, testOnly: test)
+                     version: version, logger: logger, pageURL: page?.publicURL, testOnly: test, summary: config.morningSummary)
         }
     }
 
@@ -168,6 +168,18 @@ public final class SinkHub: RecordSink {
         let record = record.adding("room", .string(room))
         let message = SinkMessage(kind: .level, room: room, soundClass: nil, tier: .low, record: record)
         for e in entries where e.worker.takes(.level) { e.worker.offer(message) }
+    }
+
+    /// Whether any sink takes the morning summary.
+    public var takesMorningSummary: Bool { entries.contains { $0.config.morningSummary && $0.worker.takes(.summary) } }
+
+    /// The morning summary (`MorningSummary.record`), to the sinks that take it: how many.
+    @discardableResult
+    public func morningSummary(_ record: JSONValue) -> Int {
+        let message = SinkMessage(kind: .summary, room: room, soundClass: nil, tier: .medium, record: record)
+        let takers = entries.filter { $0.config.morningSummary && $0.worker.takes(.summary) }
+        for e in takers { e.worker.offer(message) }
+        return takers.count
     }
 
     /// Each sink's counts, in configuration order.

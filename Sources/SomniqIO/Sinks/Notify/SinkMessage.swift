@@ -4,7 +4,11 @@ import SomniqLog
 /// What a sink is told: an alerted event's start or end, a critical condition of the
 /// daemon itself, or (MQTT only) the minute's sound level.
 public struct SinkMessage: Sendable {
-    public enum Kind: String, Sendable { case eventStart = "event_start", eventEnd = "event_end", status, level, test }
+    public enum Kind: String, Sendable {
+        case eventStart = "event_start", eventEnd = "event_end", status, level, test
+        /// Last night in three lines (`MorningSummary`): its record holds the title and text.
+        case summary = "morning_summary"
+    }
 
     public var kind: Kind
     public var room: String
@@ -43,6 +47,7 @@ public struct SinkMessage: Sendable {
         case .status: return "Urgent: somniq \(room) cannot hear"
         case .level: return "somniq \(room): sound level"
         case .test: return "somniq \(room): test"
+        case .summary: return record["title"]?.stringValue ?? "somniq \(room): last night"
         }
     }
 
@@ -89,6 +94,8 @@ public struct SinkMessage: Sendable {
             return "sound level in \(room)"
         case .test:
             return "somniq in \(room): a test notification; somniq's alerts from this room reach you here"
+        case .summary:
+            return (record["text"]?.stringValue ?? "") + (link.map { "\n\($0)" } ?? "")
         }
     }
 

@@ -39,6 +39,7 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     /// ntfy's priority (1 min … 5 urgent) for a message.
     static func ntfyPriority(_ m: SinkMessage) -> Int {
         if m.kind == .eventEnd { return 2 }
+        if m.kind == .summary { return 3 }
         if m.isRecovery { return 3 }
         switch m.tier {
         case .critical: return 5
@@ -54,7 +55,7 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         case .json:
             return (m.record.compactText, ["Content-Type: application/json"])
         case .ntfy:
-            let emoji = m.kind == .eventEnd || m.isRecovery ? "white_check_mark"
+            let emoji = m.kind == .summary ? "sunrise" : m.kind == .eventEnd || m.isRecovery ? "white_check_mark"
                 : m.tier == .critical ? "rotating_light" : m.tier == .high ? "warning" : "bell"
             let tags = [emoji, m.soundClass?.rawValue ?? m.status?.rawValue ?? m.kind.rawValue, m.room]
             // ntfy's `Click`: tapping the notification opens the event on the page.

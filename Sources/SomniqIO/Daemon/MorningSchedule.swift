@@ -1,0 +1,17 @@
+/// When the daemon sends the morning summary: at `at`, local time, once a day, when the
+/// daemon is listening then. A slot missed (the daemon was stopped, or started after it)
+/// is not made up later: news of last night at 15:00 is no morning summary, and a daemon
+/// restarted at 07:45 must not send it twice. A time of day is the wall clock's
+/// (`DaemonClocks.wall`); a wall clock stepped forward past a slot by more than an hour
+/// (a board without an RTC, when NTP first answers) sends nothing for it.
+struct MorningSchedule {
+    var at: HomeConfig.TimeOfDay
+    /// When it last sent, or when the daemon started (Unix time).
+    var last: Double
+
+    /// The slot due at `now` (Unix time), if one is.
+    func due(now: Double) -> Double? {
+        let slot = DailyLearning.lastSlot(at, atOrBefore: now)
+        return slot > last && now - slot < 3600 ? slot : nil
+    }
+}
