@@ -271,7 +271,7 @@ import SomniqCore
         #expect(ok.status == 0 && ok.stdout.contains("profile sensitive"))
         let no = try somniq("run", "--config", bad, "--check-config")
         #expect(no.status == 65)
-        #expect(no.stderr == "somniq: \(bad): silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks, clips, night_audio, http, time_zone, home)\n")
+        #expect(no.stderr == "somniq: \(bad): silence: unknown key (expected one of: device, profile, log, silence_s, clipping_s, room, metrics, sinks, clips, night_audio, http, time_zone, home, morning_summary)\n")
     }
 }
 
