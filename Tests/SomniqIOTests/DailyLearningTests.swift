@@ -6,45 +6,6 @@ import SomniqLog
 import Synchronization
 import Testing
 
-/// The journal lines a daemon writes, kept for the test to read.
-private final class JournalLines: Sendable {
-    let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let journal: JournalLines
-        var logLevel: Logger.Level = .info
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { journal.lines.withLock { $0.append("\(event.level): \(event.message)") } }
-    }
-
-    var logger: Logger { Logger(label: "somniq") { _ in Handler(journal: self) } }
-}
-
-/// A wall clock the test sets; the monotonic clock runs as it does.
-private final class Wall: Sendable {
-    let now = Mutex(Date())
-    func set(_ local: String) { now.withLock { $0 = Date(timeIntervalSince1970: WallClock.parse(local)!) } }
-    var clocks: DaemonClocks {
-        let origin = ContinuousClock.now
-        return DaemonClocks(monotonic: { .now - origin }, wall: { self.now.withLock { $0 } })
-    }
-}
-
-/// A device the service is never asked to hear: its daily learning is driven through its
-/// scheduler seam (`learnHomeIfDue`, on the wall clock it is given).
-private struct NoDevice: DeviceSource {
-    var source: LogRecord.SessionStart.Source { .device(name: "none") }
-    func close() {}
-    func makeAsyncIterator() -> AsyncThrowingStream<AudioEvent, any Error>.Iterator {
-        AsyncThrowingStream { $0.finish() }.makeAsyncIterator()
-    }
-}
-
 /// `"home": {"learn_daily": true}`: the daemon learns this home's memory once a day at
 /// `learn_at`, local time (and at once when it has not learned since the last one), as
 /// `somniq learn --home` does, and puts it in force without a restart.

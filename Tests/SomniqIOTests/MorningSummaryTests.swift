@@ -6,45 +6,6 @@ import SomniqLog
 import Synchronization
 import Testing
 
-/// The journal lines a daemon writes, kept for the test to read.
-private final class Journal: Sendable {
-    let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let journal: Journal
-        var logLevel: Logger.Level = .info
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { journal.lines.withLock { $0.append("\(event.level): \(event.message)") } }
-    }
-
-    var logger: Logger { Logger(label: "somniq") { _ in Handler(journal: self) } }
-}
-
-/// A wall clock the test sets; the monotonic clock runs as it does.
-private final class Wall: Sendable {
-    let now = Mutex(Date())
-    func set(_ local: String) { now.withLock { $0 = Date(timeIntervalSince1970: WallClock.parse(local)!) } }
-    var clocks: DaemonClocks {
-        let origin = ContinuousClock.now
-        return DaemonClocks(monotonic: { .now - origin }, wall: { self.now.withLock { $0 } })
-    }
-}
-
-/// A device the service is never asked to hear: the summary is driven through its
-/// scheduler seam (`sendMorningSummaryIfDue`, on the wall clock it is given).
-private struct NoDevice: DeviceSource {
-    var source: LogRecord.SessionStart.Source { .device(name: "none") }
-    func close() {}
-    func makeAsyncIterator() -> AsyncThrowingStream<AudioEvent, any Error>.Iterator {
-        AsyncThrowingStream { $0.finish() }.makeAsyncIterator()
-    }
-}
-
 /// The morning summary: last night in three lines, at `morning_summary.at` (07:30), to the
 /// sinks that take it, through a real HTTP server (ntfy) and a real Mosquitto broker (Home
 /// Assistant's "Last night" sensor); an exec sink only when it asks.
@@ -67,9 +28,9 @@ private struct NoDevice: DeviceSource {
     ]
 
     /// What the journal said of the summary (the MQTT sink says when it connects, too).
-    fileprivate func said(_ journal: Journal) -> [String] { journal.all.filter { $0.contains("morning summary") } }
+    fileprivate func said(_ journal: JournalLines) -> [String] { journal.all.filter { $0.contains("morning summary") } }
 
-    fileprivate func daemon(_ json: String, wall: Wall, journal: Journal) throws -> SessionService {
+    fileprivate func daemon(_ json: String, wall: Wall, journal: JournalLines) throws -> SessionService {
         let config = try DaemonConfig.parse(json, file: "config.json")
         var options = SessionService.Options(config: config, configPath: nil)
         options.clocks = wall.clocks
@@ -88,7 +49,7 @@ private struct NoDevice: DeviceSource {
           {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port), "min_tier": "critical"},
           {"type": "exec", "command": [\(String(reflecting: endpoints.program))]}]}
         """
-        let wall = Wall(), journal = Journal()
+        let wall = Wall(), journal = JournalLines()
         wall.set("2026-11-23T07:00")
         let service = try daemon(json, wall: wall, journal: journal)
 
@@ -142,7 +103,7 @@ private struct NoDevice: DeviceSource {
          "sinks": [{"type": "exec", "command": [\(String(reflecting: program))], "morning_summary": true}]}
         """
         // Started after the slot: nothing that morning.
-        let wall = Wall(), journal = Journal()
+        let wall = Wall(), journal = JournalLines()
         wall.set("2026-11-23T08:20")
         let late = try daemon(json, wall: wall, journal: journal)
         await late.sendMorningSummaryIfDue()

@@ -27,6 +27,15 @@ public struct HomeConfig: Sendable, Equatable {
         }
 
         public var description: String { String(cFormat: "%02d:%02d", hour, minute) }
+
+        /// A configuration's time of day; an error names the key and gives `example`.
+        static func parse(_ field: JSONField<ConfigError>, example: String) throws(ConfigError) -> TimeOfDay {
+            let text = try field.text()
+            guard let time = TimeOfDay(text) else {
+                throw field.error("\"\(LogText.escape(text))\" is not a time of day like \(example) (00:00 to 23:59, local time)")
+            }
+            return time
+        }
     }
 
     public init() {}
@@ -39,13 +48,7 @@ public struct HomeConfig: Sendable, Equatable {
         try fields.allowOnly(keys)
         var c = HomeConfig()
         c.learnDaily = try fields["learn_daily"]?.bool() ?? false
-        if let at = fields["learn_at"] {
-            let text = try at.text()
-            guard let time = TimeOfDay(text) else {
-                throw at.error("\"\(LogText.escape(text))\" is not a time of day like 12:00 (00:00 to 23:59, local time)")
-            }
-            c.learnAt = time
-        }
+        if let at = fields["learn_at"] { c.learnAt = try TimeOfDay.parse(at, example: "12:00") }
         return c
     }
 }

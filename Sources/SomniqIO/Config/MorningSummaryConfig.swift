@@ -18,13 +18,7 @@ public struct MorningSummaryConfig: Sendable, Equatable {
         try fields.allowOnly(keys)
         var c = MorningSummaryConfig()
         c.enabled = try fields["enabled"]?.bool() ?? true
-        if let at = fields["at"] {
-            let text = try at.text()
-            guard let time = HomeConfig.TimeOfDay(text) else {
-                throw at.error("\"\(LogText.escape(text))\" is not a time of day like 07:30 (00:00 to 23:59, local time)")
-            }
-            c.at = time
-        }
+        if let at = fields["at"] { c.at = try HomeConfig.TimeOfDay.parse(at, example: "07:30") }
         return c
     }
 }
