@@ -6,7 +6,11 @@ import SomniqCore
 /// Times the replay pipeline stage by stage on one thread.
 public enum Benchmark {
     public struct Report {
+        /// Wall-clock seconds of the replay.
         public var total: Double
+        /// CPU seconds the process spent in the replay (user and system, every thread): on a
+        /// machine busy with other work this holds where the wall clock does not.
+        public var cpu: Double
         public var stages: [(String, Double)]
         public var events: Int
         public var alerts: Int
@@ -23,16 +27,24 @@ public enum Benchmark {
             body()
             time[stage, default: 0] += now() - t
         }
-        let start = now()
+        let start = now(), startCPU = cpuSeconds()
         let summary = try await replayer.replay(path: path, to: [])
-        let total = now() - start
+        let total = now() - start, cpu = cpuSeconds() - startCPU
         let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
                                         (.features, "features (FFTW and the per-bin loops)"),
                                         (.network, "spectrogram network (heard windows)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
         let stages = names.map { ($0.1, time[$0.0, default: 0]) }
         let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
-        return Report(total: total, stages: stages + [("windowing, sinks, the rest", rest)],
+        return Report(total: total, cpu: cpu, stages: stages + [("windowing, sinks, the rest", rest)],
                       events: summary.events, alerts: summary.alerts)
+    }
+
+    /// The process's user and system time so far (getrusage), in seconds.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     private static func now() -> Double {
