@@ -48,10 +48,11 @@ extension LearnedRules {
     }
 
     public init(text: String, use: Use = .shipped) throws(ParseError) {
-        // Tens of thousands of nodes: their lines are read as bytes (a String's hash and
-        // comparison are Unicode-aware, and would make this take a fifth of a second).
-        var index: [[UInt8]: Int32] = [:]
-        for (i, name) in LearnedInputs.names.enumerated() { index[Array(name.utf8)] = Int32(i) }
+        // Tens of thousands of nodes and weights, read at every start: their lines are read
+        // as bytes, with nothing allocated per word (a String's hash and comparison are
+        // Unicode-aware, and a String or an array per word would make this take a fifth of
+        // a second), their numbers by `DecimalReader`.
+        let index = NameIndex(LearnedInputs.names)
         var rules = [ClassRule?](repeating: nil, count: SoundClass.allCases.count)
         var header: [(key: String, value: String)] = []
         var current: (c: SoundClass, ships: Bool, cutoff: Float, figures: [(key: String, value: String)])?
@@ -92,19 +93,12 @@ extension LearnedRules {
             treeDone = true
         }
 
-        /// Exactly `count` finite numbers.
-        func numbers(_ words: ArraySlice<Substring>, count: Int) throws(ParseError) -> [Float] {
-            guard words.count == count else { throw fail("\(words.count) numbers where the layer's shape needs \(count)") }
-            var out: [Float] = []
-            out.reserveCapacity(count)
-            for w in words {
-                guard let x = Float(w), x.isFinite else { throw fail("'\(w)' is not a number") }
-                out.append(x)
-            }
-            return out
-        }
-
-        let all = Array(text.utf8)
+        // The text's bytes, read through a pointer (no bounds check per byte).
+        let all = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+        defer { all.deallocate() }
+        _ = all.initialize(from: text.utf8)
+        func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[r]) }
+        func word(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
         /// The current line's words, as ranges of `all`.
         var words: [Range<Int>] = []
         var digits = [CChar](repeating: 0, count: 64)
@@ -120,47 +114,91 @@ extension LearnedRules {
                 return end == UnsafeMutablePointer(mutating: d.baseAddress! + r.count) ? x : nil
             }
         }
+        /// Exactly `count` finite numbers, the words from `first` on.
+        func numbers(from first: Int, count: Int) throws(ParseError) -> [Float] {
+            let given = max(0, words.count - first)
+            guard given == count else { throw fail("\(given) numbers where the layer's shape needs \(count)") }
+            var out: [Float] = []
+            out.reserveCapacity(count)
+            for r in words[first...] {
+                guard let x = DecimalReader.float(bytes(r)) ?? Float(word(r)), x.isFinite else { throw fail("'\(word(r))' is not a number") }
+                out.append(x)
+            }
+            return out
+        }
         var start = 0
         while start <= all.count {
-            var end = start
-            while end < all.count, all[end] != UInt8(ascii: "\n") { end += 1 }
+            let end = memchr(all.baseAddress! + start, Int32(UInt8(ascii: "\n")), all.count - start)
+                .map { $0.assumingMemoryBound(to: UInt8.self) - all.baseAddress! } ?? all.count
             defer { start = end + 1 }
             number += 1
             let stop = end > start && all[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
             if stop == start || all[start] == UInt8(ascii: "#") { continue }
+            words.removeAll(keepingCapacity: true)
+            var i = start
+            while i < stop {
+                while i < stop, all[i] == UInt8(ascii: " ") { i += 1 }
+                let w = i
+                while i < stop, all[i] != UInt8(ascii: " ") { i += 1 }
+                if i > w { words.append(w..<i) }
+            }
             if stop - start > 2, all[start] == UInt8(ascii: "s") || all[start] == UInt8(ascii: "l"), all[start + 1] == UInt8(ascii: " ") {
                 guard current != nil, !treeDone else { throw fail("a node outside a tree") }
                 if let top = open.last, top.rightNext {
                     nodes[top.node].right = Int32(nodes.count)
                     open[open.count - 1].rightNext = false
                 }
-                words.removeAll(keepingCapacity: true)
-                var i = start
-                while i < stop {
-                    while i < stop, all[i] == UInt8(ascii: " ") { i += 1 }
-                    let w = i
-                    while i < stop, all[i] != UInt8(ascii: " ") { i += 1 }
-                    if i > w { words.append(w..<i) }
-                }
                 if all[start] == UInt8(ascii: "s") {
-                    let f = words.count == 4 ? index[Array(all[words[1]])] : nil
-                    guard let f, let t = decimal(words[2], strtod), t.isFinite, let v = decimal(words[3], strtof), v.isFinite else {
-                        throw fail(words.count == 4 && f == nil ? "unknown input '\(String(decoding: all[words[1]], as: UTF8.self))'"
+                    let f = words.count == 4 ? index.find(bytes(words[1])) : nil
+                    guard let f, let below = DecimalReader.floatAtOrBelow(bytes(words[2]))
+                            ?? decimal(words[2], strtod).flatMap({ $0.isFinite ? DecimalReader.atOrBelow($0) : nil }),
+                          let v = DecimalReader.float(bytes(words[3])) ?? decimal(words[3], strtof), v.isFinite else {
+                        throw fail(words.count == 4 && f == nil ? "unknown input '\(word(words[1]))'"
                                                                   : "a split is 's INPUT THRESHOLD VALUE'")
                     }
-                    var below = Float(t)
-                    if Double(below) > t { below = below.nextDown }
                     nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
                     open.append((nodes.count - 1, false))
                     guard open.count <= Self.maxDepth else { throw fail("a tree deeper than \(Self.maxDepth) splits") }
                 } else {
-                    guard words.count == 2, let v = decimal(words[1], strtof), v.isFinite else { throw fail("a leaf is 'l VALUE'") }
+                    guard words.count == 2, let v = DecimalReader.float(bytes(words[1])) ?? decimal(words[1], strtof), v.isFinite else {
+                        throw fail("a leaf is 'l VALUE'")
+                    }
                     nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
                     subtreeComplete()
                 }
                 continue
             }
-            let line = Substring(String(decoding: all[start..<stop], as: UTF8.self))
+            // A tree's first line, a thousand times.
+            if let first = words.first, first.count == 4, all[first.lowerBound] == UInt8(ascii: "t"), word(first) == "tree" {
+                guard current != nil else { throw fail("a tree outside a class") }
+                guard treeDone else { throw fail("a tree starts before the one before it is complete") }
+                roots.append(Int32(nodes.count)); treeDone = false; open.removeAll(keepingCapacity: true)
+                continue
+            }
+            // A layer's line: thousands of weights.
+            if let first = words.first, first.count == 4, all[first.lowerBound] == UInt8(ascii: "c") || all[first.lowerBound] == UInt8(ascii: "h"),
+               word(first) == "conv" || word(first) == "head" {
+                if all[first.lowerBound] == UInt8(ascii: "c") {
+                    guard netClasses != nil, netHead == nil else { throw fail("a 'conv' layer outside a network, or after its head") }
+                    let shape = words.dropFirst().prefix(5).compactMap { Int(word($0)) }
+                    guard shape.count == 5, shape.allSatisfy({ $0 > 0 && $0 <= 4096 }) else {
+                        throw fail("a layer is 'conv IN OUT KERNEL DILATION POOL', then its weights and biases")
+                    }
+                    let n = shape[1] * shape[0] * shape[2]
+                    let values = try numbers(from: 6, count: n + shape[1])
+                    convs.append(.init(inputs: shape[0], outputs: shape[1], kernel: shape[2], dilation: shape[3], pool: shape[4],
+                                       weights: Array(values[..<n]), bias: Array(values[n...])))
+                } else {
+                    guard let classes = netClasses, let channels = convs.last?.outputs, netHead == nil else {
+                        throw fail("a 'head' line comes once, after the network's layers")
+                    }
+                    let n = classes.count * 2 * channels
+                    let values = try numbers(from: 1, count: n + classes.count)
+                    netHead = (Array(values[..<n]), Array(values[n...]))
+                }
+                continue
+            }
+            let line = Substring(word(start..<stop))
             let words = line.split(separator: " ")
             guard let head = words.first else { continue }          // spaces alone
             switch head {
@@ -189,23 +227,6 @@ extension LearnedRules {
                     }
                 guard let classes, !classes.isEmpty else { throw fail("'network' needs classes=<class>,<class>,...") }
                 netClasses = classes
-            case "conv":
-                guard netClasses != nil, netHead == nil else { throw fail("a 'conv' layer outside a network, or after its head") }
-                let shape = words.dropFirst().prefix(5).compactMap { Int($0) }
-                guard shape.count == 5, shape.allSatisfy({ $0 > 0 && $0 <= 4096 }) else {
-                    throw fail("a layer is 'conv IN OUT KERNEL DILATION POOL', then its weights and biases")
-                }
-                let n = shape[1] * shape[0] * shape[2]
-                let values = try numbers(words.dropFirst(6), count: n + shape[1])
-                convs.append(.init(inputs: shape[0], outputs: shape[1], kernel: shape[2], dilation: shape[3], pool: shape[4],
-                                   weights: Array(values[..<n]), bias: Array(values[n...])))
-            case "head":
-                guard let classes = netClasses, let channels = convs.last?.outputs, netHead == nil else {
-                    throw fail("a 'head' line comes once, after the network's layers")
-                }
-                let n = classes.count * 2 * channels
-                let values = try numbers(words.dropFirst(), count: n + classes.count)
-                netHead = (Array(values[..<n]), Array(values[n...]))
             case "class":
                 guard netClasses == nil else { throw fail("the classes come before the network") }
                 guard sawInputs else { throw fail("an 'inputs' line must come before the first class") }
@@ -221,10 +242,6 @@ extension LearnedRules {
                     throw fail("class \(c.rawValue) needs cutoff=<number>")
                 }
                 current = (c, words[2] == "ship", cut, figures.filter { $0.key != "cutoff" })
-            case "tree":
-                guard current != nil else { throw fail("a tree outside a class") }
-                guard treeDone else { throw fail("a tree starts before the one before it is complete") }
-                roots.append(Int32(nodes.count)); treeDone = false; open = []
             default:
                 throw fail("unknown line '\(head)'")
             }
@@ -244,5 +261,47 @@ extension LearnedRules {
         self.rules = rules
         self.use = use
         self.header = header
+    }
+}
+
+/// The inputs' names, found from a word's bytes with nothing allocated: open addressing on
+/// an FNV-1a hash, each name's bytes compared in full.
+private struct NameIndex {
+    private var bytes: [UInt8] = []
+    private var ranges: [Range<Int>] = []
+    /// Per slot, the name's index, or −1.
+    private var slots: [Int32]
+
+    init(_ names: [String]) {
+        var capacity = 16
+        while capacity < 4 * names.count { capacity *= 2 }
+        slots = [Int32](repeating: -1, count: capacity)
+        for (i, name) in names.enumerated() {
+            let from = bytes.count
+            bytes += name.utf8
+            ranges.append(from..<bytes.count)
+            let word = bytes[from...]
+            var slot = word.withUnsafeBufferPointer { Self.hash($0) } & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(i)
+        }
+    }
+
+    func find(_ word: UnsafeBufferPointer<UInt8>) -> Int32? {
+        var slot = Self.hash(word) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            let r = ranges[Int(slots[slot])]
+            if r.count == word.count && bytes.withUnsafeBufferPointer({ b in
+                (0..<word.count).allSatisfy { b[r.lowerBound + $0] == word[$0] }
+            }) { return slots[slot] }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    private static func hash(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in word { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h)
     }
 }
