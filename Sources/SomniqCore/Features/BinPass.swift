@@ -64,41 +64,82 @@ enum BinPass {
         }
         cumulative[0] = 0
 
-        // Then the sums, each in a local of its own so that it stays in a register (through
-        // a struct the compiler kept each in memory: a store and a load on every chain).
+        // Then the sums, carried from one run of bins to the next (`add`).
         var bands = BandVector()
-        var weighted: Float = 0, total: Float = 0, flux: Float = 0, logSum: Float = 0, flatSum: Float = 0
-        var frameSquares: Float = 0, windowSquares = level.squares, clipped = level.clipped
+        var chains = Chains(flux: 0, weighted: 0, total: 0, logSum: 0, flatSum: 0,
+                            frameSquares: 0, windowSquares: level.squares, clipped: level.clipped)
         let flatLow = flatness.lowerBound, flatHigh = flatness.upperBound
         let frameEnd = frame.count, sliceEnd = windowSlice.count
+        let P = UnsafePointer(power.baseAddress!), L = UnsafePointer(log.baseAddress!), R = UnsafePointer(rises.baseAddress!)
+        let C = cumulative.baseAddress!, X = frame.baseAddress, S = windowSlice.baseAddress
         for b in 0..<Bands.count {
             var band: Float = 0
-            for k in layout.bins[b] {
-                let p = power[k]
-                flux += rises[k]
-                band += p
-                weighted += Float(k) * p
-                total += p
-                cumulative[k] = total
-                if k >= flatLow && k < flatHigh {
-                    logSum += log[k]
-                    flatSum += p + epsilon
-                }
-                if k <= frameEnd {
-                    let x = frame[k - 1]
-                    frameSquares += x * x
-                }
-                if k <= sliceEnd {
-                    let x = windowSlice[k - 1]
-                    windowSquares += x * x
-                    clipped &+= abs(x) >= 0.999 ? 1 : 0
-                }
+            let bins = layout.bins[b]
+            // The band in runs that end where a sum starts or stops (the flatness range's
+            // edges, the frame's end, the slice's end): within a run, a bin tests a flag set
+            // for the run, not three ranges.
+            var k = bins.lowerBound
+            while k < bins.upperBound {
+                let flat = k >= flatLow && k < flatHigh, inFrame = k <= frameEnd, inSlice = k <= sliceEnd
+                var end = min(bins.upperBound, k < flatLow ? flatLow : flat ? flatHigh : bins.upperBound)
+                if inFrame { end = min(end, frameEnd + 1) }
+                if inSlice { end = min(end, sliceEnd + 1) }
+                add(k..<end, flat: flat, inFrame: inFrame, inSlice: inSlice, band: &band, chains: &chains,
+                    power: P, log: L, rises: R, cumulative: C, frame: X, slice: S, epsilon: epsilon)
+                k = end
             }
             bands[b] = band
         }
-        level = Level(squares: windowSquares, clipped: clipped)
-        return Sums(bands: bands, weighted: weighted, total: total, flux: flux, logSum: logSum, flatSum: flatSum,
-                    frameSquares: frameSquares)
+        level = Level(squares: chains.windowSquares, clipped: chains.clipped)
+        return Sums(bands: bands, weighted: chains.weighted, total: chains.total, flux: chains.flux, logSum: chains.logSum,
+                    flatSum: chains.flatSum, frameSquares: chains.frameSquares)
+    }
+
+    /// The sums of the bin pass, carried from one run of bins to the next.
+    private struct Chains {
+        var flux: Float, weighted: Float, total: Float, logSum: Float, flatSum: Float
+        var frameSquares: Float, windowSquares: Float, clipped: Int
+    }
+
+    /// Adds the bins `bins` to `band` and `chains`, each sum in the order of the bins; which
+    /// of the sums over a part of the bins they add to is fixed for the run. A function of
+    /// its own, with the sums in locals: every chain stays in a register (through a struct,
+    /// or shared by loops in one function, the compiler kept them in memory: a store and a
+    /// load on every chain, every bin).
+    @inline(never)
+    private static func add(_ bins: Range<Int>, flat: Bool, inFrame: Bool, inSlice: Bool, band: inout Float, chains: inout Chains,
+                            power: UnsafePointer<Float>, log: UnsafePointer<Float>, rises: UnsafePointer<Float>,
+                            cumulative: UnsafeMutablePointer<Float>, frame: UnsafePointer<Float>?, slice: UnsafePointer<Float>?,
+                            epsilon: Float) {
+        var sum = band, flux = chains.flux, weighted = chains.weighted, total = chains.total
+        var logSum = chains.logSum, flatSum = chains.flatSum
+        var frameSquares = chains.frameSquares, windowSquares = chains.windowSquares, clipped = chains.clipped
+        var k = bins.lowerBound
+        while k < bins.upperBound {
+            let p = power[k]
+            flux += rises[k]
+            sum += p
+            weighted += Float(k) * p
+            total += p
+            cumulative[k] = total
+            if flat {
+                logSum += log[k]
+                flatSum += p + epsilon
+            }
+            if inFrame {
+                let x = frame.unsafelyUnwrapped[k &- 1]
+                frameSquares += x * x
+            }
+            if inSlice {
+                let x = slice.unsafelyUnwrapped[k &- 1]
+                windowSquares += x * x
+                clipped &+= abs(x) >= 0.999 ? 1 : 0
+            }
+            k &+= 1
+        }
+        band = sum
+        chains = Chains(flux: flux, weighted: weighted, total: total, logSum: logSum, flatSum: flatSum,
+                        frameSquares: frameSquares, windowSquares: windowSquares, clipped: clipped)
     }
 
     private typealias Lanes = SIMD8<Float>

@@ -47,11 +47,22 @@ struct MelBands {
     /// Adds each band's power in `power` (a frame's scaled spectrum) to `out[0..<count]`.
     func add(_ power: UnsafeBufferPointer<Float>, to out: UnsafeMutableBufferPointer<Float>) {
         weights.withUnsafeBufferPointer { w in
-            for b in 0..<Self.count {
-                var sum: Float = 0
-                let k0 = firstBin[b]
-                for j in offset[b]..<offset[b + 1] { sum += w[j] * power[k0 + j - offset[b]] }
-                out[b] += sum
+            firstBin.withUnsafeBufferPointer { first in
+                offset.withUnsafeBufferPointer { offset in
+                    // Pointers walk a band's weights and bins side by side: no index to compute
+                    // or check per multiply-add, the sum's order unchanged.
+                    for b in 0..<Self.count {
+                        var sum: Float = 0
+                        let n = offset[b + 1] &- offset[b]
+                        let weight = w.baseAddress! + offset[b], bin = power.baseAddress! + first[b]
+                        var j = 0
+                        while j < n {
+                            sum += weight[j] * bin[j]
+                            j &+= 1
+                        }
+                        out[b] += sum
+                    }
+                }
             }
         }
     }
