@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Measure throughput and memory on a synthetic night (use a release build).",
         discussion: """
         Synthesises HOURS of quiet bedroom (pink-ish noise and a fan hum) with events \

@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Clips: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clips",
         abstract: "List or delete the clips kept of alerted events.",
         discussion: """
         With "clips": {"enabled": true} in config.json, the daemon keeps a FLAC clip of each \
@@ -37,7 +38,7 @@ struct Clips: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the clips, oldest first: night, size, file.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the clips, oldest first: night, size, file.")
 
         @OptionGroup var place: Place
 
@@ -68,7 +69,7 @@ struct Clips: ParsableCommand {
     }
 
     struct Purge: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every clip.")
+        static let configuration = CommandConfiguration(commandName: "purge", abstract: "Delete every clip.")
 
         @OptionGroup var place: Place
 

@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Compare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Replay one recording under several profiles and show what each would log and alert.",
         discussion: """
         For choosing a profile with your own night, no labels needed. The recording is \

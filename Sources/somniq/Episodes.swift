@@ -35,7 +35,7 @@ struct EpisodeCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an episode to a night.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an episode to a night.")
 
         @OptionGroup var logOptions: LogOptions
 
@@ -83,7 +83,7 @@ struct EpisodeCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the episodes, oldest night first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the episodes, oldest night first.")
 
         @OptionGroup var logOptions: LogOptions
 
@@ -105,7 +105,7 @@ struct EpisodeCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take an episode back (the log keeps both records).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take an episode back (the log keeps both records).")
 
         @OptionGroup var logOptions: LogOptions
 

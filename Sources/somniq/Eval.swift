@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "eval",
         abstract: "Score detections against labels (segment- and event-based, as sed_eval does).",
         discussion: """
         Every audio file given (or found under a directory given) that has a sibling .tsv \

@@ -7,6 +7,7 @@ import SomniqIO
 /// Prints what the classifier sees: one row per window, for tuning rules.
 struct Features: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "features",
         abstract: "Print every window's features and class scores as TSV (for tuning).")
 
     @Argument(help: "Audio file.", completion: .file())

@@ -18,6 +18,7 @@ struct HomeOptions: ParsableArguments {
 
 struct Learn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "learn",
         abstract: "Learn this home's memory from the events marked right or wrong (somniq label).",
         discussion: """
         For every labelled event, the learned rules' inputs of the windows that carried it \

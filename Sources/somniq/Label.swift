@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Label: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "label",
         abstract: "Mark an event right or wrong: what this home's memory learns from (somniq learn --home).",
         discussion: """
         A label is a `label` record appended to the event log (written and fsync'd under the \

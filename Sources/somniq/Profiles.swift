@@ -6,11 +6,12 @@ import SomniqIO
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "profiles",
         abstract: "List, show and validate sensitivity profiles.",
         subcommands: [List.self, Show.self, Validate.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the profiles that can be named with --profile.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the profiles that can be named with --profile.")
 
         @Option(help: "Directory searched for named profiles.")
         var profileDir = "/etc/somniq/profiles"
@@ -26,6 +27,7 @@ struct Profiles: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the effective rule of every class under a profile.",
             discussion: """
             Each row is the rule the alert processor applies to one class. The last column \
@@ -101,6 +103,7 @@ struct Profiles: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check profile files; print each problem with its file and key.",
             discussion: """
             Also warns, without failing, about settings under which a class can hardly fire \

@@ -8,6 +8,7 @@ import SomniqIO
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay audio files through the detection pipeline, faster than real time.",
         discussion: """
         Any file libsndfile reads (WAV, FLAC, MP3, Ogg Vorbis, Opus and others), at any rate and channel count, is \

@@ -6,6 +6,7 @@ import SomniqIO
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Show a night from the event log: its level, its sounds, snoring, alerts.",
         discussion: """
         Writes one self-contained HTML page (inline SVG and CSS, no script, no external \

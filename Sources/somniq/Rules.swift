@@ -35,7 +35,7 @@ struct RulesCommand: ParsableCommand {
         subcommands: [List.self, Show.self, Inputs.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the classes, which rule decides each and what the trainer measured.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the classes, which rule decides each and what the trainer measured.")
         @OptionGroup var options: RulesOptions
 
         @OptionGroup var home: HomeOptions
@@ -75,7 +75,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a class's learned trees, with the names of the inputs they split on.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a class's learned trees, with the names of the inputs they split on.")
         @Argument(help: "The class.")
         var soundClass: String
         @OptionGroup var options: RulesOptions
@@ -101,7 +101,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     struct Inputs: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the learned rules' inputs, one per line.")
+        static let configuration = CommandConfiguration(commandName: "inputs", abstract: "List the learned rules' inputs, one per line.")
         func run() { for name in LearnedInputs.names { print(name) } }
     }
 }

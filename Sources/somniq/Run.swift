@@ -10,6 +10,7 @@ import SomniqWeb
 
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Listen on an ALSA capture device and log the night's events (the daemon).",
         discussion: """
         Reads /etc/somniq/config.json (or --config) for the device, profile and log path; \
@@ -190,6 +191,7 @@ extension Run {
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List ALSA capture devices: the sound cards' capture hardware, and with --all ALSA's plugins.",
         discussion: """
         Each sound card device that can capture is listed with the name to give \

@@ -9,6 +9,7 @@ import SomniqWeb
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the web page of an event log and its clips, without listening.",
         discussion: """
         The pages `somniq run` serves when "http" is configured, for a log and clips \
