@@ -127,33 +127,43 @@ extension LogRecord {
         }
     }
 
-    /// A trace's `home`: the event marked "not this" the event was like, and how near;
-    /// `kept` when the class may not be taught away there (the alert stood).
+    /// A trace's `home`: the event marked "not this" (or "it was CLASS") the event was like,
+    /// and how near; `kept` when the class may never be taught away (the alert stood); `from`
+    /// on the event logged as the class the marked sound was said to be, naming the event it
+    /// re-classifies.
     ///
     /// `{"like": "r1795401000-e3", "label": "not", "at": "2026-11-22T23:40:05.000Z", "distance": 0.4}`
+    /// `{"like": "r1795401000-e5", "label": "snoring", "from": "e7", "at": "2026-11-22T23:52:10.500Z", "distance": 0.3}`
     public struct Home: Sendable, Equatable {
         /// The id of the event marked, as its `event_start` named it.
         public var like: String
-        /// The label it was given: `not`.
+        /// The label it was given: `not`, or the class it was said to be (`snoring`).
         public var label: String
+        /// The event this one re-classifies (the event logged as `label`'s class).
+        public var from: String?
         /// ISO 8601 UTC of the marked event's onset (live sessions).
         public var at: String?
         public var distance: Double
-        /// Why the alert was kept all the same (a critical class over its `on` by more than the margin).
+        /// Why the alert was kept all the same (a class no home can teach away).
         public var kept: String?
 
         init(_ m: HomeMemory.Match) {
             like = m.eventID
-            label = HomeMemory.Kind.not.rawValue
+            label = m.was?.rawValue ?? HomeMemory.Kind.not.rawValue
+            from = m.from
             at = m.at
             distance = Double(m.distance)
-            kept = m.holdsBack ? nil : "critical: over on by more than \(JSONValue.format(HomeMemory.criticalMargin))"
+            kept = m.holdsBack ? nil : "critical: never taught away"
         }
+
+        /// The class the marked sound was said to be, when it was one.
+        public var was: SoundClass? { SoundClass(rawValue: label) }
 
         init?(_ r: JSONValue) {
             guard let like = r.string("like"), let label = r.string("label"), let distance = r.number("distance") else { return nil }
             self.like = like
             self.label = label
+            from = r.string("from")
             at = r.string("at")
             self.distance = distance
             kept = r.string("kept")
@@ -161,6 +171,7 @@ extension LogRecord {
 
         var json: JSONValue {
             var m: [(String, JSONValue)] = [("like", .string(like)), ("label", .string(label))]
+            m.append("from", from.map(JSONValue.string))
             m.append("at", at.map(JSONValue.string))
             m.append(("distance", .rounded(distance, 3)))
             m.append("kept", kept.map(JSONValue.string))

@@ -6,7 +6,7 @@ import SomniqIO
 
 /// `--home-rules`: this home's memory (`somniq learn --home`).
 struct HomeOptions: ParsableArguments {
-    @Option(name: .customLong("home-rules"), help: ArgumentHelp("This home's memory (somniq learn --home writes one): sounds like those marked \"not this\" are held back.", valueName: "file"),
+    @Option(name: .customLong("home-rules"), help: ArgumentHelp("This home's memory (somniq learn --home writes one): sounds like those marked \"not this\" are held back, those marked as another class logged as it too.", valueName: "file"),
             completion: .file())
     var file: String?
 
@@ -26,12 +26,14 @@ struct Learn: AsyncParsableCommand {
         for a live event, are remembered as "not this CLASS" or "right". A later event whose \
         windows from onset to confirmation are within the memory's radius of a "not" memory \
         of its class, and within its ratio of the distance to the nearest "right" one, is \
-        logged with its alert held back ("suppressed": "home"). Radius and ratio are chosen \
+        logged with its alert held back ("suppressed": "home"); when the sound marked was \
+        said to be another class (--as CLASS), the event is logged as that class too, under \
+        its rule and tier. Radius and ratio are chosen \
         together by leave-one-night-out on the labels (with one night's labels, each \
         replayed recording or hour is left out in turn): the pair that holds back the most \
         held-out false alerts while holding back no held-out confirmed event. The \
-        smoke alarm is never held back; glass, scream and gasp not when their score exceeded \
-        the profile's on by more than 0.2. replay, eval, compare and run take the file with \
+        smoke alarm, glass, a scream, a gasp and a breathing pause are never held back nor \
+        re-classified. replay, eval, compare and run take the file with \
         --home-rules (the daemon reads \
         home-memory.txt beside its log). An event whose audio is gone (its clip deleted, \
         its recording moved) keeps the windows the memory at the output path holds of it, \

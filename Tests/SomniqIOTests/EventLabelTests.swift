@@ -180,4 +180,36 @@ import SomniqCore
         #expect(html.contains("held back: like the sound you marked “not a door” on 2026-11-22 at 23:10 (distance 0.00)")
                 || html.contains("held back: like the sound you marked “not a door” on 2026-11-21 at 23:10 (distance 0.00)"), "\(html)")
     }
+
+    /// A correction re-classifies: a door marked "it was a cough" on two nights is, on the
+    /// third, held back as a door and logged as a cough too, under the cough's rule and tier,
+    /// both in the log, the report saying why in the marker's words.
+    @Test func aSoundMarkedItWasACoughIsLoggedAsACough() throws {
+        let log = dir + "/was.jsonl"
+        for evening in ["2026-11-21", "2026-11-22"] {
+            #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", evening + "T23:10"]).status == 0)
+        }
+        #expect(try label(["r1795302600-e2", "--as", "cough", "--log", log]).status == 0)
+        #expect(try label([Self.door, "--as", "cough", "--log", log]).status == 0)
+        let memory = dir + "/was-memory.txt"
+        let learned = try somniq(["learn", "--home", "--log", log, "--output", memory])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        #expect(try String(contentsOfFile: memory, encoding: .utf8).contains("\nmemory was:cough door r179530"))
+        let third = dir + "/was-third.jsonl"
+        #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", third, "--start", "2026-11-23T23:10",
+                            "--home-rules", memory]).status == 0)
+        let starts = records(third).filter { $0["kind"] == .string("event_start") }
+        let door = try #require(starts.first { $0["class"] == .string("door") })
+        #expect(door["alert"] == .bool(false) && door["suppressed"] == .string("home") && door["trace"]?["home"]?["label"] == .string("cough"))
+        let cough = try #require(starts.first { $0["trace"]?["home"]?["from"] == door["id"] }, "the door logged as a cough")
+        let rule = Profile.balanced.rule(for: .cough)
+        #expect(cough["class"] == .string("cough") && cough["tier"] == .string(rule.tier.rawValue) && cough["onset_s"] == door["onset_s"])
+        #expect(cough["alert"] == .bool(rule.alert))
+        let ends = records(third).filter { $0["kind"] == .string("event_end") }
+        #expect(ends.first { $0["id"] == door["id"] }?["offset_s"] == ends.first { $0["id"] == cough["id"] }?["offset_s"], "they end together")
+        let html = try somniq(["report", third]).stdout
+        #expect(html.contains("held back and logged as cough: like the sound you marked “it was a cough” on 2026-11-2"), "\(html)")
+        #expect(html.contains("sounds like the cough you marked on 2026-11-2"), "\(html)")
+    }
 }
+

@@ -27,6 +27,10 @@ let everyKind: [LogRecord] = {
     held.home = HomeMemory.Match(eventID: "r1795389000-e2", at: time, distance: 0.41234, holdsBack: true)
     var kept = trace
     kept.home = HomeMemory.Match(eventID: "e3", at: nil, distance: 0.2, holdsBack: false)
+    var heldAsSnoring = trace
+    heldAsSnoring.home = HomeMemory.Match(eventID: "r1795389000-e4", at: time, distance: 0.3, holdsBack: true, was: .snoring)
+    var asSnoring = heldAsSnoring
+    asSnoring.home?.from = "e4"
     let start = SomniqCore.EventStart(id: "e1", soundClass: .cough, tier: .high, onset: 12.5, confidence: 0.8123, alert: false,
                                       suppressed: "cooldown", trace: trace)
     let end = SomniqCore.EventEnd(id: "e1", soundClass: .cough, onset: 12.5, offset: 13, peakDbfs: -20, confidence: 0.7, truncated: true)
@@ -45,6 +49,10 @@ let everyKind: [LogRecord] = {
                                                 suppressed: "home", trace: held))),
         .eventStart(.init(SomniqCore.EventStart(id: "e3", soundClass: .cough, tier: .high, onset: 30, confidence: 0.95, alert: true,
                                                 suppressed: nil, trace: kept))),
+        .eventStart(.init(SomniqCore.EventStart(id: "e4", soundClass: .cough, tier: .high, onset: 40, confidence: 0.8, alert: false,
+                                                suppressed: "home", trace: heldAsSnoring))),
+        .eventStart(.init(SomniqCore.EventStart(id: "e5", soundClass: .snoring, tier: .low, onset: 40, confidence: 0.8, alert: false,
+                                                suppressed: "profile", trace: asSnoring))),
         .eventEnd(.init(end, time: { _ in time }, clip: "/var/lib/somniq/clips/e1.flac")),
         .eventEnd(.init(closingUnseen: "e0", soundClass: .snoring)),
         .level(.init(minute, time: time)),
@@ -94,4 +102,18 @@ let everyKind: [LogRecord] = {
     #expect(line.hasSuffix(#""home":{"like":"r1795389000-e5","label":"not","at":"2026-11-22T23:11:31.000Z","distance":0.412}}}"#), "\(line)")
     guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
     #expect(read.suppressed == "home" && read.trace?.home?.like == "r1795389000-e5" && read.trace?.home?.kept == nil)
+}
+
+/// An event like a sound marked "it was snoring": held back, its `label` the class said;
+/// the event logged as snoring names it (`from`).
+@Test func anEventReclassifiedByThisHomesMemoryIsWrittenWithTheClassSaid() throws {
+    var trace = DecisionTrace(rule: Profile.balanced.rule(for: .snoring), peakSmoothed: 0.8, peakRaw: 0.9, levelDbfs: -30, floorDbfs: -50,
+                              profileName: "balanced", profileSHA256: "ab")
+    trace.home = HomeMemory.Match(eventID: "r1795389000-e5", at: nil, distance: 0.3, holdsBack: true, was: .snoring, from: "e7")
+    let start = SomniqCore.EventStart(id: "e8", soundClass: .snoring, tier: .low, onset: 3, confidence: 0.8, alert: true,
+                                      suppressed: nil, trace: trace)
+    let line = LogRecord.eventStart(.init(start)).line
+    #expect(line.hasSuffix(#""home":{"like":"r1795389000-e5","label":"snoring","from":"e7","distance":0.3}}}"#), "\(line)")
+    guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
+    #expect(read.trace?.home?.was == .snoring && read.trace?.home?.from == "e7")
 }

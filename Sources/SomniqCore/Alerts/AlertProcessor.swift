@@ -23,6 +23,9 @@ public struct AlertProcessor: Sendable {
         var id: String
         var onset: Double
         var peakDbfs: Double
+        /// The event this one is logged as too, by this home's memory ("it was snoring"):
+        /// its id and class, and whether it alerted. It ends when this one does.
+        var reclassified: (id: String, soundClass: SoundClass, alerted: Bool)?
     }
 
     /// Level and floor of the frame, for traces.
@@ -55,7 +58,7 @@ public struct AlertProcessor: Sendable {
             let rule = newProfile.rule(for: c)
             if !rule.enabled, case let .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 open[i] = nil
-                outputs.append(.end(end(event, c, offset: offset, truncated: false)))
+                outputs += ends(event, c, offset: offset, truncated: false)
             }
             machines[i].update(rule: rule)
         }
@@ -76,6 +79,12 @@ public struct AlertProcessor: Sendable {
     ///
     /// `home`: this home's memory's verdict on an event about to alert (`HomeStage`): one it
     /// holds back is returned all the same, `"suppressed": "home"`, and starts no cooldown.
+    /// When the sound it was like was said to be another class (`HomeMemory.Match.was`), an
+    /// event of that class follows it, with the next id, the same onset and score, under that
+    /// class's rule and tier: it alerts as that class would (not during its cooldown, not
+    /// where the profile logs it without alerting), its trace's `home` naming the event it
+    /// re-classifies (`from`), and it ends when that event ends. A class the profile
+    /// disables gets none: the event is only held back.
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
                               levels: Levels, alarm: AlarmDetector.Span? = nil,
                               weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] },
@@ -109,15 +118,21 @@ public struct AlertProcessor: Sendable {
                                          peakRaw: machines[i].peakRaw, levelDbfs: heard.levelDbfs,
                                          floorDbfs: heard.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
                                          weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))
+                var reclassified: EventStart?
                 if start.alert, let match = home?(start) {
                     start.trace.home = match
                     if match.holdsBack {
                         start.alert = false
                         start.suppressed = "home"
                         machines[i].holdBack()
+                        if let was = match.was { reclassified = reclassify(start, as: was, match: match) }
                     }
                 }
                 outputs.append(.start(start))
+                if let r = reclassified {
+                    open[i]!.reclassified = (r.id, r.soundClass, r.alert)
+                    outputs.append(.start(r))
+                }
             case .close(var offset, let truncated)?:
                 if let event = open[i] {
                     open[i] = nil
@@ -127,7 +142,7 @@ public struct AlertProcessor: Sendable {
                         if let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                         alarmEnded = offset
                     }
-                    outputs.append(.end(end(event, c, offset: offset, truncated: truncated)))
+                    outputs += ends(event, c, offset: offset, truncated: truncated)
                 }
             case nil:
                 break
@@ -145,10 +160,38 @@ public struct AlertProcessor: Sendable {
             if case var .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
                 if c == .smokeAlarm, let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
                 open[i] = nil
-                outputs.append(.end(end(event, c, offset: offset, truncated: true)))
+                outputs += ends(event, c, offset: offset, truncated: true)
             }
         }
         return outputs
+    }
+
+    /// Event `e`, held back by this home's memory, logged as class `was` too: the next id,
+    /// its onset and score, `was`'s rule and tier; alerted unless `was`'s cooldown or profile
+    /// holds it back. Nil when the profile disables `was`.
+    private mutating func reclassify(_ e: EventStart, as was: SoundClass, match: HomeMemory.Match) -> EventStart? {
+        let rule = machines[was.index].rule
+        guard rule.enabled else { return nil }
+        let cooling = machines[was.index].coolingDown(at: e.onset)
+        let id = "\(idPrefix)\(nextID)"
+        nextID += 1
+        var trace = e.trace
+        trace.rule = rule
+        trace.weights = []
+        trace.home = match
+        trace.home!.from = e.id
+        return EventStart(id: id, soundClass: was, tier: rule.tier, onset: e.onset, confidence: e.confidence,
+                          alert: !cooling && rule.alert, suppressed: cooling ? "cooldown" : rule.alert ? nil : "profile", trace: trace)
+    }
+
+    /// The end of open event `e` of class `c`, and of the event it was logged as too (at the
+    /// same offset; an alerted one starts its class's cooldown there).
+    private mutating func ends(_ e: OpenEvent, _ c: SoundClass, offset: Double, truncated: Bool) -> [AlertOutput] {
+        let own = end(e, c, offset: offset, truncated: truncated)
+        guard let r = e.reclassified else { return [.end(own)] }
+        if r.alerted { machines[r.soundClass.index].alerted(until: offset) }
+        return [.end(own), .end(EventEnd(id: r.id, soundClass: r.soundClass, onset: own.onset, offset: offset, peakDbfs: own.peakDbfs,
+                                         confidence: own.confidence, truncated: truncated))]
     }
 
     /// The window levels of recent frames, in storage made once. How loud an event was is

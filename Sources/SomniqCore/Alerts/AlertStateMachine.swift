@@ -104,6 +104,18 @@ public struct AlertStateMachine: Sendable {
         if case let .active(start, _) = state { state = .active(start: start, alerted: false) }
     }
 
+    /// Whether an event of this class opening at `onset` falls in the cooldown of its last
+    /// alerted one: for an event this home's memory logs as this class (`AlertProcessor`).
+    public func coolingDown(at onset: Double) -> Bool {
+        lastAlertedEnd.map { onset - $0 < rule.cooldown } ?? false
+    }
+
+    /// An event logged as this class by this home's memory alerted, and ended at `offset`:
+    /// the cooldown runs from there, as from an event of its own.
+    public mutating func alerted(until offset: Double) {
+        lastAlertedEnd = max(lastAlertedEnd ?? offset, offset)
+    }
+
     /// Closes an open event at the end of the stream or at shutdown.
     public mutating func finish(frame: Int) -> Action? {
         defer { state = .idle }
@@ -120,7 +132,7 @@ public struct AlertStateMachine: Sendable {
     private mutating func confirmIfDue(start: Int, now: Int) -> Action? {
         guard Self.seconds(now - start) >= rule.debounce - 1e-9 else { return nil }
         let onset = Self.seconds(start)
-        let suppressed = lastAlertedEnd.map { onset - $0 < rule.cooldown } ?? false
+        let suppressed = coolingDown(at: onset)
         state = .active(start: start, alerted: !suppressed && rule.alert)
         return .open(onset: onset, suppressed: suppressed)
     }

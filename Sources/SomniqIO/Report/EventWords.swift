@@ -25,16 +25,24 @@ public enum EventWords {
 
     /// What this home's memory made of an event of class `c`, in the words of whoever marked
     /// the sound it was like: "held back: like the sound you marked “not a dog bark” on
-    /// 2026-11-22 at 23:40 (distance 0.40)". The date and time are the box's local ones.
+    /// 2026-11-22 at 23:40 (distance 0.40)"; "held back and logged as snoring: like the sound
+    /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
+    /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)".
+    /// The date and time are the box's local ones.
     public static func home(_ h: LogRecord.Home, _ c: SoundClass) -> String {
-        var like = "like the sound you marked “not \(one(c))”"
+        var when = ""
         if let t = h.at.flatMap(WallClock.parse) {
-            like += " on \(WallClock.localDate(t)) at \(WallClock.localTime(t))"
+            when = " on \(WallClock.localDate(t)) at \(WallClock.localTime(t))"
         } else {
-            like += " (event \(h.like))"
+            when = " (event \(h.like))"
         }
-        like += String(cFormat: " (distance %.2f)", h.distance)
-        return h.kept == nil ? "held back: " + like : like + ", alerted all the same: \(one(c)) this far over its line is never held back"
+        when += String(cFormat: " (distance %.2f)", h.distance)
+        if let from = h.from, let was = h.was {
+            return "sounds like the \(name(was)) you marked\(when), heard as another class (event \(from))"
+        }
+        let like = "like the sound you marked “" + (h.was.map { "it was \(one($0))" } ?? "not \(one(c))") + "”" + when
+        if h.kept != nil { return like + ", alerted all the same: \(one(c)) is never held back by what this home taught" }
+        return (h.was.map { "held back and logged as \(name($0)): " } ?? "held back: ") + like
     }
 
     /// How loud a sound was, as a person standing in the room would put it, from how far

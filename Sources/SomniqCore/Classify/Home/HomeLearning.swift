@@ -85,7 +85,8 @@ extension HomeMemory {
         var origin: [Int] = []
         for (k, m) in kept.enumerated() {
             for w in m.windows {
-                entries.append(Entry(kind: m.right ? .right : .not, soundClass: m.soundClass, eventID: m.eventID, at: m.at, inputs: w))
+                entries.append(Entry(kind: m.right ? .right : .not, soundClass: m.soundClass, eventID: m.eventID, at: m.at, inputs: w,
+                                     was: m.right ? nil : m.was))
                 origin.append(k)
                 if let was = m.was, was != m.soundClass, !untouchable.contains(was) {
                     entries.append(Entry(kind: .right, soundClass: was, eventID: m.eventID, at: m.at, inputs: w))

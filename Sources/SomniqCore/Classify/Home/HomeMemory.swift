@@ -3,8 +3,10 @@
 /// as "not this class" or "right". It decides per event, when the event is confirmed
 /// (`judge`): an event whose opening windows (from its onset to its confirmation, what is
 /// known when its alert is due) are like a "not" memory of its class is still logged, its
-/// alert held back (`"suppressed": "home"`). Scores are never changed: what is detected stays
-/// detected.
+/// alert held back (`"suppressed": "home"`). When that memory's sound was said to be another
+/// class ("it was snoring", `Entry.was`), the alert processor also logs the event as that
+/// class, under its rule and tier (`Match.was`). Scores are never changed: what is detected
+/// stays detected.
 ///
 /// The distance is the root mean square of the standardised differences (each input less
 /// its mean over the memories' windows, over its standard deviation; inputs that never
@@ -17,8 +19,9 @@
 /// hand.
 ///
 /// What a home can never teach away: the smoke alarm, decided by its pattern
-/// (`AlarmDetector`), is never held back; glass, a scream and a gasp are not held back when
-/// their score exceeded the profile's `on` by more than `criticalMargin`.
+/// (`AlarmDetector`), is never remembered nor judged; glass, a scream, a gasp and a breathing
+/// pause are never held back nor re-classified (`neverTaughtAway`): a real scream can lie as
+/// near a marked snore as the snore's next night does, so no distance tells them apart.
 public struct HomeMemory: Sendable {
     public enum Kind: String, Sendable { case not, right }
 
@@ -30,13 +33,17 @@ public struct HomeMemory: Sendable {
         public var at: String?
         /// The window's inputs, as `LearnedInputs` fills them.
         public var inputs: [Float]
+        /// For a "not" memory, the class the sound was said to be instead ("it was snoring"):
+        /// an event like it is logged as that class too. Nil for "not this" and "something else".
+        public var was: SoundClass?
 
-        public init(kind: Kind, soundClass: SoundClass, eventID: String, at: String?, inputs: [Float]) {
+        public init(kind: Kind, soundClass: SoundClass, eventID: String, at: String?, inputs: [Float], was: SoundClass? = nil) {
             self.kind = kind
             self.soundClass = soundClass
             self.eventID = eventID
             self.at = at
             self.inputs = inputs
+            self.was = kind == .not ? was : nil
         }
     }
 
@@ -45,20 +52,33 @@ public struct HomeMemory: Sendable {
         public var eventID: String
         public var at: String?
         public var distance: Float
-        /// False where the class may not be taught away there (`criticalMargin`): the match is
-        /// said in the trace, the alert kept.
+        /// False for a class no home can teach away (`neverTaughtAway`): the match is said in
+        /// the trace, the alert kept.
         public var holdsBack: Bool
+        /// The class the marked sound was said to be ("it was snoring", `Entry.was`): an event
+        /// held back is logged as this class too (`AlertProcessor`). Nil: "not this" or
+        /// "something else".
+        public var was: SoundClass?
+        /// On the event logged as `was`: the id of the event it re-classifies.
+        public var from: String?
+
+        public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, from: String? = nil) {
+            self.eventID = eventID
+            self.at = at
+            self.distance = distance
+            self.holdsBack = holdsBack
+            self.was = was
+            self.from = from
+        }
     }
 
-    /// A critical score this far over the profile's `on` is never lowered: 0.2 is the
-    /// spread of the built-in profiles' `on` from the default (balanced, 0.7) to the
-    /// strictest (very_conservative, 0.9; docs/profiles.md), so a sound even the strictest
-    /// profile would call out under the default's `on` is one no home can teach away.
-    public static let criticalMargin = 0.2
     /// Classes a memory never touches: the alarm is decided by its pattern.
     public static let untouchable: Set<SoundClass> = [.smokeAlarm]
-    /// Classes a memory holds back only when their score stayed within `criticalMargin` of `on`.
-    public static let guarded: Set<SoundClass> = [.glassBreak, .scream, .gasp]
+    /// Classes a memory never holds back nor re-classifies, however near a marked sound:
+    /// glass breaking, a scream, a gasp and a breathing pause. In a held-out home (issue 48)
+    /// a real scream lay near the home's snores marked "it was snoring" and was held back
+    /// with them; a scream is not told from a snore heard as one by how near it lies.
+    public static let neverTaughtAway: Set<SoundClass> = [.glassBreak, .scream, .gasp, .breathingPause]
 
     public var entries: [Entry] { didSet { index() } }
     public var radius: Float
@@ -170,14 +190,13 @@ public struct HomeMemory: Sendable {
         right.isInfinite || not <= right * ratio
     }
 
-    /// Judges an event of class `c` confirmed with opening windows `xs` and `confidence` (the
-    /// peak smoothed score its rule's `on` was compared with) under `rule`: the memory it is
-    /// like, if any, and whether its alert is held back (nil: like none, or a class never
-    /// touched).
-    public func judge(_ xs: [[Float]], _ c: SoundClass, confidence: Double, rule: AlertRule) -> Match? {
+    /// Judges an event of class `c` confirmed with opening windows `xs`: the memory it is
+    /// like, if any, whether its alert is held back (never for a class no home can teach
+    /// away), and the class it is logged as too when the sound marked was said to be one
+    /// (nil: like none, or a class never touched).
+    public func judge(_ xs: [[Float]], _ c: SoundClass) -> Match? {
         guard remembers(c), let m = like(xs, c) else { return nil }
         let e = entries[m.entry]
-        let critical = Self.guarded.contains(c) && confidence > rule.startLevel + Self.criticalMargin
-        return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !critical)
+        return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c), was: e.was)
     }
 }

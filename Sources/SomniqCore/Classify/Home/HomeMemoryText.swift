@@ -8,7 +8,11 @@
 ///     mean <one number per input>
 ///     spread <one number per input; 0: the input is left out>
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
+///     memory was:snoring scream r1795401000-e5 2026-11-22T23:52:10.500Z <…>
 ///     memory right cough r1795401000-e9 - <…>
+///
+/// `was:CLASS` is a "not" memory whose sound was said to be CLASS ("it was snoring"), which
+/// format 3 added; a format 2 file (no such line) reads as it did.
 ///
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
@@ -19,7 +23,9 @@ extension HomeMemory {
         public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
     }
 
-    public static let formatVersion = 2
+    public static let formatVersion = 3
+    /// The oldest format read: 2 differs only in having no `was:` memories.
+    static let oldestRead = 2
     static let magic = "somniq-home-memory"
 
     public var text: String {
@@ -30,7 +36,7 @@ extension HomeMemory {
         out.append("mean " + mean.map(Self.number).joined(separator: " "))
         out.append("spread " + spread.map(Self.number).joined(separator: " "))
         for e in entries {
-            out.append("memory \(e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
+            out.append("memory \(e.was.map { "was:" + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -62,8 +68,8 @@ extension HomeMemory {
                 guard first == Self.magic, words.count == 2 else {
                     throw ParseError(line: line, problem: "not a home memory: it starts with \"\(Self.magic) \(Self.formatVersion)\" (somniq learn --home writes one)")
                 }
-                guard words[1] == "\(Self.formatVersion)" else {
-                    throw ParseError(line: line, problem: "format \(words[1]); this somniq reads format \(Self.formatVersion): learn it again (somniq learn --home)")
+                guard let v = Int(words[1]), v >= Self.oldestRead, v <= Self.formatVersion else {
+                    throw ParseError(line: line, problem: "format \(words[1]); this somniq reads formats \(Self.oldestRead) and \(Self.formatVersion): learn it again (somniq learn --home)")
                 }
                 sawVersion = true
                 continue
@@ -95,10 +101,19 @@ extension HomeMemory {
                 spread = s
             case "memory":
                 guard words.count == 5 + n else { throw ParseError(line: line, problem: "memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
-                guard let kind = Kind(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "memory: \"\(words[1])\" is not not or right") }
+                let kind: Kind, was: SoundClass?
+                if words[1].hasPrefix("was:") {
+                    guard let d = SoundClass(rawValue: String(words[1].dropFirst(4))) else {
+                        throw ParseError(line: line, problem: "memory: no class \"\(words[1].dropFirst(4).prefix(20))\" (was:CLASS)")
+                    }
+                    (kind, was) = (.not, d)
+                } else {
+                    guard let k = Kind(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "memory: \"\(words[1].prefix(20))\" is not not, right or was:CLASS") }
+                    (kind, was) = (k, nil)
+                }
                 guard let c = SoundClass(rawValue: String(words[2])) else { throw ParseError(line: line, problem: "memory: no class \"\(words[2])\"") }
                 entries.append(Entry(kind: kind, soundClass: c, eventID: String(words[3]), at: words[4] == "-" ? nil : String(words[4]),
-                                     inputs: try numbers(words.dropFirst(5), line, "memory")))
+                                     inputs: try numbers(words.dropFirst(5), line, "memory"), was: was))
             default:
                 throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
             }

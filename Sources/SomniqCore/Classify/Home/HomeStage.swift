@@ -34,6 +34,6 @@ struct HomeStage {
         let to = Int(((e.trace.confirmed ?? e.onset) / StreamClock.frameSeconds).rounded())
         let windows = ring.filter { $0.frame >= from && $0.frame <= to }.map(\.inputs)
         guard !windows.isEmpty else { return nil }
-        return memory.judge(windows, e.soundClass, confidence: e.confidence, rule: e.trace.rule)
+        return memory.judge(windows, e.soundClass)
     }
 }
