@@ -115,8 +115,10 @@ final class LiveRig {
         throw Timeout()
     }
 
-    /// Starts `somniq run` with this rig's environment.
-    func start(_ arguments: [String], environment extra: [String: String] = [:], prefix: [String] = []) throws -> Process {
+    /// Starts `somniq run` with this rig's environment; its journal (standard error) goes to
+    /// the file `journal`, when given.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], prefix: [String] = [],
+               journal: String? = nil) throws -> Process {
         let p = Process()
         if prefix.isEmpty {
             p.executableURL = URL(fileURLWithPath: Paths.somniq)
@@ -126,7 +128,12 @@ final class LiveRig {
             p.arguments = Array(prefix.dropFirst()) + [Paths.somniq, "run"] + arguments
         }
         p.environment = environment.merging(extra) { $1 }
-        p.standardError = FileHandle.nullDevice
+        if let journal {
+            FileManager.default.createFile(atPath: journal, contents: nil)
+            p.standardError = FileHandle(forWritingAtPath: journal)
+        } else {
+            p.standardError = FileHandle.nullDevice
+        }
         try p.run()
         started.append(p)
         return p

@@ -209,6 +209,43 @@ import SomniqCore
         #expect(try waitForExit(p, timeout: 5) == 0)
     }
 
+    /// The daemon says at start that this home's learning is in force and what it holds:
+    /// in its journal, on /healthz and on the page.
+    @Test func theDaemonSaysAtStartWhatThisHomesLearningHolds() throws {
+        let webPort = try freePort()
+        let config = rig.home + "/holds-config.json"
+        let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
+        defer { writer.terminate() }
+        let log = rig.home + "/holds.jsonl"
+        try #"{"device": "fixture:FILE=\#(fifo)", "log": "\#(log)", "http": {"listen": "127.0.0.1:\#(webPort)"}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let x = [Float](repeating: 1, count: LearnedInputs.count), y = [Float](repeating: 2, count: LearnedInputs.count)
+        var memory = HomeMemory(entries: [
+            .init(kind: .not, soundClass: .door, eventID: "r1-e2", at: nil, inputs: x),
+            .init(kind: .right, soundClass: .cough, eventID: "r1-e3", at: nil, inputs: x),
+            .init(kind: .right, soundClass: .cough, eventID: "r1-e3", at: nil, inputs: y),
+            .init(kind: .not, soundClass: .scream, eventID: "r1-e5", at: nil, inputs: y, was: .snoring),
+            .init(kind: .right, soundClass: .snoring, eventID: "r1-e5", at: nil, inputs: y),
+        ], radius: 0.5)
+        memory.header = [("learned", "2026-11-23T12:00:00.000Z")]
+        try HomeMemoryFile.write(memory, to: HomeMemoryFile.besideLog(log))
+        let journal = rig.home + "/holds-journal.txt"
+        let p = try rig.start(["--config", config], journal: journal)
+        try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
+        let said = "this home's learning is in force: 3 sounds marked (1 scream, 1 cough, 1 door), learned 2026-11-2"
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).contains(said))
+        var health = ""
+        try waitUntil(timeout: 10) {
+            health = (try? runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(webPort)/healthz"]).stdout) ?? ""
+            return health.hasPrefix("ok: ")
+        }
+        #expect(health.hasPrefix("ok: listening on fixture:FILE=\(fifo); " + said), "\(health)")
+        let page = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(webPort)/"]).stdout
+        #expect(page.contains(said.replacing("'", with: "&#39;")), "\(page)")
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 5) == 0)
+    }
+
     /// After `somniq learn --home` by hand, a reload puts the new memory in force; a memory
     /// file that cannot be read is refused by name and the one in force kept.
     @Test func sighupReadsThisHomesMemoryAgain() throws {

@@ -54,6 +54,25 @@ public enum HomeMemoryFile {
         }
     }
 
+    /// What a memory in force holds, in words, for the journal at start, /healthz and the
+    /// page: "this home's learning is in force: 9 sounds marked (4 door, 3 cough, 2 scream),
+    /// learned 2026-11-23 at 12:00". The time is the box's local one.
+    public static func holdings(_ m: HomeMemory) -> String {
+        var classOf: [String: SoundClass] = [:]
+        for e in m.entries where e.kind == .not || classOf[e.eventID + " " + (e.at ?? "")] == nil {
+            classOf[e.eventID + " " + (e.at ?? "")] = e.soundClass
+        }
+        var counts: [SoundClass: Int] = [:]
+        for c in classOf.values { counts[c, default: 0] += 1 }
+        let classes = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key.rawValue.replacing("_", with: " "))" }
+        var said = "this home's learning is in force: \(classOf.count) sound\(classOf.count == 1 ? "" : "s") marked"
+        if !classes.isEmpty { said += " (" + classes.joined(separator: ", ") + ")" }
+        if let learned = m.header.first(where: { $0.key == "learned" }).flatMap({ WallClock.parse($0.value) }) {
+            said += ", learned \(WallClock.localDate(learned)) at \(WallClock.localTime(learned))"
+        }
+        return said
+    }
+
     /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
     public static func summary(_ m: HomeMemory) -> String {
         let events = Set(m.entries.map(\.eventID))

@@ -27,6 +27,8 @@ public final class LiveState: Sendable {
         public var metrics = ""
         /// Seconds of audio heard this session.
         public var streamSeconds = 0.0
+        /// What this home's memory in force holds (`HomeMemoryFile.holdings`); nil: none.
+        public var home: String?
     }
 
     private let state: Mutex<Snapshot>
