@@ -211,5 +211,33 @@ import SomniqCore
         #expect(html.contains("held back and logged as cough: like the sound you marked “it was a cough” on 2026-11-2"), "\(html)")
         #expect(html.contains("sounds like the cough you marked on 2026-11-2"), "\(html)")
     }
+
+    /// The first mark counts: one door marked "not this" on one night holds back the same
+    /// door the next night, 3 dB quieter, by the corpus's prior (no held-out false alert could
+    /// choose a radius yet), and the command says what the memory will and will not do.
+    @Test func oneMarkHoldsBackTheSameSoundQuieterTheNextNight() throws {
+        let log = dir + "/first.jsonl"
+        #expect(try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10"]).status == 0)
+        #expect(try label([Self.door, "--as", "not", "--log", log]).status == 0)
+        let memory = dir + "/first-memory.txt"
+        let learned = try somniq(["learn", "--home", "--log", log, "--output", memory])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        #expect(learned.stdout.contains(", radius 0.5, ratio 1\n"), "\(learned.stdout)")
+        #expect(learned.stdout.contains("\nno held-out false alert was like another one marked yet, so the first marks act within the corpus's prior, radius 0.5"),
+                "\(learned.stdout)")
+        #expect(learned.stdout.contains("\nit will hold back a sound heard as door like one marked not this, within distance 0.5, unless nearer a sound marked right\n"),
+                "\(learned.stdout)")
+        #expect(learned.stdout.hasSuffix("\nit will never hold back nor re-classify a smoke alarm, glass breaking, a scream, a gasp or a breathing pause, "
+                                         + "and drops nothing: what it holds back stays in the log and the report, to be heard and marked\n"))
+        let quieter = dir + "/quieter.flac"
+        #expect(try runProgram("/usr/bin/sox", [Paths.demoNight, quieter, "vol", "-3dB"]).status == 0)
+        let next = dir + "/next.jsonl"
+        #expect(try somniq(["replay", quieter, "--format", "jsonl", "--output", next, "--start", "2026-11-23T23:10", "--home-rules", memory]).status == 0)
+        let starts = records(next).filter { $0["kind"] == .string("event_start") }
+        let door = try #require(starts.first { $0["class"] == .string("door") })
+        #expect(door["alert"] == .bool(false) && door["suppressed"] == .string("home"), "\(door)")
+        #expect(starts.filter { $0["suppressed"] == .string("home") }.count == 1, "only the door")
+    }
 }
+
 

@@ -53,6 +53,10 @@ extension HomeMemory {
         public var ratio: Float = 1
         /// Marked events left out, the oldest, for the memory to stay within its limit (`maxWindows`).
         public var forgotten = 0
+        /// True when no held-out false alert could be held back (the first marks), so that the
+        /// corpus's prior acts instead (`HomePrior`: its radius and scaling), short of the
+        /// first held-out confirmed event.
+        public var prior = false
     }
 
     /// The most windows a memory keeps: about 2.8 kB of text each, 20 000 stay under the
@@ -68,7 +72,10 @@ extension HomeMemory {
     /// false alert could be held back at (its own distance ratio, 1 at most), the radius
     /// stops short of the first held-out confirmed event it would hold back; the pair that
     /// holds back the most held-out false alerts wins, the smallest ratio and radius among
-    /// equals. Classes a memory never touches (the alarm) are left out.
+    /// equals. Classes a memory never touches (the alarm) are left out. When that holds back
+    /// no held-out false alert (one or two marks, or none alike yet), the memory is the
+    /// corpus's prior (`HomePrior`): its scaling, its radius (short of the first held-out
+    /// confirmed event), ratio 1; the cross-validated choice takes over once it holds back one.
     public static func learn(_ marked: [Marked], keeping limit: Int = maxWindows) -> (HomeMemory, RadiusChoice) {
         let usable = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
         // The newest events first, as many as the memory's file may hold: older ones are forgotten.
@@ -107,21 +114,26 @@ extension HomeMemory {
             default: "\($0)"
             }
         }
-        let zs = entries.map { memory.standardised($0.inputs) }
         // Each held-out event's nearest "not" and "right" distances, from the other folds.
-        var held: [(not: Float, right: Float, confirmed: Bool)] = []
-        for (k, m) in kept.enumerated() {
-            let f = fold(k)
-            let others: (Int) -> Bool = { fold(origin[$0]) != f }
-            var not = Float.infinity, right = Float.infinity
-            for w in m.opening.isEmpty ? m.windows : m.opening {
-                let d = memory.distances(w, m.soundClass, standardised: zs, keep: others)
-                not = min(not, d.not ?? .infinity)
-                right = min(right, d.right ?? .infinity)
+        func heldOut(_ memory: HomeMemory) -> [(not: Float, right: Float, confirmed: Bool)] {
+            let zs = entries.map { memory.standardised($0.inputs) }
+            var held: [(not: Float, right: Float, confirmed: Bool)] = []
+            for (k, m) in kept.enumerated() {
+                let f = fold(k)
+                let others: (Int) -> Bool = { fold(origin[$0]) != f }
+                var not = Float.infinity, right = Float.infinity
+                for w in m.opening.isEmpty ? m.windows : m.opening {
+                    let d = memory.distances(w, m.soundClass, standardised: zs, keep: others)
+                    not = min(not, d.not ?? .infinity)
+                    right = min(right, d.right ?? .infinity)
+                }
+                held.append((not, right, m.right))
             }
-            held.append((not, right, m.right))
-            if m.right { choice.confirmed += 1 } else { choice.falseAlerts += 1 }
+            return held
         }
+        let held = heldOut(memory)
+        choice.confirmed = kept.count { $0.right }
+        choice.falseAlerts = kept.count - choice.confirmed
         let ratios = Set(held.filter { !$0.confirmed && $0.not.isFinite }.map { $0.right.isFinite ? $0.not / $0.right : 0 }.filter { $0 <= 1 })
         for q in ratios.sorted() {
             let harm = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: q) }.map(\.not).min() ?? .infinity
@@ -137,6 +149,20 @@ extension HomeMemory {
         }
         if choice.removed == 0 {
             choice.firstConfirmed = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+            // Nothing held out was held back (the first marks, or none alike yet): the prior
+            // acts, in its own scaling, stopping short of the first held-out confirmed event.
+            if let prior = HomePrior.scaling, choice.falseAlerts > 0 {
+                var first = HomeMemory(entries: entries, radius: 0, ratio: 1, mean: prior.mean, spread: prior.spread, header: [])
+                let harm = heldOut(first).filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+                first.radius = min(HomePrior.radius, harm?.nextDown ?? .infinity)
+                if first.radius > 0 {
+                    choice.prior = true
+                    choice.radius = first.radius
+                    choice.ratio = 1
+                    choice.firstConfirmed = harm
+                    return (first, choice)
+                }
+            }
         }
         memory.radius = choice.radius
         memory.ratio = choice.ratio
