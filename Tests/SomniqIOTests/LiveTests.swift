@@ -242,6 +242,11 @@ import SomniqCore
         #expect(health.hasPrefix("ok: listening on fixture:FILE=\(fifo); " + said), "\(health)")
         let page = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(webPort)/"]).stdout
         #expect(page.contains(said.replacing("'", with: "&#39;")), "\(page)")
+        // The longer status line still fits a phone's screen (390 px, chromium).
+        let laid = try runProgram("/usr/bin/python3", [Paths.package + "/scripts/chromium-layout.py", "--size", "390x844", "--mobile",
+                                                       "http://127.0.0.1:\(webPort)/"])
+        let phone = try JSONValue(parsing: String(laid.stdout.split(separator: "\n").first ?? ""))
+        #expect((phone["scrollWidth"]?.numberValue ?? 1e9) <= (phone["width"]?.numberValue ?? 0), "\(laid.stdout)\(laid.stderr)")
         p.terminate()
         #expect(try waitForExit(p, timeout: 5) == 0)
     }

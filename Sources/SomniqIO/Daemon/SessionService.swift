@@ -213,7 +213,7 @@ public actor SessionService: Service {
             }
         }
         deliver { try session.start(source.source) }
-        homeInForce()
+        homeInForce(journal: true)
         for r in refused {
             status(.optionalRefused, alert: true, details: r.details)
             logger.error("\(r.said)")
@@ -540,7 +540,7 @@ public actor SessionService: Service {
                 if pipeline.replaceHome(memory) {
                     details.append(("home", .string(HomeMemoryFile.summary(memory))))
                     logger.info("reloaded this home's memory: \(options.homePath): \(HomeMemoryFile.summary(memory))")
-                    homeInForce()
+                    homeInForce(journal: false)
                 } else {
                     details.append(("home_refused", .string("this session computes no learned inputs (it has no learned rules)")))
                     logger.warning("this home's memory is not in force: this session has no learned rules; restart somniq to use it")
@@ -557,12 +557,13 @@ public actor SessionService: Service {
     /// This home's memory in force.
     var homeMemory: HomeMemory? { pipeline.homeMemory }
 
-    /// Says what this home's memory in force holds: in the journal (at start, and when a
-    /// reload or the daily learning puts one in force) and for /healthz and the page.
-    private func homeInForce() {
+    /// Says what this home's memory in force holds, for /healthz and the page, and with
+    /// `journal` in the journal (at start: a reload and the daily learning say what they
+    /// put in force in their own lines).
+    private func homeInForce(journal: Bool) {
         let holdings = homeMemory.map(HomeMemoryFile.holdings)
         options.live?.update { $0.home = holdings }
-        if let holdings { logger.info("\(holdings)") }
+        if journal, let holdings { logger.info("\(holdings)") }
     }
 
     /// With `"home": {"learn_daily": true}`, learns this home's memory when it is due
@@ -601,7 +602,7 @@ public actor SessionService: Service {
             if let refused = report.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
             if pipeline.replaceHome(memory) {
                 logger.info("\(said); in force now")
-                homeInForce()
+                homeInForce(journal: false)
             } else {
                 logger.warning("\(said); not in force: this session computes no learned inputs (it has no learned rules); restart somniq to use it")
             }
