@@ -40,8 +40,7 @@ private func use(_ memory: HomeMemory) {
     let window = memory.entries.first?.inputs ?? [Float](repeating: 0, count: LearnedInputs.count)
     for c in SoundClass.allCases {
         _ = memory.remembers(c)
-        let rule = Profile.balanced.rule(for: c)
-        if let m = memory.judge([window], c, confidence: 0.95, rule: rule) {
+        if let m = memory.judge([window], c) {
             precondition(m.distance.isFinite && m.distance >= 0, "\(c.rawValue): distance \(m.distance)")
         }
     }
