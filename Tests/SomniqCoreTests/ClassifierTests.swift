@@ -135,6 +135,31 @@ private func snore(_ i: Int) -> WindowFeatures {
     #expect(train[9][.snoring] < 0.7)
 }
 
+/// A bright, noise-like crash `snr` dB over the floor, most of it above 2.4 kHz, its
+/// 14 dB attack at the window's start: what a shatter looks like (`GlassBreakTests`).
+private func crash(_ i: Int, snr: Float) -> WindowFeatures {
+    var f = window(i, snr: snr, share: [0, 0, 0, 0.05, 0.15, 0.35, 0.3, 0.15])
+    f.excessDb = [0, 0, 0, 10, 20, 30, 30, 25]
+    f.recentPeakDbfs = -58
+    f.activeFraction = 0.6; f.longestRunSeconds = 0.4; f.loudRunSeconds = 0.1; f.bursts = 1; f.loudBursts = 1
+    f.onsetDb = 14; f.onsetSeconds = 0.1; f.centroidHz = 4500; f.flatness = 0.35; f.zcr = 0.35; f.harmonicity = 0.1
+    f.attackSeconds = 0.03
+    return f
+}
+
+@Test func aBrightBurstInsideASnoreNoLouderThanTheSnoresIsTheSnoresOwnNotGlass() {
+    // Snores every 4 s at 22 dB over the floor; the third goes on, in its second window,
+    // with a bright crash-like burst: a snorer's snort, at the snores' level, is the snore.
+    let snort = (0..<50).map { i in [10, 18, 26].contains(i) ? snore(i) : i == 27 ? crash(i, snr: 22) : silence(i) }
+    #expect(decide(snort)[27][.glassBreak] < 0.3, "\(decide(snort)[27])")
+    // Glass breaking there is a crash louder than any snore, and is glass.
+    let glass = (0..<50).map { i in [10, 18, 26].contains(i) ? snore(i) : i == 27 ? crash(i, snr: 35) : silence(i) }
+    #expect(decide(glass)[27][.glassBreak] >= 0.7, "\(decide(glass)[27])")
+    // And the same crash alone, no snore under way, is glass at the snores' level too.
+    let alone = (0..<50).map { i in [10, 18].contains(i) ? snore(i) : i == 27 ? crash(i, snr: 22) : silence(i) }
+    #expect(decide(alone)[27][.glassBreak] >= 0.7, "\(decide(alone)[27])")
+}
+
 /// Running speech: a voiced window at 140 Hz that fills 95 % of its frames but dips to
 /// the floor once between words.
 private func talk(_ i: Int) -> WindowFeatures {

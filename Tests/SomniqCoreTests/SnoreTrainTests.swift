@@ -105,3 +105,21 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     #expect(second(after: 15) < 0.7)
     #expect(second(after: 10) >= 0.7)
 }
+
+@Test func aWindowThatGoesOnWithASnoreOfTheTrainKnowsHowLoudTheSnoresWere() {
+    var t = SnoreTrain()
+    // Snores 4 s apart (two windows each) at 20 dB, the second at 24 dB.
+    for frame in 0..<20 {
+        let snoring: Float = frame % 8 < 2 ? 1 : 0
+        let level: Float = frame == 9 ? 24 : (snoring > 0 ? 20 : 3)
+        _ = t.update(instant: snoring, gasp: 0, levelDb: level, full: false, frame: frame)
+        // The windows after the one that began a snore of a train go on with it, up to the one
+        // in which it falls silent (a window is 1 s, its hop 0.5 s): the first snore is no
+        // train yet, and the window that begins a snore begins it.
+        #expect((t.snoreGoingOnDb != nil) == [9, 10, 17, 18].contains(frame), "window \(frame): \(String(describing: t.snoreGoingOnDb))")
+        // What it knows is the loudest before this window: the second snore's own 24 dB
+        // counts from the window after.
+        if frame == 9 { #expect(t.snoreGoingOnDb == 20) }
+        if frame == 10 || frame == 17 { #expect(t.snoreGoingOnDb == 24) }
+    }
+}

@@ -23,6 +23,10 @@ enum Arbitration {
     static let rollingFraction: Float = 0.7
     /// Another sound over a rumble: a frame 18 dB over the floor, the top of `Cues.loudDb`.
     static let overRumbleDb = Cues.loudDb.upperBound
+    /// A crash inside a snore stands out of it: its loudest frame more than 3 dB over the
+    /// train's loudest snore, the margin by which a recovery breath outdoes the train's snores
+    /// (`SnoreTrain.resumeLouderDb`). A snorer's snores hold their level within it.
+    static let overSnoreDb = SnoreTrain.resumeLouderDb
     /// A bass under a held note: a pitch of 60–300 Hz (give or take 30 Hz), the bass and
     /// baritone range of instruments and voices. A bell or a ringer sounds alone.
     static let bassF0Hz: ClosedRange<Float> = 60...300

@@ -307,7 +307,11 @@ public struct Classifier: Sendable {
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
-        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone), resumes: goingOn)
+        // A bright burst inside a snore of the train, no louder than its snores, is that
+        // snore's own: one airway, one sleeper, one level. Breaking glass inside a snore
+        // is still a new, louder crash (`Arbitration.overSnoreDb`).
+        let snorersOwn = snores.snoreGoingOnDb.map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
+        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone) * (snorersOwn ? 0 : 1), resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.

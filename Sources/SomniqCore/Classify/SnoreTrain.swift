@@ -88,6 +88,12 @@ struct SnoreTrain: Sendable {
     /// train was held until the next snore was due; none came, so snoring ended there,
     /// and the classifier lowers the windows since.
     private(set) var endedAt: Int?
+    /// Set by an update whose window goes on with a snore of the train that began in an
+    /// earlier window (the snore may end in it): the loudest the train's snores stood over the floor before this
+    /// window (its finished snores and this one's earlier windows), dB. A sound inside a
+    /// snore that stands no louder than the snores is the snore's own (a snort, the
+    /// rattle of its second half), whatever its spectrum; `nil` outside such a window.
+    private(set) var snoreGoingOnDb: Float?
 
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end; `centroidHz`: its spectral centroid.
@@ -97,6 +103,7 @@ struct SnoreTrain: Sendable {
                          nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         startedAt = nil
+        snoreGoingOnDb = nil
         let wasInTrain = inTrain
         defer { endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil }
         let starting = instant >= Arbitration.heard && !inBurst
@@ -128,6 +135,7 @@ struct SnoreTrain: Sendable {
                 timbreHz = centroidHz
             }
         } else if inBurst {
+            let loudest = max(trainLevel, burstLevel)
             burstLevel = max(burstLevel, levelDb)
             fullWindows += full ? 1 : 0
             if !foreign, fullWindows > Self.mostFullWindows {
@@ -139,6 +147,9 @@ struct SnoreTrain: Sendable {
                 if instant < Arbitration.released { inBurst = false }
                 return (0, pause)
             }
+            // The burst was under way when this window began: what it holds goes on from a
+            // snore, even if the snore ends in it.
+            if wasInTrain { snoreGoingOnDb = loudest }
             if instant < Arbitration.released {
                 inBurst = false
                 lastBurstEnd = frame
