@@ -123,3 +123,21 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
         if frame == 10 || frame == 17 { #expect(t.snoreGoingOnDb == 24) }
     }
 }
+
+@Test func aLouderSoundAfterAPauseThatSoundsUnlikeTheSnoresIsNoBreathingPause() {
+    // Four snores with their centroid at 300 Hz, 4 s apart, then 12 s of nothing.
+    func paused() -> SnoreTrain {
+        var t = SnoreTrain()
+        for frame in 0..<48 {
+            let snoring: Float = frame < 32 && frame % 8 < 2 ? 1 : 0
+            _ = t.update(instant: snoring, gasp: 0, levelDb: snoring > 0 ? 20 : 3, full: false, centroidHz: snoring > 0 ? 300 : 0, frame: frame)
+        }
+        return t
+    }
+    // A slam or a crash the snore rule liked, centroid 1.2 kHz (two octaves up): no pause.
+    var door = paused()
+    #expect(door.update(instant: 1, gasp: 0, levelDb: 30, full: false, centroidHz: 1200, frame: 48).pause == 0)
+    // The recovery snore, 6 dB louder, at 400 Hz: a pause.
+    var snore = paused()
+    #expect(snore.update(instant: 1, gasp: 0, levelDb: 26, full: false, centroidHz: 400, frame: 48).pause == 1)
+}

@@ -14,7 +14,7 @@
 ///
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
 /// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
-/// loudest. This is a pattern worth a look, not a diagnosis.
+/// loudest that sounds like its snores. This is a pattern worth a look, not a diagnosis.
 struct SnoreTrain: Sendable {
     private var inBurst = false
     private var bursts: [Int] = { var b = [Int](); b.reserveCapacity(keptBursts + 1); return b }()   // starts of recent bursts
@@ -55,7 +55,8 @@ struct SnoreTrain: Sendable {
     /// most 60 s before.
     static let pauseSeconds = 10, pauseWithinSeconds = 60
     /// A pause ends with a gasp, or a snore scoring 0.8 and 3 dB louder than the train's
-    /// loudest: the recovery breath through a reopened airway.
+    /// loudest that sounds like the train's snores: the recovery breath through a reopened
+    /// airway.
     static let resumeScore: Float = 0.8, resumeLouderDb: Float = 3
     /// After 20 s without a snore (three breaths missed at the slowest sleeping rate), the
     /// bursts before are forgotten.
@@ -112,7 +113,7 @@ struct SnoreTrain: Sendable {
             if let last = bursts.last, bursts.count >= 3, regular,
                frame - lastBurstEnd >= Self.pauseSeconds * Self.rate,
                frame - last <= Self.pauseWithinSeconds * Self.rate,
-               gasp >= Self.gaspScore || (instant >= Self.resumeScore && levelDb > trainLevel + Self.resumeLouderDb) {
+               gasp >= Self.gaspScore || (instant >= Self.resumeScore && levelDb > trainLevel + Self.resumeLouderDb && soundsLikeTheTrain(centroidHz)) {
                 pause = 1
             }
         }
@@ -124,8 +125,7 @@ struct SnoreTrain: Sendable {
             // One sleeper snores through one airway into one microphone: the snores of a
             // train sound alike. A burst whose centroid lies more than a factor of 3 (1.6
             // octaves) from the last snore's is something else (a door, a voice) in a pause.
-            if let last = bursts.last, frame - last <= Self.timbreSeconds * Self.rate, timbreHz > 0, centroidHz > 0,
-               abs(Float.log2(centroidHz / timbreHz)) > Float.log2(Self.timbreRatio) {
+            if let last = bursts.last, frame - last <= Self.timbreSeconds * Self.rate, !soundsLikeTheTrain(centroidHz) {
                 foreign = true
                 return (0, pause)
             } else {
@@ -176,6 +176,13 @@ struct SnoreTrain: Sendable {
         inTrain = true
         lastInTrain = frame
         return (max(instant, regular ? Self.regularHeld : Self.held), pause)
+    }
+
+    /// A burst's centroid lies within a factor of 3 (1.6 octaves) of the last snore's, or
+    /// either is unknown. A snore that ends a pause is the recovery breath through the same
+    /// airway as the train's: a door, a crash or a ringer's tail after a quiet spell is not.
+    private func soundsLikeTheTrain(_ centroidHz: Float) -> Bool {
+        timbreHz <= 0 || centroidHz <= 0 || abs(Float.log2(centroidHz / timbreHz)) <= Float.log2(Self.timbreRatio)
     }
 
     /// Median interval between recent bursts, in windows.
