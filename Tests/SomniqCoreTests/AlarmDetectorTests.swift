@@ -77,6 +77,16 @@ private func t4(from start: Double, groups: Int, on: Double = 0.1, off: Double =
     #expect(detect([(6, 14)], hz: 3420, seconds: 20) == nil)                  // 8 s: not yet
 }
 
+@Test func anAlarmClocksFastBeepsBridgedIntoOneAreNoHorn() {
+    // An alarm clock at its most urgent: 0.06 s beeps 0.06 s apart for 14 s at 3.4 kHz, held
+    // as one line (its gaps are shorter than the horn's bridge) but heard in half its frames.
+    let beeps: [(Double, Double)] = (0..<116).map { k in
+        let start: Double = 4 + 0.12 * Double(k)
+        return (start, start + 0.06)
+    }
+    #expect(detect(beeps, hz: 3420, seconds: 20) == nil)
+}
+
 @Test func steadyBeepingThatStartsIsAnAlarmButChirpsThatWereAlwaysThereAreNot() throws {
     let beeps: [(Double, Double)] = (0..<14).map { k in (3.0 + Double(k), 3.5 + Double(k)) }    // 0.5 s every 1 s
     #expect(try #require(detect(beeps, hz: 3300, seconds: 20)).pattern == .steadyBeeps)

@@ -130,6 +130,11 @@ public struct AlarmDetector: Sendable {
     /// A horn's beep holds its pitch within ±1 %: from its lowest to its highest 2 %, and
     /// 1.5 % more for the frame pitch estimate's error (±0.75 %, a tenth of a bin at 3 kHz).
     static let hornSpread: Float = 0.035
+    /// A continuous horn sounds without a break: its drive is on throughout, so its line is
+    /// heard in at least 80 % of the frames of its span (a fifth lost to bursts of noise and
+    /// a room's beating). An alarm clock's beeps bridged into one, 0.05–0.12 s on and as
+    /// much off, are heard in half of them, and a room's tail fills some of the rest.
+    static let hornHeardShare: Float = 0.8
     /// A continuous horn is new: nothing held its pitch for a second or more (`heldSeconds`)
     /// in the 5 s before it starts (a whine that was always there, and drops out now and
     /// then, is the room's).
@@ -262,6 +267,7 @@ public struct AlarmDetector: Sendable {
         let beep = channels[t].held
         let (seconds, spread) = beep.sounding(at: frame)
         guard seconds >= Self.hornSeconds, spread <= Self.hornPitchTolerance, Self.hornHz.contains(channels[t].hz),
+              beep.heardShare >= Self.hornHeardShare,
               Double(beep.beepStart - (firstFrame ?? 0)) * Self.frameSeconds >= Self.listeningSeconds,
               channels[t].lastHeld.map({ Double(beep.beepStart - $0.end) * Self.frameSeconds >= Self.hornNoveltySeconds
                                           || abs($0.hz - channels[t].hz) > Self.sameToneTolerance * $0.hz }) ?? true

@@ -91,6 +91,10 @@ struct BeepSegmenter: Sendable {
         (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
     }
 
+    /// The share of the current beep's frames, up to its last heard, in which its line was
+    /// heard (the rest bridged).
+    var heardShare: Float { Float(frames) / Float(max(1, lastOn - beepStart + 1)) }
+
     /// The beep under way, as heard up to its last frame; nil while it is a click.
     private var current: Beep? {
         guard lastOn + 1 - beepStart >= AlarmDetector.shortestBeepFrames else { return nil }
