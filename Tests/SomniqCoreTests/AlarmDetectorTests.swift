@@ -77,6 +77,18 @@ private func t4(from start: Double, groups: Int, on: Double = 0.1, off: Double =
     #expect(detect([(6, 14)], hz: 3420, seconds: 20) == nil)                  // 8 s: not yet
 }
 
+@Test func aSteadyBeeperWhoseFirstBeepIsHeardOddIsStillAnAlarm() throws {
+    // 0.15 s beeps every 1 s from 3 s, the first heard twice as long (a room's build-up, or a
+    // burst of noise at its start): the run of like beeps starts at the second, which was
+    // heard to start with the first.
+    var beeps: [(Double, Double)] = [(3, 3.3)]
+    for k in 1..<15 {
+        let start: Double = 3 + Double(k)
+        beeps.append((start, start + 0.15))
+    }
+    #expect(try #require(detect(beeps, hz: 3300, seconds: 20)).pattern == .steadyBeeps)
+}
+
 @Test func anAlarmClocksFastBeepsBridgedIntoOneAreNoHorn() {
     // An alarm clock at its most urgent: 0.06 s beeps 0.06 s apart for 14 s at 3.4 kHz, held
     // as one line (its gaps are shorter than the horn's bridge) but heard in half its frames.

@@ -72,8 +72,9 @@ struct AlarmTrack: Sendable {
         var tune = false
 
         init() {}
-        /// Whether its first beep came out of silence at its pitch, after listening began: only
-        /// such a run can be an alarm. The others are followed too, for `beatsBetween`.
+        /// Whether its first beep, or the one before it, came out of silence at its pitch, after
+        /// listening began (`heardToStart`): only such a run can be an alarm. The others are
+        /// followed too, for `beatsBetween`.
         private(set) var novel = false
 
         init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel; cues = Sounder.Cues(b) }
@@ -142,8 +143,10 @@ struct AlarmTrack: Sendable {
             return first.start
         }
     }
-    /// The last seven coarse beeps, newest last (for `novel`).
+    /// The last seven coarse beeps, newest last (for `heardToStart`).
     private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
+    /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
+    private var recentFirst = [Bool](repeating: false, count: 7)
 
     /// The last three fine beeps, newest last.
     private var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
@@ -221,9 +224,12 @@ struct AlarmTrack: Sendable {
         if let beep = coarse.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
             if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
-            if let from = steady(beep) { found = found ?? (.steadyBeeps, from) }
+            let start = heardToStart(beep)
+            if let from = steady(beep, heardToStart: start) { found = found ?? (.steadyBeeps, from) }
             recent.removeFirst()
             recent.append(beep)
+            recentFirst.removeFirst()
+            recentFirst.append(start == beep.start)
         }
         return found
     }
@@ -297,13 +303,21 @@ struct AlarmTrack: Sendable {
         group = Group()
     }
 
-    /// Whether a beep comes out of silence at its pitch: no beep like it (the same pitch,
-    /// half to twice as long) in the `hornNoveltySeconds` before it. Clicks of noise do not count.
-    private func novel(_ b: Beep) -> Bool {
-        !recent.contains { r in
-            r.end <= b.start && Double(b.start - r.end) * AlarmDetector.frameSeconds < AlarmDetector.hornNoveltySeconds
-                && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds
+    /// Where the sound of beep `b` was heard to start at its pitch: at `b`, when no beep like
+    /// it (the same pitch, half to twice as long) sounded in the `hornNoveltySeconds` before it;
+    /// at the beep before, when that one came out of silence (a sounder's first beep may be
+    /// measured odd, in a room's build-up or begun in a burst of noise, and its run of beeps
+    /// then starts at the second); nil when like beeps go further back. Clicks of noise do
+    /// not count.
+    private func heardToStart(_ b: Beep) -> Int? {
+        for k in recent.indices.reversed() {
+            let r = recent[k]
+            if r.end <= b.start && Double(b.start - r.end) * AlarmDetector.frameSeconds < AlarmDetector.hornNoveltySeconds
+                && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds {
+                return recentFirst[k] ? r.start : nil
+            }
         }
+        return b.start
     }
 
     /// The steady run the beep this frame ended went on, if it did.
@@ -326,7 +340,7 @@ struct AlarmTrack: Sendable {
     /// that continues neither run starts a new one in place of the weaker (`yields`). Only a
     /// run that started out of silence at its pitch, as a sounder switched on does, and after
     /// listening began, is an alarm: an insect chirping on and off at one pitch never does.
-    private mutating func steady(_ b: Beep) -> Int? {
+    private mutating func steady(_ b: Beep, heardToStart start: Int?) -> Int? {
         guard b.spread <= AlarmDetector.hornSpread, b.seconds >= AlarmDetector.steadyBeepSeconds else { return nil }
         if steadyRuns.0.continues(with: b) {
             steadyRuns.0.add(b)
@@ -335,7 +349,7 @@ struct AlarmTrack: Sendable {
             steadyRuns.1.add(b)
             return steadyRuns.1.found
         }
-        let run = SteadyRun(b, novel: novel(b) && Double(b.start - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds)
+        let run = SteadyRun(b, novel: start.map { Double($0 - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds } ?? false)
         if steadyRuns.0.yields(to: steadyRuns.1, at: b.start) { steadyRuns.0 = run } else { steadyRuns.1 = run }
         return nil
     }
