@@ -43,22 +43,23 @@ import SomniqCore
         #expect(try label([Self.door, "--log", log]).status == 64)
     }
 
-    /// The text report names each event by the id `somniq label` takes: the alerts, and the
-    /// speech that came within its cooldown, not alerted.
+    /// The text report names each event by the id `somniq label` takes, and says how loud it
+    /// was in the notification's words: the alerts, and the speech that came within its
+    /// cooldown, not alerted.
     @Test func theTextReportListsEachEventWithItsId() throws {
         let log = try demoNight()
         let text = try somniq(["report", log, "--format", "text"]).stdout
         #expect(text.contains("""
 
             alerts
-              23:10:04  r1795389000-e1  high      snoring for 31.5 s, peak -25.7 dBFS
-              23:10:46  r1795389000-e2  medium    door for 1.0 s, peak -28.4 dBFS
+              23:10:04  r1795389000-e1  high      snoring for 31.5 s, clearly heard, about 19 dB over the room
+              23:10:46  r1795389000-e2  medium    door for 1.0 s, loud, about 20 dB over the room
 
             """), "\(text)")
         #expect(text.contains("""
 
             not alerted
-              23:11:14  r1795389000-e5  medium    speech for 2.5 s, peak -26.4 dBFS
+              23:11:14  r1795389000-e5  medium    speech for 2.5 s, loud, about 22 dB over the room
 
             """), "\(text)")
         for n in 1...9 { #expect(text.contains("  r1795389000-e\(n)  "), "e\(n)") }
@@ -71,7 +72,7 @@ import SomniqCore
         try "\(Self.door) not\n# the dog was a cough\n\(Self.dog) cough\n\(Self.cough) right\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try label(["--from", file, "--log", log]).status == 0)
         let text = try somniq(["report", log, "--format", "text"]).stdout
-        #expect(text.contains("door for 1.0 s, peak -28.4 dBFS, marked not this\n"), "\(text)")
+        #expect(text.contains("door for 1.0 s, loud, about 20 dB over the room, marked not this\n"), "\(text)")
         #expect(text.contains("marked\n  23:10:46  \(Self.door)  door: not this\n  23:11:13  \(Self.cough)  cough: right\n  23:11:31  \(Self.dog)  dog_bark: it was cough\n"), "\(text)")
         let html = try somniq(["report", log]).stdout
         #expect(html.contains("<td data-label=\"marked\">not this</td>"), "the alerts' table has a marked column")
@@ -143,7 +144,7 @@ import SomniqCore
         let history = try somniq(["history", rotated, log]).stdout
         #expect(history.contains("2026-W47  cough         1      0      100"), "\(history)")
         let text = try somniq(["report", rotated, "--format", "text", "--labels-from", log]).stdout
-        #expect(text.contains("cough for 3.0 s, peak -26.4 dBFS, marked right"), "\(text)")
+        #expect(text.contains("cough for 3.0 s, loud, about 23 dB over the room, marked right"), "\(text)")
     }
 
     /// The memory in a carer's words: a door marked "not this" on two nights is held back
@@ -173,7 +174,7 @@ import SomniqCore
         #expect(text.contains("""
 
             held back by this home's memory: heard, logged, not alerted; mark one right if it was
-              23:10:46  \(heldDoor)  medium    door for 1.0 s, peak -28.4 dBFS
+              23:10:46  \(heldDoor)  medium    door for 1.0 s, loud, about 20 dB over the room
 
             """), "\(text)")
         #expect(text.components(separatedBy: heldDoor).count == 2, "listed once: \(text)")

@@ -50,12 +50,21 @@ public enum EventWords {
     /// over its `floor_dbfs`): "loud, about 22 dB over the room". 10 dB is twice as loud
     /// to the ear; 20 dB over a quiet bedroom is a sound that wakes a sleeper.
     public static func loudness(over: Double) -> String {
+        howLoud(over: over) + (over < 3 ? "" : ", " + howFar(over: over))
+    }
+
+    /// "about 22 dB over the room".
+    public static func howFar(over: Double) -> String { String(cFormat: "about %.0f dB over the room", over) }
+
+    /// The word of `loudness`: "hardly louder than the room's background", "quiet",
+    /// "clearly heard", "loud", "very loud".
+    public static func howLoud(over: Double) -> String {
         switch over {
         case ..<3: "hardly louder than the room's background"
-        case ..<10: String(cFormat: "quiet, about %.0f dB over the room", over)
-        case ..<20: String(cFormat: "clearly heard, about %.0f dB over the room", over)
-        case ..<35: String(cFormat: "loud, about %.0f dB over the room", over)
-        default: String(cFormat: "very loud, about %.0f dB over the room", over)
+        case ..<10: "quiet"
+        case ..<20: "clearly heard"
+        case ..<35: "loud"
+        default: "very loud"
         }
     }
 
@@ -64,6 +73,9 @@ public enum EventWords {
         guard let level = t?.levelDbfs, let floor = t?.floorDbfs else { return nil }
         return loudness(over: level - floor)
     }
+
+    /// How loud a minute was, in words (`loudness`): its Leq over the room's background then.
+    public static func loudness(minute m: Night.Minute) -> String { loudness(over: m.leq - m.floor) }
 
     /// Why an event was raised, from its `event_start` record's trace: how loud, in words,
     /// then the score its profile compared, "loud, about 22 dB over the room; score 98 %

@@ -112,7 +112,10 @@ public enum HTMLReport {
         h += fig("\(night.events.count)", "sounds")
         h += fig("\(s.alerts.count)", "alerts")
         h += fig(TextReport.duration(s.snoringSeconds), String(cFormat: "snoring (%.0f %%)", 100 * s.snoringShare))
-        if let m = s.loudestMinute { h += fig(String(cFormat: "%.1f dBFS", m.leq), "loudest minute, at \(night.clock(m.start))") }
+        if let m = s.loudestMinute {
+            let over = m.leq - m.floor
+            h += fig(EventWords.howLoud(over: over), "loudest minute, at \(night.clock(m.start))" + (over < 3 ? "" : ", " + EventWords.howFar(over: over)))
+        }
         return h + "</div>\n"
     }
 
@@ -336,7 +339,7 @@ public enum HTMLReport {
         h += svg + "</svg></div>\n<div class=\"sub\">Snore intensity per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes"), 0–100: the share of the time spent snoring × how far the snoring stood above the floor (30 dB counts as full).</div>\n"
         if !s.loudestSnoring.isEmpty {
             h += "<p>Loudest stretches: " + s.loudestSnoring.map {
-                "\(night.clock($0.onset)) (\(String(cFormat: "%.0f s, peak %.1f dBFS", $0.seconds, $0.peakDbfs)))"
+                "\(night.clock($0.onset)) (\(String(cFormat: "%.0f s", $0.seconds))\(EventWords.loudness(trace: $0.trace).map { ", " + esc($0) } ?? ""))"
             }.joined(separator: "; ") + ".</p>\n"
         }
         if !s.breathingPauses.isEmpty {

@@ -14,11 +14,12 @@ public enum TextReport {
                    + ", \(night.events.count) events, \(s.alerts.count) alerts")
         if !night.minutes.isEmpty {
             let leq = night.minutes.map(\.leq)
-            out.append("level  \(sparkline(leq, width: 64))  \(f1(leq.min()!))…\(f1(leq.max()!)) dBFS Leq per minute")
+            out.append("level  \(sparkline(leq, width: 64))  each minute's level, the loudest "
+                       + String(cFormat: "%.0f dB over the quietest", leq.max()! - leq.min()!))
         }
         out.append(String(cFormat: "snoring %@ (%.0f %% of the night)", duration(s.snoringSeconds), 100 * s.snoringShare))
         if let m = s.loudestMinute {
-            out.append("loudest minute \(night.clock(m.start)): Leq \(f1(m.leq)) dBFS, Lmax \(f1(m.lmax)) dBFS")
+            out.append("loudest minute \(night.clock(m.start)): \(EventWords.loudness(minute: m))")
         }
         if !night.episodes.isEmpty {
             out.append("")
@@ -69,11 +70,12 @@ public enum TextReport {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// `  23:10:46  r1795385400-e2  medium    door for 1.0 s, peak -28.4 dBFS`: when, the id
-    /// `somniq label` takes, the tier and the class, and what was marked or not kept.
+    /// `  23:10:46  r1795385400-e2  medium    door for 1.0 s, clearly heard, about 13 dB over
+    /// the room`: when, the id `somniq label` takes, the tier and the class, how long and how
+    /// loud in the notification's words (`EventWords.loudness`), and what was marked or not kept.
     static func line(_ e: Night.Event, _ night: Night, idWidth: Int) -> String {
         "  \(night.clock(e.onset, seconds: true))  \(padded(LogText.escape(e.id), idWidth + 2))\(padded(e.tier.rawValue, 9)) \(e.soundClass.rawValue)"
-            + String(cFormat: " for %.1f s, peak %.1f dBFS", e.seconds, e.peakDbfs)
+            + String(cFormat: " for %.1f s", e.seconds) + (EventWords.loudness(trace: e.trace).map { ", " + $0 } ?? "")
             + (e.clipNotKept.map { ", clip \(LogText.escape(notKept($0)))" } ?? "")
             + (night.labels[e.id].map { ", marked \($0.verdict.words)" } ?? "")
     }
