@@ -79,8 +79,8 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
             case .ended:
                 close()
                 return nil
-            case let .samples(slot, count, overrunFrames):
-                pending = AudioBlock(reader.samples(slot: slot, count: count))
+            case let .samples(slot, count, overrunFrames, read):
+                pending = AudioBlock(reader.samples(slot: slot, count: count), read: read)
                 if overrunFrames > 0 { return .overrun(frames: overrunFrames) }
                 return takePending()
             }

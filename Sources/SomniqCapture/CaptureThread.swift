@@ -26,8 +26,8 @@ public protocol PeriodReader: AnyObject {
 public final class CaptureThread: @unchecked Sendable {
     public enum Item: Sendable {
         /// `count` samples in buffer `slot` (read them with `samples(slot:count:)`), after an
-        /// overrun that lost `overrunFrames`.
-        case samples(slot: Int, count: Int, overrunFrames: Int)
+        /// overrun that lost `overrunFrames`, their read returned at `read`.
+        case samples(slot: Int, count: Int, overrunFrames: Int, read: ContinuousClock.Instant)
         case failed(CaptureError)
         /// The source has ended (a played recording): nothing follows.
         case ended
@@ -138,7 +138,7 @@ public final class CaptureThread: @unchecked Sendable {
             let item: Item
             do throws(CaptureError) {
                 if let r = try capture.readPeriod(into: slot(k)) {
-                    item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames)
+                    item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames, read: .now)
                 } else {
                     item = .ended
                 }

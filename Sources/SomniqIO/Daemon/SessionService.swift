@@ -148,7 +148,7 @@ public actor SessionService: Service {
         self.controls = controls
         self.logger = logger
         clocks = options.clocks
-        clock = LiveClock(wall: options.clocks.wall)
+        clock = LiveClock(clocks: options.clocks)
         lastMetrics = options.clocks.monotonic()
         watchdog = notifier.watchdogInterval.map(WatchdogPacer.init)
         daily = DailyLearning(at: options.config.home.learnAt, last: DailyLearning.learned(options.home))
@@ -270,9 +270,11 @@ public actor SessionService: Service {
                 let count = maxFrames.map { Swift.min(block.samples.count, Int(Swift.max(0, $0 - pipeline.streamFrames))) } ?? block.samples.count
                 if stalled { resumed() }
                 lastAudio = clocks.monotonic()
-                // Timed before the samples go in: the events they confirm are timed by it.
+                // Timed before the samples go in: the events they confirm are timed by it. A
+                // block arrived when its read returned, not when its turn came in the queue.
                 let start = session.streamSeconds
-                clock.heard(from: start, to: start + StreamClock.seconds(Int64(count)), arrival: clocks.wall().timeIntervalSince1970)
+                clock.heard(from: start, to: start + StreamClock.seconds(Int64(count)),
+                            waited: block.read.map { (ContinuousClock.now - $0).inSeconds } ?? 0)
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
