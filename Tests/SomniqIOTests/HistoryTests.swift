@@ -220,3 +220,27 @@ private func nineNights(in dir: String) throws -> [String] {
     #expect(json["total"]?["snoring_share"] == .number(0.35) && json["total"]?["heard_min"] == .number(3.2)
             && json["total"]?["snoring_min"] == .number(1.1))
 }
+
+/// `history --config` shows its times in the configuration's `time_zone`, as the daemon's
+/// notifications do, whatever the machine's zone: a loudest minute logged at 22:00 UTC is
+/// 03:30 in Kolkata, the next morning, and still the night of 2026-11-20.
+@Test func historyShowsItsTimesInTheConfiguredZone() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/events.jsonl"
+    try """
+    {"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"2026-11-20T22:00:00.000Z"}
+    {"v":1,"kind":"level","start_s":0,"seconds":60,"time":"2026-11-20T22:00:00.000Z","leq_dbfs":-40,"l10_dbfs":-35,"l90_dbfs":-50,"lmax_dbfs":-30,"floor_dbfs":-55,"active_s":{}}
+    {"v":1,"kind":"session_end","stream_s":60}
+
+    """.write(toFile: log, atomically: true, encoding: .utf8)
+    let config = dir + "/config.json"
+    try #"{"time_zone": "Asia/Kolkata"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let utc = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+    let machine = try runProgram(Paths.somniq, ["history", log], environment: utc)
+    let zoned = try runProgram(Paths.somniq, ["history", log, "--config", config], environment: utc)
+    #expect(zoned.status == 0, "\(zoned.stderr)")
+    let head = "night            heard     snoring   share  disturbances  alerts  loudest minute\n"
+    #expect(machine.stdout == head + "2026-11-20       1.0 min   0.0 min   0 %    0             none    22:00  -40.0 dBFS\n", "\(machine.stdout)")
+    #expect(zoned.stdout == head + "2026-11-20       1.0 min   0.0 min   0 %    0             none    03:30  -40.0 dBFS\n", "\(zoned.stdout)")
+}

@@ -96,12 +96,14 @@ import SomniqCore
         let port: Int
         let base: String
 
-        init(_ log: String, clips: String, address: String = "127.0.0.1", reachedAt host: String = "127.0.0.1", tokenFile: String? = nil) throws {
+        init(_ log: String, clips: String, address: String = "127.0.0.1", reachedAt host: String = "127.0.0.1", tokenFile: String? = nil,
+             config: String? = nil, zone: String? = nil) throws {
             port = try freePort()
             base = "http://\(host):\(port)"
             process.executableURL = URL(fileURLWithPath: Paths.somniq)
             process.arguments = ["serve", "--log", log, "--listen", "\(address):\(port)", "--clips", clips]
-                + (tokenFile.map { ["--token-file", $0] } ?? [])
+                + (tokenFile.map { ["--token-file", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])
+            if let zone { process.environment = ProcessInfo.processInfo.environment.merging(["TZ": zone]) { $1 } }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -115,6 +117,33 @@ import SomniqCore
         }
 
         deinit { stop() }
+    }
+
+    /// `serve --config` shows its times in the configuration's `time_zone`, whatever the
+    /// machine's: an alert logged at 22:00:30 UTC is 03:30:30 in Kolkata on its night's page,
+    /// and the API gives the logged time itself.
+    @Test func serveShowsItsTimesInTheConfiguredZone() throws {
+        let log = dir + "/zoned.jsonl"
+        try """
+        {"v":1,"kind":"session_start","source":{"type":"alsa","device":"hw:0"},"profile":"balanced","profile_sha256":"x","start_time":"2026-11-20T22:00:00.000Z"}
+        {"v":1,"kind":"event_start","id":"z1","class":"cough","tier":"high","onset_s":30,"onset_time":"2026-11-20T22:00:30.000Z","alert":true}
+        {"v":1,"kind":"event_end","id":"z1","class":"cough","onset_s":30,"offset_s":31,"offset_time":"2026-11-20T22:00:31.000Z","peak_dbfs":-30,"confidence":0.9,"truncated":false}
+        {"v":1,"kind":"level","start_s":0,"seconds":60,"time":"2026-11-20T22:00:00.000Z","leq_dbfs":-40,"l10_dbfs":-35,"l90_dbfs":-50,"lmax_dbfs":-30,"floor_dbfs":-55,"active_s":{}}
+        {"v":1,"kind":"session_end","stream_s":60}
+
+        """.write(toFile: log, atomically: true, encoding: .utf8)
+        let config = dir + "/zoned.json"
+        try #"{"time_zone": "Asia/Kolkata"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try Served(log, clips: dir, config: config, zone: "UTC")
+        defer { server.stop() }
+        let page = try fetch(server.base + "/night/2026-11-20")
+        #expect(page.text.contains("<tr id=\"e-z1\"><td>03:30:30</td>"), "\(page.text)")
+        let api = try JSONValue(parsing: try fetch(server.base + "/api/night/2026-11-20").text)
+        guard case let .array(events)? = api["events"] else { Issue.record("no events: \(api)"); return }
+        #expect(events.first?["onset_time"]?.stringValue == "2026-11-20T22:00:30.000Z")
+        let plain = try Served(log, clips: dir, zone: "UTC")
+        defer { plain.stop() }
+        #expect(try fetch(plain.base + "/night/2026-11-20").text.contains("<tr id=\"e-z1\"><td>22:00:30</td>"))
     }
 
     /// Every page and endpoint of a served log answers, with the headers every reply carries.
