@@ -13,10 +13,11 @@ import Testing
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// The demo night replayed from 23:10 on 2026-11-22 into the daemon's log.
-    func night() throws -> String {
+    /// The demo night replayed from `start` (23:10 on 2026-11-22) into the daemon's log.
+    func night(from start: String = "2026-11-22T23:10") throws -> String {
         let log = dir + "/events.jsonl"
-        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", "2026-11-22T23:10"])
+        try? FileManager.default.removeItem(atPath: log)
+        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", log, "--start", start])
         #expect(r.status == 0, "\(r.stderr)")
         return log
     }
@@ -82,8 +83,9 @@ import Testing
         #expect(state["text"]?.stringValue == Self.lines.joined(separator: "\n"))
         #expect(state["alerts"] == .number(8) && state["coughs"] == .number(1))
         #expect(state["stood_out"]?["class"] == .string("smoke_alarm") && state["stood_out"]?["id"]?.stringValue?.hasSuffix("-e8") == true)
-        let stoodOut = try #require(state["stood_out"]?["time"]?.stringValue.flatMap(WallClock.parse))
-        #expect(abs(stoodOut - WallClock.parse("2026-11-22T23:11:57.5")!) < 1, "\(state.compactText)")
+        // What stood out is timed as its record in the log times it, to the millisecond.
+        let alarm = try #require(records(log).first { $0["kind"] == .string("event_start") && $0["class"] == .string("smoke_alarm") })
+        #expect(state["stood_out"]?["time"] == alarm["onset_time"], "\(state.compactText)")
         #expect(state["link"]?.stringValue == "https://somniq.home:8443/night/2026-11-22")
 
         // Once a day.
@@ -125,6 +127,51 @@ import Testing
         wall.set("2026-11-25T08:15:01")
         await service.sendMorningSummaryIfDue()
         #expect(said(journal).last?.hasPrefix("notice: no morning summary: \(log): no night 2026-11-24") == true, "\(journal.all)")
+    }
+
+    /// A slot sums up the night that began the evening before its day, whenever it is set and
+    /// however long past midnight the night went on.
+    @Test func theSummaryIsOfTheNightBeforeTheSlotsDay() async throws {
+        for at in ["07:30", "13:00", "00:30"] {
+            #expect(MorningSchedule.night(before: WallClock.parse("2026-11-23T\(at)")!) == "2026-11-22", "\(at)")
+        }
+        // A night heard from 23:59 to 00:02, summed up at 13:00: that night, by its evening.
+        let log = try night(from: "2026-11-22T23:59")
+        let out = dir + "/noon.jsonl"
+        let program = try writeRecorderScript(in: dir, out: out)
+        let json = """
+        {"room": "nursery", "log": "\(log)", "morning_summary": {"at": "13:00"},
+         "sinks": [{"type": "exec", "command": [\(String(reflecting: program))], "morning_summary": true}]}
+        """
+        let wall = Wall(), journal = JournalLines()
+        wall.set("2026-11-23T08:00")
+        let service = try daemon(json, wall: wall, journal: journal)
+        // Started at 08:00, after no slot of its own: nothing at once.
+        await service.sendMorningSummaryIfDue()
+        #expect(journal.all.isEmpty)
+        wall.set("2026-11-23T13:00:01")
+        await service.sendMorningSummaryIfDue()
+        #expect(said(journal) == ["info: morning summary of the night of 2026-11-22 sent to 1 sink: 8 alerts, snoring 35 %, 1 cough"], "\(journal.all)")
+        try waitUntil(timeout: 10) { !records(out).isEmpty }
+        #expect(records(out).first?["env"]?["SOMNIQ_MESSAGE"]?.stringValue?.hasPrefix("Heard 23:59–00:02 (3.0 min).\n") == true, "\(records(out))")
+    }
+
+    /// Off, it is no sink's: MQTT announces no "Last night" sensor that nothing would fill.
+    @Test func offThereIsNoLastNightSensor() throws {
+        let endpoints = try Endpoints(in: dir, name: "off")
+        defer { endpoints.stop() }
+        let json = """
+        {"room": "nursery", "log": "\(dir)/off.jsonl", "morning_summary": {"enabled": false},
+         "sinks": [{"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)}]}
+        """
+        let service = try daemon(json, wall: Wall(), journal: JournalLines())
+        defer { _ = service }
+        let smoke = "homeassistant/binary_sensor/somniq_nursery/smoke_alarm/config"
+        try waitUntil(timeout: 10) { (try? endpoints.broker.retained("#"))?[smoke] != nil }
+        let retained = try endpoints.broker.retained("#")
+        #expect(retained["homeassistant/sensor/somniq_nursery/last_event/config"] != nil)
+        #expect(retained["homeassistant/sensor/somniq_nursery/summary/config"] == nil, "\(retained.keys.sorted())")
+        #expect(try DaemonConfig.parse(json, file: "c.json").sinksInForce.map(\.morningSummary) == [false])
     }
 
     @Test func theConfigurationNamesAWrongTime() {

@@ -91,6 +91,13 @@ public struct DaemonConfig: Sendable, Equatable {
         return c
     }
 
+    /// The sinks as the daemon makes them at start: none takes the morning summary when it
+    /// is off (`"morning_summary": {"enabled": false}`), so that MQTT announces no "Last
+    /// night" sensor that nothing would fill (turned on by a reload, it takes a restart).
+    public var sinksInForce: [SinkConfig] {
+        sinks.map { var s = $0; s.morningSummary = s.morningSummary && morningSummary.enabled; return s }
+    }
+
     /// What a reload puts in force over this configuration: `new`'s profile, input-watch
     /// limits, daily learning (`home`) and morning summary. The device, the log, the sinks, clips, night
     /// audio and http stay as they are until a restart (`restartNeeded`).

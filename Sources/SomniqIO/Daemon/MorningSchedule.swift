@@ -14,4 +14,12 @@ struct MorningSchedule {
         let slot = DailyLearning.lastSlot(at, atOrBefore: now)
         return slot > last && now - slot < 3600 ? slot : nil
     }
+
+    /// The night a slot sums up: the one that began the evening before the slot's day
+    /// (`2026-11-22` for 07:30 on 2026-11-23, and for 13:00 or 00:30 that day too), however
+    /// long past midnight it went on.
+    static func night(before slot: Double) -> String {
+        let noon = WallClock.parse(WallClock.localDate(slot) + "T12:00") ?? slot
+        return WallClock.localDate(noon - 86_400)
+    }
 }

@@ -161,7 +161,7 @@ public actor SessionService: Service {
         unclean = UncleanEnd.scan(options.config.log)
         do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
         self.source = source
-        hub = SinkHub(configs: options.config.sinks, room: options.config.room, profile: profile, version: Release.version, logger: logger,
+        hub = SinkHub(configs: options.config.sinksInForce, room: options.config.room, profile: profile, version: Release.version, logger: logger,
                       page: options.config.http)
         metrics = Metrics(room: options.config.room, profile: profile)
         var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
@@ -619,9 +619,9 @@ public actor SessionService: Service {
         guard config.morningSummary.enabled, hub.takesMorningSummary else { return }
         morning.at = config.morningSummary.at
         let now = clocks.wall()
-        guard morning.due(now: now.timeIntervalSince1970) != nil else { return }
+        guard let slot = morning.due(now: now.timeIntervalSince1970) else { return }
         morning.last = now.timeIntervalSince1970
-        let key = WallClock.night(now.timeIntervalSince1970), path = config.log, page = config.http
+        let key = MorningSchedule.night(before: slot), path = config.log, page = config.http
         let read = await Task.detached { () -> (summary: MorningSummary?, error: String?) in
             do {
                 let summary = MorningSummary(try NightReports.night(in: path, key: key), page: page)
