@@ -12,6 +12,30 @@ import SomniqLog
     let rig: LiveRig
     init() throws { rig = try LiveRig() }
 
+    /// The room "nursery" heard through a real broker, HTTP server (ntfy's format) and
+    /// program (`Endpoints` named `name`), its log and configuration in the rig's home:
+    /// `silence_s` 3, the configuration's other `members`, and each sink's `min_tier`.
+    func nursery(_ name: String, _ members: String = "", minTier: String? = nil) throws -> (endpoints: Endpoints, log: String, config: String) {
+        let endpoints = try Endpoints(in: rig.home, name: name)
+        let log = rig.home + "/\(name).jsonl"
+        let config = rig.home + "/\(name).json"
+        let tier = minTier.map { #", "min_tier": "\#($0)""# } ?? ""
+        try """
+        {"room": "nursery", "log": "\(log)", "silence_s": 3\(members), "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
+          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy"\(tier)},
+          {"type": "exec", "command": [\(String(reflecting: endpoints.program))]\(tier)}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return (endpoints, log, config)
+    }
+
+    /// The night the log holds, as the report reads it.
+    func night(_ log: String) throws -> Night? {
+        var builder = NightBuilder()
+        for r in records(log) { _ = builder.add(try LogRecord(json: r)) }
+        return builder.finish()
+    }
+
     func curl(_ url: String) throws -> (status: Int, body: String) {
         let r = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "-w", "\n%{http_code}", url])
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -19,18 +43,10 @@ import SomniqLog
     }
 
     @Test func aStalledCaptureIsACriticalAlertEverywhereAndItsRecoveryIsSaid() throws {
-        let endpoints = try Endpoints(in: rig.home, name: "stall")
-        defer { endpoints.stop() }
         let webPort = try freePort()
-        let log = rig.home + "/stall.jsonl"
-        let config = rig.home + "/stall.json"
         // silence_s 3: the stall is said 3 s after the last audio (10 s at most by default).
-        try """
-        {"room": "nursery", "log": "\(log)", "silence_s": 3, "http": {"listen": "127.0.0.1:\(webPort)"}, "sinks": [
-          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
-          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
-          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let (endpoints, log, config) = try nursery("stall", #", "http": {"listen": "127.0.0.1:\#(webPort)"}"#, minTier: "critical")
+        defer { endpoints.stop() }
         // 4 s of a quiet stretch of the demo night, 9 s of nothing, then 6 s with a cough.
         let (fifo, writer) = try rig.pausingFIFO(try rig.raw(from: 0, seconds: 4), pause: 9, try rig.raw(from: 71, seconds: 6))
         defer { writer.terminate() }
@@ -87,10 +103,7 @@ import SomniqLog
         p.terminate()
         #expect(try waitForExit(p, timeout: 5) == 0)
         // The night's report counts the unheard seconds and lists the stall.
-        var builder = NightBuilder()
-        for r in records(log) { _ = builder.add(try LogRecord(json: r)) }
-        let finished = builder.finish()
-        let night = try #require(finished)
+        let night = try #require(try night(log))
         #expect(abs(night.unheard - unheard) < 0.01)
         #expect(night.incidents.map(\.status) == [.captureStalled, .listening])
         let text = try somniq("report", log, "--format", "text")
@@ -107,18 +120,9 @@ import SomniqLog
     /// writer and reader (the notification, the exec program, MQTT, the web API, the report)
     /// gives that time, in the configuration's zone, across a stall and a burst of audio.
     @Test func anEventAfterAStallAndABurstHasOneTimeEverywhere() throws {
-        let endpoints = try Endpoints(in: rig.home, name: "onetime")
-        defer { endpoints.stop() }
         let webPort = try freePort()
-        let log = rig.home + "/onetime.jsonl"
-        let config = rig.home + "/onetime.json"
-        try """
-        {"room": "nursery", "log": "\(log)", "silence_s": 3, "time_zone": "Europe/Berlin",
-         "http": {"listen": "127.0.0.1:\(webPort)"}, "sinks": [
-          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
-          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy"},
-          {"type": "exec", "command": [\(String(reflecting: endpoints.program))]}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let (endpoints, log, config) = try nursery("onetime", #", "time_zone": "Europe/Berlin", "http": {"listen": "127.0.0.1:\#(webPort)"}"#)
+        defer { endpoints.stop() }
         // A burst of 4 s (the file plugin is not paced), 9 s of nothing, a burst of 6 s with a cough.
         let (fifo, writer) = try rig.pausingFIFO(try rig.raw(from: 0, seconds: 4), pause: 9, try rig.raw(from: 71, seconds: 6))
         defer { writer.terminate() }
@@ -185,10 +189,7 @@ import SomniqLog
         #expect(try waitForExit(p, timeout: 5) == 0)
         // Said once, however long it lasts; unheard from the last audio to the end.
         #expect(kinds(records(log)).filter { $0 == "status:capture_stalled" }.count == 1)
-        var builder = NightBuilder()
-        for r in records(log) { _ = builder.add(try LogRecord(json: r)) }
-        let finished = builder.finish()
-        let night = try #require(finished)
+        let night = try #require(try night(log))
         #expect(night.unheard >= 4.5 && night.unheard < 8, "2 s to be said, then 3 s: \(night.unheard)")
         // `journalctl -p crit` shows it.
         let journal = try String(contentsOfFile: err, encoding: .utf8)
@@ -196,16 +197,8 @@ import SomniqLog
     }
 
     @Test func digitalSilenceReachesEverySink() throws {
-        let endpoints = try Endpoints(in: rig.home, name: "zeros")
+        let (endpoints, log, config) = try nursery("zeros", minTier: "critical")
         defer { endpoints.stop() }
-        let log = rig.home + "/zeros.jsonl"
-        let config = rig.home + "/zeros.json"
-        try """
-        {"room": "nursery", "log": "\(log)", "silence_s": 3, "sinks": [
-          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port)},
-          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"},
-          {"type": "exec", "command": [\(String(reflecting: endpoints.program))], "min_tier": "critical"}]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
         let p = try rig.start(["--device", "fixture:FILE=/dev/zero", "--config", config, "--max-seconds", "8"])
         #expect(try waitForExit(p, timeout: 20) == 0)
         #expect(kinds(records(log)).filter { $0 == "status:input_silent" }.count == 1)

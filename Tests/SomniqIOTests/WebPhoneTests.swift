@@ -65,16 +65,27 @@ import SomniqCore
         }
     }
 
+    /// `somniq serve` of `log` and `clips`, its page behind `token` (its file private, as
+    /// the daemon asks).
+    func served(_ log: String, clips: String) throws -> WebTests.Served {
+        try WebTests.Served(log, clips: clips, tokenFile: try tokenFile(in: dir))
+    }
+
+    /// A token file holding `token`, readable by its owner alone.
+    func tokenFile(in directory: String) throws -> String {
+        let path = directory + "/token"
+        try Self.token.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        return path
+    }
+
     /// At 390 × 844 as a phone and at 1280 × 900 as a desktop, tonight, a night (with its
     /// episode form open), the history and the history by week are no wider than the screen;
     /// on the phone every clip player is as wide as its card; tonight's smoke alarm, its
     /// event still open in the log, is a banner and is listed as still open.
     @Test func noPageScrollsSidewaysAndAnAlarmStillSoundingIsABanner() throws {
         let (log, clips, tonight) = try threeNightsAndTonight()
-        let tokenFile = dir + "/token"
-        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
-        let server = try WebTests.Served(log, clips: clips, tokenFile: tokenFile)
+        let server = try served(log, clips: clips)
         defer { server.stop() }
         let base = server.base
         let paths = ["/", "/night/2026-11-22", "/history", "/history?group=week", "/night/\(tonight)"]
@@ -114,10 +125,7 @@ import SomniqCore
     /// and from the page's own origin, as every other POST), which the page then shows.
     @Test func anEventIsMarkedFromThePhone() throws {
         let (log, clips) = try threeNights(in: dir)
-        let tokenFile = dir + "/token"
-        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
-        let server = try WebTests.Served(log, clips: clips, tokenFile: tokenFile)
+        let server = try served(log, clips: clips)
         defer { server.stop() }
         let base = server.base, auth = "Authorization: Bearer \(Self.token)", night = base + "/night/2026-11-22"
         let page = try fetch(night, headers: [auth]).text
@@ -152,10 +160,7 @@ import SomniqCore
     /// button that deletes, which fits the phone's screen.
     @Test func theNotificationsLinkOpensItsEventAndDeletingAClipAsksFirst() throws {
         let (log, clips) = try threeNights(in: dir)
-        let tokenFile = dir + "/token"
-        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
-        let server = try WebTests.Served(log, clips: clips, tokenFile: tokenFile)
+        let server = try served(log, clips: clips)
         defer { server.stop() }
         let night = server.base + "/night/2026-11-22"
         let page = try fetch(night, headers: ["Authorization: Bearer \(Self.token)"]).text
@@ -248,13 +253,11 @@ import SomniqCore
         let hookPort = try freePort(), closed = try freePort(), port = try freePort()
         let hook = try startWebhookServer(port: hookPort)
         defer { hook.stop() }
-        let tokenFile = rig.home + "/token"
-        try Self.token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
+        let token = try tokenFile(in: rig.home)
         let log = rig.home + "/events.jsonl", config = rig.home + "/config.json"
         try """
         {"log": "\(log)", "metrics": null, "room": "nursery",
-         "http": {"listen": "127.0.0.1:\(port)", "token_file": "\(tokenFile)"},
+         "http": {"listen": "127.0.0.1:\(port)", "token_file": "\(token)"},
          "sinks": [{"type": "webhook", "name": "phone", "url": "http://127.0.0.1:\(hookPort)/", "min_tier": "critical"},
                    {"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\(closed)/"}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)

@@ -296,69 +296,53 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             ("payload_available", .string("online")),
             ("payload_not_available", .string("offline")),
         ]
-        var out: [(String, JSONValue)] = []
-        for c in classes {
-            let label = c.rawValue.replacing("_", with: " ")
-            out.append(("\(config.discoveryPrefix)/binary_sensor/\(id)/\(c.rawValue)/config", .object([
-                ("name", .string(label.prefix(1).uppercased() + label.dropFirst())),
-                ("unique_id", .string("\(id)_\(c.rawValue)")),
-                ("object_id", .string("\(id)_\(c.rawValue)")),
+        /// One entity of the device: its name, ids, what is its own, then what all share.
+        func entity(_ component: String, _ key: String, _ name: String, _ own: [(String, JSONValue)]) -> (String, JSONValue) {
+            ("\(config.discoveryPrefix)/\(component)/\(id)/\(key)/config", .object(
+                [("name", .string(name)), ("unique_id", .string("\(id)_\(key)")), ("object_id", .string("\(id)_\(key)"))]
+                    + own + [("qos", .number(1))] + availability + [("device", device)]))
+        }
+        var out = classes.map { c in
+            entity("binary_sensor", c.rawValue, EventWords.title(c), [
                 ("device_class", .string(c == .smokeAlarm ? "smoke" : "sound")),
                 ("state_topic", .string(stateTopic(c))),
                 ("payload_on", .string("ON")),
                 ("payload_off", .string("OFF")),
-                ("qos", .number(1)),
-            ] + availability + [("device", device)])))
+            ])
         }
         // The room's sounds as one event entity, beside the binary sensors, so that an
         // automation can trigger on "a cough in the nursery" without a template. Home
         // Assistant's MQTT event schema (https://www.home-assistant.io/integrations/event.mqtt/):
         // `state_topic` and `event_types` are required; each message is a JSON object whose
         // `event_type` is one of them, its other keys the event's attributes.
-        out.append(("\(config.discoveryPrefix)/event/\(id)/sound/config", .object([
-            ("name", .string("Sound")),
-            ("unique_id", .string("\(id)_sound")),
-            ("object_id", .string("\(id)_sound")),
+        out.append(entity("event", "sound", "Sound", [
             ("state_topic", .string("\(base)/sound")),
             ("event_types", .array(classes.map { .string($0.rawValue) })),
             ("icon", .string("mdi:waveform")),
-            ("qos", .number(1)),
-        ] + availability + [("device", device)])))
-        out.append(("\(config.discoveryPrefix)/sensor/\(id)/level/config", .object([
-            ("name", .string("Sound level")),
-            ("unique_id", .string("\(id)_level")),
-            ("object_id", .string("\(id)_level")),
+        ]))
+        out.append(entity("sensor", "level", "Sound level", [
             ("state_topic", .string("\(base)/level")),
             ("value_template", .string("{{ value_json.leq_dbfs }}")),
             ("json_attributes_topic", .string("\(base)/level")),
             // Digital full scale, not sound pressure: no device_class claims dB SPL.
             ("unit_of_measurement", .string("dBFS")),
             ("state_class", .string("measurement")),
-            ("qos", .number(1)),
-        ] + availability + [("device", device)])))
-        out.append(("\(config.discoveryPrefix)/sensor/\(id)/last_event/config", .object([
-            ("name", .string("Last event")),
-            ("unique_id", .string("\(id)_last_event")),
-            ("object_id", .string("\(id)_last_event")),
+        ]))
+        out.append(entity("sensor", "last_event", "Last event", [
             ("state_topic", .string("\(base)/last_event")),
             ("value_template", .string("{{ value_json.class }}")),
             ("json_attributes_topic", .string("\(base)/last_event")),
             ("icon", .string("mdi:bell-ring")),
-            ("qos", .number(1)),
-        ] + availability + [("device", device)])))
+        ]))
         if summary {
             // The morning summary: its headline the state (a sensor's state holds 255
             // characters), the three lines and figures its attributes.
-            out.append(("\(config.discoveryPrefix)/sensor/\(id)/summary/config", .object([
-                ("name", .string("Last night")),
-                ("unique_id", .string("\(id)_summary")),
-                ("object_id", .string("\(id)_summary")),
+            out.append(entity("sensor", "summary", "Last night", [
                 ("state_topic", .string("\(base)/summary")),
                 ("value_template", .string("{{ value_json.headline }}")),
                 ("json_attributes_topic", .string("\(base)/summary")),
                 ("icon", .string("mdi:weather-sunset-up")),
-                ("qos", .number(1)),
-            ] + availability + [("device", device)])))
+            ]))
         }
         return out
     }
