@@ -248,8 +248,6 @@ import SomniqCore
     /// nothing listens on says why not.
     @Test func theTestButtonSendsThroughTheDaemonsSinks() throws {
         let rig = try LiveRig()
-        let (fifo, writer) = try pacedFIFO(in: rig.home, feeding: try rig.raw(from: 0, seconds: 30))
-        defer { writer.terminate() }
         let hookPort = try freePort(), closed = try freePort(), port = try freePort()
         let hook = try startWebhookServer(port: hookPort)
         defer { hook.stop() }
@@ -261,7 +259,8 @@ import SomniqCore
          "sinks": [{"type": "webhook", "name": "phone", "url": "http://127.0.0.1:\(hookPort)/", "min_tier": "critical"},
                    {"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\(closed)/"}]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)"])
+        // The demo night heard at real time (`run --play`), as a microphone would hear it.
+        let p = try rig.start(["--config", config, "--play", Paths.demoNight])
         defer { if p.isRunning { p.terminate() } }
         let base = "http://127.0.0.1:\(port)", auth = "Authorization: Bearer \(Self.token)"
         try waitForServer(base + "/healthz")
