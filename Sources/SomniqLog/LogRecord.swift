@@ -18,6 +18,7 @@ public enum LogRecord: Sendable, Equatable {
     case episode(Episode)
     case episodeRemoved(EpisodeRemoved)
     case label(Label)
+    case morningSummary(MorningSummary)
 
     /// `"v"` of every record.
     public static let version = 1
@@ -26,6 +27,7 @@ public enum LogRecord: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case sessionStart = "session_start", eventStart = "event_start", eventEnd = "event_end", level, status
         case sessionEnd = "session_end", episode, episodeRemoved = "episode_removed", label
+        case morningSummary = "morning_summary"
     }
 
     public var kind: Kind {
@@ -39,6 +41,7 @@ public enum LogRecord: Sendable, Equatable {
         case .episode: .episode
         case .episodeRemoved: .episodeRemoved
         case .label: .label
+        case .morningSummary: .morningSummary
         }
     }
 
@@ -62,6 +65,7 @@ public enum LogRecord: Sendable, Equatable {
         case let .episode(r): r.members
         case let .episodeRemoved(r): r.members
         case let .label(r): r.members
+        case let .morningSummary(r): r.members
         }
         return .object([("v", .number(Double(Self.version))), ("kind", .string(kind.rawValue))] + members)
     }
@@ -83,6 +87,7 @@ public enum LogRecord: Sendable, Equatable {
         case .episode: .episode(Episode(r))
         case .episodeRemoved: .episodeRemoved(EpisodeRemoved(r))
         case .label: .label(Label(r))
+        case .morningSummary: .morningSummary(MorningSummary(r))
         case nil: nil
         }
         guard let decoded else { throw Unread(kind: kind) }

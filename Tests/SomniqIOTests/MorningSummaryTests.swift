@@ -88,6 +88,18 @@ import Testing
         #expect(state["stood_out"]?["time"] == alarm["onset_time"], "\(state.compactText)")
         #expect(state["link"]?.stringValue == "https://somniq.home:8443/night/2026-11-22")
 
+        // The log keeps what was sent, a record as the schema says; the night's page shows it.
+        let kept = try #require(records(log).last)
+        #expect(kept == state, "\(kept.compactText)")
+        try EventLogSchemaTests.expectValid(log)
+        let page = try somniq("report", log, "--night", "2026-11-22").stdout
+        #expect(page.contains("<p class=\"summary\" id=\"morning-summary\"><b>The morning summary</b> (sent 2026-11-23 at 07:30):<br>"
+                              + Self.lines.joined(separator: "<br>") + "</p>"), "\(page)")
+        // The served page (the log's index) has it too.
+        let index = LogIndex(log: log, indexPath: nil)
+        #expect(try index.refresh())
+        #expect(try index.night("2026-11-22")?.morningSummary?.text == Self.lines.joined(separator: "\n"))
+
         // Once a day.
         wall.set("2026-11-23T07:45")
         await service.sendMorningSummaryIfDue()

@@ -64,6 +64,11 @@ let everyKind: [LogRecord] = {
         .episodeRemoved(.init(id: "ep-1795412345-a1b2c3d4", time: time)),
         .label(.init(id: "r1795389000-e2", night: "2026-11-22", soundClass: .door, verdict: "not", time: time)),
         .label(.init(id: "e3", night: "/home/night.flac", soundClass: .dogBark, verdict: "cough", time: time)),
+        .morningSummary(.init(room: "nursery", time: time, night: "2026-11-22", title: "somniq nursery: last night",
+                              text: "Heard 23:10–23:13 (3.0 min).\n1 alert (cough); snoring 35 % of the night; 1 cough.\nStood out: cough at 23:11.",
+                              headline: "1 alert, snoring 35 %, 1 cough", heardFrom: time, heardTo: time, heardSeconds: 180.04,
+                              alerts: 1, alertsByClass: [.init(soundClass: "cough", count: 1)], snoringShare: 0.35123, coughs: 1,
+                              stoodOut: .init(soundClass: "cough", id: "e3", time: time), link: nil)),
     ]
 }()
 

@@ -612,11 +612,12 @@ public actor SessionService: Service {
     }
 
     /// At `morning_summary.at` (`MorningSchedule`, on the wall clock), last night in three
-    /// lines (`MorningSummary`, from the log, read off the actor) to the sinks that take
-    /// it; one journal line says what was sent, or why nothing was (no night in the log).
-    /// Returns at once when it is not due or no sink takes it.
+    /// lines (`MorningSummary`, from the log, read off the actor) into the log, as a
+    /// `morning_summary` record the night's page shows, and to the sinks that take it; one
+    /// journal line says what was sent, or why nothing was (no night in the log). Returns
+    /// at once when it is not due or it is off.
     func sendMorningSummaryIfDue() async {
-        guard config.morningSummary.enabled, hub.takesMorningSummary else { return }
+        guard config.morningSummary.enabled else { return }
         morning.at = config.morningSummary.at
         let now = clocks.wall()
         guard let slot = morning.due(now: now.timeIntervalSince1970) else { return }
@@ -632,7 +633,10 @@ public actor SessionService: Service {
             logger.notice("no morning summary: \(read.error ?? "")")
             return
         }
-        let sent = hub.morningSummary(summary.record(room: config.room, time: WallClock.iso8601(now)))
+        let record = summary.record(room: config.room, time: WallClock.iso8601(now))
+        log.append(record.json)
+        log.flush()
+        let sent = hub.morningSummary(record.json)
         logger.info("morning summary of the night of \(key) sent to \(sent) sink\(sent == 1 ? "" : "s"): \(summary.headline)")
     }
 

@@ -52,6 +52,7 @@ public enum HTMLReport {
         var h = ""
         if !night.skipped.isEmpty { h += "<p class=\"note\" id=\"skipped\">Not in this report: \(esc(night.skipped.description)).</p>\n" }
         h += figures(night, s)
+        h += morning(night)
         h += reported(night, web: web)
         h += "<h2 id=\"timeline\">The night</h2>\n" + timeline(night)
         h += "<h2 id=\"disturbances\">Sounds per \(s.binSeconds == 60 ? "minute" : "\(Int(s.binSeconds / 60)) minutes")</h2>\n" + bars(night, s)
@@ -194,6 +195,14 @@ public enum HTMLReport {
         }
         parts.append("\(night.sessions) session\(night.sessions == 1 ? "" : "s")")
         return parts.joined(separator: " · ")
+    }
+
+    /// The morning summary as it was sent, when the log has it: its three lines, and when.
+    static func morning(_ night: Night) -> String {
+        guard let m = night.morningSummary, let text = m.text else { return "" }
+        let sent = m.time.flatMap(WallClock.parse).map { " (sent \(WallClock.localDate($0)) at \(WallClock.localTime($0)))" } ?? ""
+        return "<p class=\"summary\" id=\"morning-summary\"><b>The morning summary</b>\(esc(sent)):<br>"
+            + text.split(separator: "\n").map { esc(String($0)) }.joined(separator: "<br>") + "</p>\n"
     }
 
     static func fig(_ value: String, _ label: String) -> String {

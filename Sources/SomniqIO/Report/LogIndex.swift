@@ -36,8 +36,9 @@ public final class LogIndex {
     public let indexPath: String?
     /// The pieces, in log order.
     public private(set) var pieces: [Piece] = []
-    /// The `episode`, `episode_removed` and `label` records, with where each starts: a few,
-    /// kept whole, since a night's episodes and labels may be written anywhere after it.
+    /// The `episode`, `episode_removed`, `label` and `morning_summary` records, with where
+    /// each starts: a few, kept whole, since a night's episodes, labels and summary may be
+    /// written anywhere after it.
     private var episodeRecords: [(offset: Int, record: LogRecord)] = []
     /// The log's identity (device, inode), how far it is indexed, and the bytes before that end.
     private var device: UInt64 = 0, inode: UInt64 = 0
@@ -120,7 +121,7 @@ public final class LogIndex {
         }
         while let line = reader.next() {
             guard case let .success(r) = line else { continue }
-            if r.kind == .episode || r.kind == .episodeRemoved || r.kind == .label { episodeRecords.append((reader.recordOffset, r)) }
+            if [.episode, .episodeRemoved, .label, .morningSummary].contains(r.kind) { episodeRecords.append((reader.recordOffset, r)) }
             let startsSession = r.kind == .sessionStart
             if startsSession { currentSession = reader.recordOffset }
             if let night = builder.add(r) { add(night, to: reader.recordOffset, next: startsSession ? nil : currentSession) }
@@ -224,6 +225,9 @@ public final class LogIndex {
         var labels = LabelBook()
         for (_, r) in episodeRecords { labels.add(r) }
         found?.labels = labels.of(key)
+        found?.morningSummary = episodeRecords.reversed().lazy.compactMap { (_, r) -> LogRecord.MorningSummary? in
+            if case let .morningSummary(m) = r, m.night == key { m } else { nil }
+        }.first
         return found
     }
 

@@ -42,7 +42,7 @@ enum LogRanges {
                 && ["frames_lost", "dropped", "samples"].allSatisfy { within(s[detail: $0]?.numberValue, count) }
         case let .sessionEnd(e):
             return within(e.streamSeconds, seconds)
-        case .sessionStart, .episode, .episodeRemoved, .label:
+        case .sessionStart, .episode, .episodeRemoved, .label, .morningSummary:
             return true
         }
     }

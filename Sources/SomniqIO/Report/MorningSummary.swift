@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SomniqCore
+import SomniqLog
 
 /// Last night in three lines, for the morning (`"morning_summary"` in config.json): when
 /// the room was heard, what alerted, how much snoring and coughing, what stood out, and the
@@ -68,28 +69,17 @@ public struct MorningSummary: Sendable {
             + "\(coughs) cough\(coughs == 1 ? "" : "s")"
     }
 
-    /// What the sinks are sent: the exec program's stdin, the webhook's JSON, MQTT's
-    /// `<room>/summary` (Home Assistant's "Last night" sensor and its attributes).
-    public func record(room: String, time: String) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("v", .number(1)), ("kind", .string("morning_summary")), ("room", .string(room)), ("time", .string(time)),
-            ("night", .string(night)),
-            ("title", .string("somniq \(room): last night")),
-            ("text", .string(lines.joined(separator: "\n"))),
-            ("headline", .string(headline)),
-            ("heard_from", .string(WallClock.iso8601(Date(timeIntervalSince1970: from)))),
-            ("heard_to", .string(WallClock.iso8601(Date(timeIntervalSince1970: to)))),
-            ("heard_s", .rounded(heard, 1)),
-            ("alerts", .number(Double(alerts.reduce(0) { $0 + $1.count }))),
-            ("alerts_by_class", .object(alerts.map { ($0.soundClass.rawValue, .number(Double($0.count))) })),
-            ("snoring_share", .rounded(snoringShare, 3)),
-            ("coughs", .number(Double(coughs))),
-        ]
-        if let (event, _) = stoodOut {
-            fields.append(("stood_out", .object([("class", .string(event.soundClass.rawValue)), ("id", .string(event.id)),
-                                                 ("time", .string(WallClock.iso8601(Date(timeIntervalSince1970: from + event.onset))))])))
-        }
-        if let link { fields.append(("link", .string(link))) }
-        return .object(fields)
+    /// What the sinks are sent and the log keeps: the exec program's stdin, the webhook's
+    /// JSON, MQTT's `<room>/summary` (Home Assistant's "Last night" sensor and its
+    /// attributes), the log's `morning_summary` record.
+    public func record(room: String, time: String) -> LogRecord {
+        let iso = { (t: Double) in WallClock.iso8601(Date(timeIntervalSince1970: t)) }
+        return .morningSummary(.init(
+            room: room, time: time, night: night, title: "somniq \(room): last night", text: lines.joined(separator: "\n"),
+            headline: headline, heardFrom: iso(from), heardTo: iso(to), heardSeconds: heard, alerts: alerts.reduce(0) { $0 + $1.count },
+            alertsByClass: alerts.map { .init(soundClass: $0.soundClass.rawValue, count: $0.count) },
+            snoringShare: snoringShare, coughs: coughs,
+            stoodOut: stoodOut.map { .init(soundClass: $0.event.soundClass.rawValue, id: $0.event.id, time: iso(from + $0.event.onset)) },
+            link: link))
     }
 }

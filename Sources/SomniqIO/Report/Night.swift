@@ -66,6 +66,9 @@ public struct Night: Sendable {
     public var episodes: [Episode] = []
     /// What the listener said of its events (`somniq label`), by event id.
     public var labels: [String: EventLabel] = [:]
+    /// What the morning summary said of this night, as the daemon sent it (its last),
+    /// wherever in the log.
+    public var morningSummary: LogRecord.MorningSummary?
 
     /// The session still going on where the log ends (no `session_end` yet): where its
     /// second 0 lies on the night's axis, and how many seconds of its audio the log's level
@@ -215,7 +218,7 @@ public struct NightBuilder {
             // Logs written before level records existed: the session's length is what was heard.
             if night?.minutes.isEmpty == true { night?.heard += s }
             closeSession()
-        case .episode, .episodeRemoved, .label:
+        case .episode, .episodeRemoved, .label, .morningSummary:
             break
         }
         return finished

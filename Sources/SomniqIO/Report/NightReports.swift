@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Reading nights out of a log, and writing a report file.
 public enum NightReports {
@@ -11,6 +12,7 @@ public enum NightReports {
         var builder = NightBuilder()
         var book = EpisodeBook()
         var labels = LabelBook()
+        var summaries: [String: LogRecord.MorningSummary] = [:]
         var found: Night?
         var keys: [String] = []
         func consider(_ n: Night?) {
@@ -21,6 +23,7 @@ public enum NightReports {
         while let r = reader.next() {
             book.add(r)
             labels.add(r)
+            if case let .success(.morningSummary(m)) = r, let night = m.night { summaries[night] = m }
             consider(builder.add(r))
         }
         try reader.finish()
@@ -35,6 +38,7 @@ public enum NightReports {
         found.skipped = LogSkips(reader, builder) + LogSkips(unreadable: book.unreadable + labels.unreadable)
         found.episodes = book.of(found.key)
         found.labels = labels.of(found.key)
+        found.morningSummary = summaries[found.key]
         return found
     }
 

@@ -171,8 +171,6 @@ public final class SinkHub: RecordSink {
     }
 
     /// Whether any sink takes the morning summary.
-    public var takesMorningSummary: Bool { entries.contains { $0.config.morningSummary && $0.worker.takes(.summary) } }
-
     /// The morning summary (`MorningSummary.record`), to the sinks that take it: how many.
     @discardableResult
     public func morningSummary(_ record: JSONValue) -> Int {
