@@ -31,6 +31,17 @@ import Testing
     /// What the journal said of the summary (the MQTT sink says when it connects, too).
     fileprivate func said(_ journal: JournalLines) -> [String] { journal.all.filter { $0.contains("morning summary") } }
 
+    /// A configuration whose one sink is an exec program that takes the summary at `at`,
+    /// recording each run into `out`.jsonl: the configuration, and that file.
+    func optedInExec(log: String, at: String, out name: String) throws -> (json: String, out: String) {
+        let out = dir + "/\(name).jsonl"
+        let program = try writeRecorderScript(in: dir, out: out)
+        return ("""
+        {"room": "nursery", "log": "\(log)", "morning_summary": {"at": "\(at)"},
+         "sinks": [{"type": "exec", "command": [\(String(reflecting: program))], "morning_summary": true}]}
+        """, out)
+    }
+
     fileprivate func daemon(_ json: String, wall: Wall, journal: JournalLines) throws -> SessionService {
         let config = try DaemonConfig.parse(json, file: "config.json")
         var options = SessionService.Options(config: config, configPath: nil)
@@ -110,12 +121,7 @@ import Testing
 
     @Test func aSlotMissedIsNotMadeUpAndAnOptedInExecSinkGetsIt() async throws {
         let log = try night()
-        let out = dir + "/exec.jsonl"
-        let program = try writeRecorderScript(in: dir, out: out)
-        let json = """
-        {"room": "nursery", "log": "\(log)", "morning_summary": {"at": "08:15"},
-         "sinks": [{"type": "exec", "command": [\(String(reflecting: program))], "morning_summary": true}]}
-        """
+        let (json, out) = try optedInExec(log: log, at: "08:15", out: "exec")
         // Started after the slot: nothing that morning.
         let wall = Wall(), journal = JournalLines()
         wall.set("2026-11-23T08:20")
@@ -149,12 +155,7 @@ import Testing
         }
         // A night heard from 23:59 to 00:02, summed up at 13:00: that night, by its evening.
         let log = try night(from: "2026-11-22T23:59")
-        let out = dir + "/noon.jsonl"
-        let program = try writeRecorderScript(in: dir, out: out)
-        let json = """
-        {"room": "nursery", "log": "\(log)", "morning_summary": {"at": "13:00"},
-         "sinks": [{"type": "exec", "command": [\(String(reflecting: program))], "morning_summary": true}]}
-        """
+        let (json, out) = try optedInExec(log: log, at: "13:00", out: "noon")
         let wall = Wall(), journal = JournalLines()
         wall.set("2026-11-23T08:00")
         let service = try daemon(json, wall: wall, journal: journal)
