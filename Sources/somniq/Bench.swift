@@ -12,14 +12,17 @@ struct Bench: AsyncParsableCommand {
         Synthesises HOURS of quiet bedroom (pink-ish noise and a fan hum) with events \
         (snore trains, coughs, T3 smoke alarms) every few minutes and writes it three ways: \
         a 16 kHz WAV, a 16 kHz FLAC and a 48 kHz FLAC, as recorders and phones make them. \
-        Each is replayed from disk through the whole pipeline on one thread, timing each \
-        stage. Prints the speed of each as a multiple of real time, by the wall clock and \
+        Each is replayed from disk through the whole pipeline, as `somniq replay` does (on \
+        --threads threads), timing each stage. Prints the speed of each as a multiple of real time, by the wall clock and \
         by the CPU time the replay took (which holds on a machine busy with other work), \
         the wall-clock time per stage, and the process's peak RSS.
         """)
 
     @Option(help: "Hours of audio to synthesise and replay.")
     var hours = 8.0
+
+    @Option(help: "1: decode and analyse on one thread. 2: decode and resample on a thread of their own (the default where the machine has two cores).")
+    var threads = Replayer.defaultThreads
 
     @Option(help: "Directory for the synthetic recordings (deleted afterwards).")
     var directory = temporaryDirectoryPath()
@@ -28,6 +31,7 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         guard hours > 0, hours <= 24 else { throw ValidationError("--hours must be in (0, 24]") }
+        guard threads == 1 || threads == 2 else { throw ValidationError("--threads must be 1 or 2") }
         // A new directory only this process can enter (mkdtemp): nothing planted in a
         // shared /tmp can be followed or overwritten.
         var template = Array((PathText.appending(directory, "somniq-bench-XXXXXX")).utf8CString)
@@ -52,10 +56,11 @@ struct Bench: AsyncParsableCommand {
                 throw fail("\(error)", Exit.ioError)
             }
             print(String(cFormat: "  written in %.1f s", Date().timeIntervalSince(t0)))
-            let report = try await Benchmark.replay(path: path, learned: try learned.load())
+            let report = try await Benchmark.replay(path: path, learned: try learned.load(), threads: threads)
             let rt = seconds / report.total, cpuRT = seconds / report.cpu
             speeds.append((input.name, rt, cpuRT))
-            print(String(cFormat: "replayed %.1f h of %@ in %.2f s: %.0f× real time (one core)", hours, input.name, report.total, rt))
+            print(String(cFormat: "replayed %.1f h of %@ in %.2f s: %.0f× real time (%@)", hours, input.name, report.total, rt,
+                         report.threads == 1 ? "one thread" : "two threads"))
             print(String(cFormat: "  CPU time %.2f s: %.0f× real time by CPU", report.cpu, cpuRT))
             for (name, t) in report.stages {
                 print("  " + name.padded(toLength: 40)

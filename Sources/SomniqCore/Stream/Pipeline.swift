@@ -117,6 +117,9 @@ public final class Pipeline {
         return outputs
     }
 
+    /// Frame spectra computed ahead of the analysis (a replay's reader thread); nil: none.
+    public var ahead: (any SpectraAhead)?
+
     /// Runs each stage of every window; the I/O layer may time them here (the
     /// benchmark does). The core itself knows no clock.
     public var measure: (Stage, () -> Void) -> Void = { $1() }
@@ -128,7 +131,8 @@ public final class Pipeline {
     }
 
     private func handle(_ window: AudioWindow) {
-        var features = measure(.features) { extractor.process(window) }
+        var features = measure(.features) { extractor.process(window, spectra: ahead?.spectra(for: window.index)) }
+        ahead?.release(window.index)
         if network != nil { measure(.network) { network!.listen(&features) } }
         levelDbfs = features.levelDbfs
         floorDbfs = features.floorDbfs
@@ -178,4 +182,13 @@ public final class Pipeline {
             outputs.append(.level(minute))
         }
     }
+}
+
+/// Frame spectra computed ahead of the analysis, asked for window by window in stream order.
+public protocol SpectraAhead: AnyObject {
+    /// The spectra of window `index`; nil where they were not computed ahead (the extractor
+    /// computes them). Valid until `release(index)`.
+    func spectra(for index: Int) -> FrameSpectra?
+    /// The analysis is done with window `index`'s spectra.
+    func release(_ index: Int)
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import SomniqCore
 
-/// Times the replay pipeline stage by stage on one thread.
+/// Times the replay pipeline stage by stage, on one thread or two (`Replayer.threads`).
 public enum Benchmark {
     public struct Report {
         /// Wall-clock seconds of the replay.
@@ -14,29 +14,50 @@ public enum Benchmark {
         public var stages: [(String, Double)]
         public var events: Int
         public var alerts: Int
+        public var threads: Int
     }
 
     /// Replays `path` through `Replayer` — the path `somniq replay` takes — to no sink
-    /// (the session's summary counts the events), timing each stage.
-    public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin) async throws -> Report {
+    /// (the session's summary counts the events), timing each stage. With two threads the
+    /// reader's stages (decoding, resampling, the frame spectra it computes ahead) are timed
+    /// on its thread, apart from the analysis's, and the rest is the analysis thread's.
+    public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin,
+                              threads: Int = Replayer.defaultThreads) async throws -> Report {
         let replayer = Replayer(profile: profile)
         replayer.factory.learned = learned
-        var time: [Stage: Double] = [:]
-        replayer.factory.measure = { stage, body in
-            let t = now()
-            body()
-            time[stage, default: 0] += now() - t
-        }
+        replayer.threads = threads
+        let time = Times(), readerTime = Times()
+        replayer.factory.measure = time.measure
+        replayer.readerMeasure = readerTime.measure
         let start = now(), startCPU = cpuSeconds()
         let summary = try await replayer.replay(path: path, to: [])
         let total = now() - start, cpu = cpuSeconds() - startCPU
-        let names: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)"),
-                                        (.features, "features (FFTW and the per-bin loops)"),
-                                        (.network, "spectrogram network (heard windows)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
-        let stages = names.map { ($0.1, time[$0.0, default: 0]) }
-        let rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
+        let analysis: [(Stage, String)] = [(.features, "features (FFTW and the per-bin loops)"),
+                                           (.network, "spectrogram network (heard windows)"), (.classify, "classify (rules, learned rules)"), (.alerts, "alerts")]
+        let reading: [(Stage, String)] = [(.decode, "decode (libsndfile)"), (.resample, "resample (libsoxr)")]
+        var stages: [(String, Double)]
+        let rest: Double
+        if threads >= 2 {
+            let reader = (reading + [(.features, "frame spectra computed ahead")]).map { ("reader: " + $0.1, readerTime.seconds[$0.0, default: 0]) }
+            let analysed = analysis.map { ($0.1, time.seconds[$0.0, default: 0]) }
+            stages = reader + analysed
+            rest = max(0, total - analysed.reduce(0) { $0 + $1.1 })
+        } else {
+            stages = (reading + analysis).map { ($0.1, time.seconds[$0.0, default: 0]) }
+            rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
+        }
         return Report(total: total, cpu: cpu, stages: stages + [("windowing, sinks, the rest", rest)],
-                      events: summary.events, alerts: summary.alerts)
+                      events: summary.events, alerts: summary.alerts, threads: threads >= 2 ? 2 : 1)
+    }
+
+    /// Seconds per stage, added up by one thread.
+    private final class Times {
+        var seconds: [Stage: Double] = [:]
+        func measure(_ stage: Stage, _ body: () -> Void) {
+            let t = now()
+            body()
+            seconds[stage, default: 0] += now() - t
+        }
     }
 
     /// The process's user and system time so far (getrusage), in seconds.

@@ -15,6 +15,16 @@ public final class Replayer {
     /// After a replay with `factory.compared` profiles: what each of them would have raised.
     public private(set) var comparison: ProfileComparison?
 
+    /// 1: decode, resample and analyse on the calling thread. 2: decode and resample on a
+    /// thread of their own, which also computes frame spectra ahead when it has time
+    /// (`ReadAhead`). The outputs are the same.
+    public var threads = Replayer.defaultThreads
+    /// 2 where the machine has two cores or more, else 1.
+    public static var defaultThreads: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 ? 2 : 1 }
+    /// Times the reader thread's stages when `threads` is 2 (the benchmark does); called on
+    /// that thread.
+    public var readerMeasure: ((Stage, () -> Void) -> Void)?
+
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
         factory = SessionFactory(profile: profile, watch: watch)
     }
@@ -32,20 +42,37 @@ public final class Replayer {
     public func replay(path: String, to sinks: [RecordSink],
                        progress: ((Double) -> Void)? = nil) async throws -> Session.Summary {
         let file = try FileSource(path: path)
-        if let measure = factory.measure { file.measure = measure }
         let session = factory.session(sinks: sinks, idPrefix: start.map { "r\(Int($0))-e" } ?? "e",
                                       times: start.map(Session.WallTimes.recording(startingAt:)))
         // Whatever ends the replay, the other profiles' tallies are what it heard.
         defer { comparison = session.pipeline.comparison }
         try session.start(file.source)
         var reported: Int64 = 0
+        func heard(_ samples: UnsafeBufferPointer<Float>, framesRead: Int64, fraction: @autoclosure () -> Double) throws {
+            try session.push(samples)
+            if let progress, framesRead - reported >= Int64(file.sampleRate) * 60 {
+                reported = framesRead
+                progress(fraction())
+            }
+        }
         do {
-            // A file yields only samples (`AudioEvent`'s other cases are a device's).
-            for try await case let .samples(block) in file {
-                try session.push(block.samples)
-                if let progress, file.framesRead - reported >= Int64(file.sampleRate) * 60 {
-                    reported = file.framesRead
-                    progress(file.fraction)
+            if threads >= 2 {
+                let reader = ReadAhead(file: file, transform: factory.transformForAnotherThread(),
+                                       measure: readerMeasure ?? { $1() })
+                session.pipeline.ahead = reader
+                reader.start()
+                defer {
+                    reader.stop()
+                    session.pipeline.ahead = nil
+                }
+                while let block = try reader.next() {
+                    try heard(block.samples, framesRead: block.framesRead, fraction: block.fraction)
+                }
+            } else {
+                if let measure = factory.measure { file.measure = measure }
+                // A file yields only samples (`AudioEvent`'s other cases are a device's).
+                for try await case let .samples(block) in file {
+                    try heard(block.samples, framesRead: file.framesRead, fraction: file.fraction)
                 }
             }
         } catch let error as AudioFileError {
