@@ -62,6 +62,9 @@ struct Bench: AsyncParsableCommand {
             print(String(cFormat: "replayed %.1f h of %@ in %.2f s: %.0f× real time (%@)", hours, input.name, report.total, rt,
                          report.threads == 1 ? "one thread" : "two threads"))
             print(String(cFormat: "  CPU time %.2f s: %.0f× real time by CPU", report.cpu, cpuRT))
+            if let reader = report.readerCPU {
+                print(String(cFormat: "  of which the reader's thread %.2f s, the analysis's %.2f s", reader, max(0, report.cpu - reader)))
+            }
             for (name, t) in report.stages {
                 print("  " + name.padded(toLength: 40)
                       + String(cFormat: "%7.2f s  %5.1f %%", t, 100 * t / report.total))

@@ -26,8 +26,8 @@ struct Replay: AsyncParsableCommand {
         ("sink NAME: N of M notifications not delivered: ERROR").
 
         With --threads 2 (the default where the machine has two cores), each file is decoded \
-        and resampled on a thread of its own, which also computes frame spectra ahead of the \
-        analysis when it has time; the output is the same as with --threads 1.
+        and resampled on a thread of its own, which also analyses windows ahead of the alarm \
+        detector and the classifier when it has time; the output is the same as with --threads 1.
 
         Exits 75 (EX_TEMPFAIL) when the replay is whole but some notifications were not \
         delivered.

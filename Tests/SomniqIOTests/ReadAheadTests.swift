@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import SomniqCore
 
-/// `replay --threads 2` decodes on a thread of its own and computes frame spectra ahead:
-/// it must print what one thread prints, byte for byte, whatever the file (its rate, its
-/// channels, a break midway) and whichever thread computed which window's spectra.
+/// `replay --threads 2` decodes on a thread of its own, which analyses windows ahead when it
+/// has time: it must print what one thread prints, byte for byte, whatever the file (its rate,
+/// its channels, a break midway) and whichever thread analysed which window.
 struct ReadAheadTests {
     let dir = temporaryDirectory()
 

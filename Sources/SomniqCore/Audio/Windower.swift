@@ -6,6 +6,12 @@ public struct AudioWindow {
     public let startFrame: Int64
     public let samples: UnsafeBufferPointer<Float>
 
+    public init(index: Int, startFrame: Int64, samples: UnsafeBufferPointer<Float>) {
+        self.index = index
+        self.startFrame = startFrame
+        self.samples = samples
+    }
+
     /// Stream time of the window's first sample, in seconds.
     public var startSeconds: Double { StreamClock.seconds(startFrame) }
 }

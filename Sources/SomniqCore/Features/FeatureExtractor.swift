@@ -20,16 +20,15 @@ public final class FeatureExtractor {
 
     public private(set) var floor = BackgroundFloor()
     private var recentPeaks = RecentPeaks()
-    /// Each new frame's narrow lines, and the alarm detector that follows them frame by frame.
-    private var toneLines: ToneLines
-    private var alarms = AlarmDetector()
+    /// The alarm detector's side, for `process`; a pipeline keeps its own (`AlarmFollower`).
+    private lazy var follower = AlarmFollower(bins: bins, binHz: binHz)
+    private lazy var analysed = AnalysedWindow(bins: bins)
     private let transform: SpectrumTransform
-    private let binHz: Float
-    private let bins: Int
+    let binHz: Float
+    /// The spectrum's length: FFT length / 2 + 1.
+    public let bins: Int
     private let powerScale: Float
-    private let hann = FeatureExtractor.hann
-    /// The Hann window of a short frame.
-    static let hann = (0..<SubFrame.length).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(SubFrame.length)) }
+    private let hann: [Float]
     private let pitch: PitchEstimator
     private let tonalBins: Range<Int>
     /// 200 Hz – 6 kHz: what any microphone passes, so a small one's band limits (nothing
@@ -42,8 +41,7 @@ public final class FeatureExtractor {
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
     private var frameBuffer: [Float]
-    /// A frame's power spectrum, where it was not computed ahead.
-    private let power: UnsafeMutableBufferPointer<Float>
+    private var power: [Float]
     private var logPower: [Float]
     private var previousLogPower: [Float]
     private var acf: [Float]
@@ -76,11 +74,12 @@ public final class FeatureExtractor {
         self.transform = transform
         bins = transform.size / 2 + 1
         binHz = Float(StreamClock.sampleRate) / Float(transform.size)
+        let n = SubFrame.length
+        hann = (0..<n).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(n)) }
         // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
         powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
         frameBuffer = [Float](repeating: 0, count: transform.size)
-        power = .allocate(capacity: bins)
-        power.initialize(repeating: 0)
+        power = [Float](repeating: 0, count: bins)
         logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
@@ -107,19 +106,25 @@ public final class FeatureExtractor {
         tonalBins = low..<high
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
         bandLayout = BandLayout(bins: bins, binHz: binHz)
-        toneLines = ToneLines(bins: bins, binHz: binHz)
         melBands = MelBands(bins: bins, binHz: binHz)
     }
 
-    deinit { power.deallocate() }
-
     /// Analyses the next window. Windows must arrive in order (index 0, 1, 2, …);
     /// after a gap the short-frame history is rebuilt from the window alone.
-    /// `spectra`: the window's frame spectra computed ahead (`FrameSpectra`), used where
-    /// they are of this window and cover the frames analysed anew; they are scaled in place.
-    public func process(_ window: AudioWindow, spectra: FrameSpectra? = nil) -> WindowFeatures {
+    public func process(_ window: AudioWindow) -> WindowFeatures {
+        analyse(window, into: analysed)
+        var f = analysed.features
+        f.alarm = follower.follow(analysed)
+        return f
+    }
+
+    /// Analyses the next window up to the alarm detector: its features but their `alarm`,
+    /// and each new frame's log spectrum for the detector to follow (`AlarmFollower`), into
+    /// `out`. Windows must arrive in order, as for `process`.
+    public func analyse(_ window: AudioWindow, into out: AnalysedWindow) {
         precondition(window.samples.count == StreamClock.windowLength, "a window holds \(StreamClock.windowLength) samples")
         let firstNew: Int
+        precondition(out.bins == bins, "a window analysed into \(out.bins) bins, not \(bins)")
         let step = SubFrame.perWindow - SubFrame.shared
         if window.index == nextIndex, nextIndex > 0 {
             // The three frames just before this window, so an attack at its very start is seen.
@@ -137,14 +142,13 @@ public final class FeatureExtractor {
         level = BinPass.Level()
         let analysed = SubFrame.perWindow - firstNew
         let slice = (window.samples.count + analysed - 1) / analysed
-        let ahead = spectra.flatMap { $0.window == window.index && $0.first <= firstNew && $0.bins == bins ? $0 : nil }
         for i in firstNew..<SubFrame.perWindow {
             let from = min((i - firstNew) * slice, window.samples.count)
             let to = min(from + slice, window.samples.count)
             analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
-                    windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]), spectrum: ahead?.frame(i))
-            logPower.withUnsafeBufferPointer { toneLines.find(in: $0) }
-            alarms.push(toneLines, frame: window.index * step + i)
+                    windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]))
+            let log = out.log(i)
+            logPower.withUnsafeBufferPointer { log.baseAddress!.update(from: $0.baseAddress!, count: bins) }
         }
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
@@ -152,25 +156,25 @@ public final class FeatureExtractor {
         for i in 0..<MelBands.perWindow { f.mel[i] = Decibels.power(melPower[i] / 2) }
         f.index = window.index
         f.startSeconds = window.startSeconds
-        f.alarm = alarms.span
         f.recentPeakDbfs = recentPeaks.lowerQuartile()
         recentPeaks.add(f.peakDbfs)
         floor.update(candidateDb: candidate)
-        return f
+        out.features = f
+        out.first = firstNew
     }
 
     // MARK: - Short frames
 
     private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
-                         windowSlice: UnsafeBufferPointer<Float>, spectrum: UnsafeMutableBufferPointer<Float>?) {
+                         windowSlice: UnsafeBufferPointer<Float>) {
         var f = SubFrame()
         let n = SubFrame.length
-        // The power spectrum, unless it was computed ahead; the crossings; the energy is
-        // summed in the bin pass.
+        // The window, which vectorises, and the crossings; the energy is summed in the bin pass.
         let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
-        let power = spectrum ?? self.power
-        if spectrum == nil {
-            FrameSpectra.spectrum(of: frame, hann: hann, buffer: &frameBuffer, transform: transform, into: power)
+        frameBuffer.withUnsafeMutableBufferPointer { buf in
+            hann.withUnsafeBufferPointer { h in
+                for j in 0..<n { buf[j] = frame[j] * h[j] }
+            }
         }
         // A crossing is a change of side of 0 (x >= 0 or not, as before) between neighbours,
         // counted as a sum of 0s and 1s with no branch.
@@ -183,14 +187,19 @@ public final class FeatureExtractor {
         f.zcr = Float(changes) / Float(n - 1)
 
         swap(&logPower, &previousLogPower)
-        let sums = logPower.withUnsafeMutableBufferPointer { lp in
-            previousLogPower.withUnsafeBufferPointer { before in
-                cumulative.withUnsafeMutableBufferPointer { c in
-                    rises.withUnsafeMutableBufferPointer { r in
-                        BinPass.run(power: power, log: lp, previousLog: before, cumulative: c, rises: r,
-                                    scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                                    flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
-                                    level: &level)
+        let sums = frameBuffer.withUnsafeBufferPointer { buf in
+            power.withUnsafeMutableBufferPointer { p in
+                transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
+                return logPower.withUnsafeMutableBufferPointer { lp in
+                    previousLogPower.withUnsafeBufferPointer { before in
+                        cumulative.withUnsafeMutableBufferPointer { c in
+                            rises.withUnsafeMutableBufferPointer { r in
+                                BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
+                                            scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                                            flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
+                                            level: &level)
+                            }
+                        }
                     }
                 }
             }
@@ -202,7 +211,7 @@ public final class FeatureExtractor {
             melPower.withUnsafeMutableBufferPointer { m in
                 let out = UnsafeMutableBufferPointer(rebasing: m[row..<row + MelBands.count])
                 if (slot - SubFrame.shared) % 2 == 0 { out.update(repeating: 0) }
-                melBands.add(UnsafeBufferPointer(power), to: out)
+                power.withUnsafeBufferPointer { melBands.add($0, to: out) }
             }
         }
         f.bands = sums.bands
@@ -210,8 +219,7 @@ public final class FeatureExtractor {
         f.rolloffHz = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }
         f.flatness = flatness(logSum: sums.logSum, sum: sums.flatSum, count: flatnessBins.count)
         f.flux = sums.flux / Float(bins - 1)
-        do {
-            let p = UnsafeBufferPointer(power)
+        power.withUnsafeBufferPointer { p in
             scratch.withUnsafeMutableBufferPointer { s in
                 let peak = TonalPeak.strongest(p, bins: tonalBins, binHz: binHz, scratch: s)
                 f.tonalHz = peak.hz

@@ -3,7 +3,11 @@
 /// 16 kHz mono samples here, so the same samples give the same outputs.
 public final class Pipeline {
     private var windower: Windower
-    private let extractor: FeatureExtractor
+    /// Analyses each window up to the alarm detector (a replay's reader may, ahead: `ahead`).
+    public let extractor: FeatureExtractor
+    /// The alarm detector's side of the analysis, and the window analysed here.
+    private var follower: AlarmFollower
+    private let analysed: AnalysedWindow
     private var classifier: Classifier
     /// The spectrogram network, when the learned rules have one and their inputs are needed.
     private var network: SpectrogramNet.Runner?
@@ -51,6 +55,8 @@ public final class Pipeline {
         self.learned = learned
         self.reportsInputs = reportsInputs
         extractor = try FeatureExtractor(transform: transform)
+        follower = AlarmFollower(for: extractor)
+        analysed = AnalysedWindow(bins: extractor.bins)
         alerts = AlertProcessor(profile: profile, idPrefix: idPrefix)
         watch = InputWatch(limits: limits)
         self.reportsWindows = reportsWindows
@@ -117,8 +123,8 @@ public final class Pipeline {
         return outputs
     }
 
-    /// Frame spectra computed ahead of the analysis (a replay's reader thread); nil: none.
-    public var ahead: (any SpectraAhead)?
+    /// Windows analysed ahead (a replay's reader thread: `AnalysisAhead`); nil: none.
+    public var ahead: (any AnalysisAhead)?
 
     /// Runs each stage of every window; the I/O layer may time them here (the
     /// benchmark does). The core itself knows no clock.
@@ -131,8 +137,16 @@ public final class Pipeline {
     }
 
     private func handle(_ window: AudioWindow) {
-        var features = measure(.features) { extractor.process(window, spectra: ahead?.spectra(for: window.index)) }
-        ahead?.release(window.index)
+        var features = measure(.features) { () -> WindowFeatures in
+            let a = ahead?.analysed(window, by: extractor) ?? {
+                extractor.analyse(window, into: analysed)
+                return analysed
+            }()
+            var f = a.features
+            f.alarm = follower.follow(a)
+            ahead?.release(window.index)
+            return f
+        }
         if network != nil { measure(.network) { network!.listen(&features) } }
         levelDbfs = features.levelDbfs
         floorDbfs = features.floorDbfs
@@ -184,11 +198,12 @@ public final class Pipeline {
     }
 }
 
-/// Frame spectra computed ahead of the analysis, asked for window by window in stream order.
-public protocol SpectraAhead: AnyObject {
-    /// The spectra of window `index`; nil where they were not computed ahead (the extractor
-    /// computes them). Valid until `release(index)`.
-    func spectra(for index: Int) -> FrameSpectra?
-    /// The analysis is done with window `index`'s spectra.
+/// Windows analysed ahead of the alarm detector and the classifier (`FeatureExtractor.analyse`),
+/// on another thread, by the pipeline's own extractor; asked for window by window in stream order.
+public protocol AnalysisAhead: AnyObject {
+    /// Window `window` analysed by `extractor`: ahead, or now if no thread has begun it; nil
+    /// where it is not kept here, and the caller analyses it. Valid until `release`.
+    func analysed(_ window: AudioWindow, by extractor: FeatureExtractor) -> AnalysedWindow?
+    /// The pipeline is done with window `index`: it is analysed, and the next may be.
     func release(_ index: Int)
 }

@@ -16,8 +16,6 @@ public final class FFTWTransform: SpectrumTransform {
     private let complex: UnsafeMutablePointer<fftwf_complex>
     private let forward: fftwf_plan
     private let inverse: fftwf_plan
-    /// The transform whose plans this one runs on arrays of its own; nil: its own plans.
-    private let planOwner: FFTWTransform?
 
     private static let planner = Mutex(())
 
@@ -34,27 +32,13 @@ public final class FFTWTransform: SpectrumTransform {
             plans = (fftwf_plan_dft_r2c_1d(Int32(size), r, c, flags), fftwf_plan_dft_c2r_1d(Int32(size), c, r, flags))
         }
         (forward, inverse) = (plans.0!, plans.1!)
-        planOwner = nil
-    }
-
-    /// A transform for another thread: arrays of its own, aligned as `other`'s, on which it
-    /// runs `other`'s plans (FFTW's new-array execute, which is thread-safe), so nothing is
-    /// planned again and the results are the same bits.
-    public init(sharingPlansOf other: FFTWTransform) {
-        size = other.size
-        real = fftwf_alloc_real(size)!
-        complex = fftwf_alloc_complex(size / 2 + 1)!
-        (forward, inverse) = (other.forward, other.inverse)
-        planOwner = other
     }
 
     deinit {
-        if planOwner == nil {
-            let (f, i) = (forward, inverse)
-            Self.planner.withLock { _ in
-                fftwf_destroy_plan(f)
-                fftwf_destroy_plan(i)
-            }
+        let (f, i) = (forward, inverse)
+        Self.planner.withLock { _ in
+            fftwf_destroy_plan(f)
+            fftwf_destroy_plan(i)
         }
         fftwf_free(real)
         fftwf_free(complex)
@@ -64,7 +48,7 @@ public final class FFTWTransform: SpectrumTransform {
         let n = min(frame.count, size)
         for i in 0..<n { real[i] = frame[i] }
         for i in n..<size { real[i] = 0 }
-        fftwf_execute_dft_r2c(forward, real, complex)
+        fftwf_execute(forward)
         for k in 0...(size / 2) {
             let re = complex[k].0, im = complex[k].1
             power[k] = re * re + im * im
@@ -73,7 +57,7 @@ public final class FFTWTransform: SpectrumTransform {
 
     public func autocorrelation(fromPower power: UnsafeBufferPointer<Float>, into acf: UnsafeMutableBufferPointer<Float>) {
         for k in 0...(size / 2) { complex[k] = (power[k], 0) }
-        fftwf_execute_dft_c2r(inverse, complex, real)
+        fftwf_execute(inverse)
         let scale = 1 / Float(size)
         for t in 0...(size / 2) { acf[t] = real[t] * scale }
     }

@@ -3,16 +3,19 @@ import SomniqCore
 
 /// A file read on a thread of its own (`replay --threads 2`): the reader decodes and
 /// resamples (`FileSource`) into a bounded ring of blocks while the analysis takes them in
-/// turn. When the ring is full the reader does not wait idle: it computes the frame spectra
-/// (`FrameSpectra`) of windows the analysis has not reached, newest first, and the analysis
-/// uses those it finds ready and computes the others itself. So the two cores share the work
-/// however costly the decoding is (a 16 kHz WAV, a 48 kHz FLAC), and the outputs are those of
-/// one thread: the same samples through the same computations, in the same order.
+/// turn. When the ring is full the reader does not wait idle: it analyses the windows the
+/// analysis has not reached, in stream order, up to the alarm detector
+/// (`FeatureExtractor.analyse`, on the pipeline's own extractor), while the analysis follows
+/// and classifies the windows before them. Whichever thread comes first to a window analyses
+/// it, one at a time and in order, so the two cores share the work however costly the
+/// decoding is (a 16 kHz WAV, a 48 kHz FLAC), and the outputs are those of one thread: the
+/// same computations on the same state in the same order.
 ///
 /// The blocks and windows live in memory allocated once; a block larger than any before grows
-/// its slot. The analysis calls `next`, `spectra(for:)` and `release`, the reader the rest.
-// @unchecked: every field the two threads share is read and written with `condition` held.
-public final class ReadAhead: SpectraAhead, @unchecked Sendable {
+/// its slot. The analysis calls `next`, `analysed(_:by:)` and `release`, the reader the rest.
+// @unchecked: every field the two threads share is read and written with `condition` held,
+// and the extractor is used by one thread at a time (`nextToAnalyse`).
+public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
     /// A block of 16 kHz samples, valid until the next call of `next`, and how far into
     /// the file it reaches.
     public struct Block {
@@ -43,22 +46,29 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         }
     }
 
-    private enum State { case free, filling, waiting, computing, ready, taken }
+    private enum State { case free, filling, waiting, analysing, ready, taken }
 
     private final class WindowSlot {
         var state = State.free
         var index = -1
-        var first = 0
         let samples = UnsafeMutablePointer<Float>.allocate(capacity: StreamClock.windowLength)
-        let spectra: FrameSpectra
-        init(transform: SpectrumTransform) { spectra = FrameSpectra(transform: transform) }
+        let analysed: AnalysedWindow
+        init(bins: Int) { analysed = AnalysedWindow(bins: bins) }
         deinit { samples.deallocate() }
+        var window: AudioWindow {
+            AudioWindow(index: index, startFrame: Int64(index) * Int64(StreamClock.hop),
+                        samples: UnsafeBufferPointer(start: samples, count: StreamClock.windowLength))
+        }
     }
 
-    /// Blocks in the ring, and windows whose spectra may be computed ahead.
+    /// RUSAGE_THREAD (Linux), which Glibc's Swift module leaves out: the calling thread's usage.
+    private static let rusageThread: Int32 = 1
+
+    /// Blocks in the ring, and windows that may be analysed ahead.
     public static let blocks = 4, windows = 4
 
     private let file: FileSource
+    private let extractor: FeatureExtractor
     private let condition = PosixCondition()
     private let blockSlots: [BlockSlot]
     private var blockHead = 0, blockCount = 0
@@ -66,25 +76,30 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
     private var holding = false
     private let windowSlots: [WindowSlot]
     private var windowHead = 0, windowCount = 0
+    /// The window the extractor analyses next: every one before it is analysed, and no
+    /// thread analyses another.
+    private var nextToAnalyse = 0
     private var finished = false
     private var failure: (any Error)?
+    private var cpu = 0.0
     private var stopped = false
     /// The reader's own windows of the stream, cut as the analysis will cut them.
     private var windower = try! Windower()
     /// Times the reader's stages (the benchmark does): decoding, resampling (`FileSource`)
-    /// and the spectra computed ahead (`.features`).
+    /// and the windows it analyses ahead (`.features`).
     private let measure: (Stage, () -> Void) -> Void
 
-    /// `transform`: the reader's own, for the spectra it computes ahead (an FFT plan runs
-    /// on one thread at a time). `measure`: called on the reader's thread.
-    public init(file: FileSource, transform: SpectrumTransform,
+    /// `extractor`: the pipeline's, which the reader uses for the windows it analyses ahead
+    /// (`Pipeline.extractor`). `measure`: called on the reader's thread.
+    public init(file: FileSource, extractor: FeatureExtractor,
                 measure: @escaping (Stage, () -> Void) -> Void = { $1() }) {
         self.file = file
+        self.extractor = extractor
         self.measure = measure
         file.measure = measure
         let capacity = Int(8192 * Double(StreamClock.sampleRate) / Double(file.sampleRate)) + 1024
         blockSlots = (0..<Self.blocks).map { _ in BlockSlot(capacity: capacity) }
-        windowSlots = (0..<Self.windows).map { _ in WindowSlot(transform: transform) }
+        windowSlots = (0..<Self.windows).map { _ in WindowSlot(bins: extractor.bins) }
     }
 
     /// Starts the reader's thread.
@@ -92,7 +107,7 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         PosixThread.start(name: "somniq-read") { [self] in read() }
     }
 
-    /// Stops the reader (the analysis ended early); the file is not read further.
+    /// Stops the reader: the file is not read further, nor any window analysed.
     public func stop() {
         condition.lock()
         stopped = true
@@ -122,30 +137,42 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
                      framesRead: slot.framesRead, fraction: slot.fraction)
     }
 
-    public func spectra(for index: Int) -> FrameSpectra? {
+    public func analysed(_ window: AudioWindow, by extractor: FeatureExtractor) -> AnalysedWindow? {
+        precondition(extractor === self.extractor, "the reader analyses with the pipeline's extractor")
         condition.lock()
         defer { condition.unlock() }
         while windowCount > 0 {
             let head = windowSlots[windowHead]
-            if head.state == .computing || head.state == .filling {
+            if head.state == .analysing || head.state == .filling {
                 condition.wait()
-            } else if head.index < index {
+            } else if head.index < window.index {
                 freeHead()          // a window the analysis passed by (none in a stream read whole)
             } else {
                 break
             }
         }
-        guard windowCount > 0, windowSlots[windowHead].index == index else { return nil }
+        // Not kept (the ring was full when it was cut): the caller analyses it (`release`).
+        guard windowCount > 0, windowSlots[windowHead].index == window.index else { return nil }
         let slot = windowSlots[windowHead]
-        let ready = slot.state == .ready
+        if slot.state == .waiting {
+            precondition(nextToAnalyse == window.index)
+            slot.state = .analysing
+            condition.unlock()
+            extractor.analyse(window, into: slot.analysed)
+            condition.lock()
+            nextToAnalyse = window.index + 1
+            condition.broadcast()
+        }
         slot.state = .taken
-        return ready ? slot.spectra : nil
+        return slot.analysed
     }
 
     public func release(_ index: Int) {
         condition.lock()
         defer { condition.unlock() }
+        nextToAnalyse = max(nextToAnalyse, index + 1)
         if windowCount > 0, windowSlots[windowHead].index == index, windowSlots[windowHead].state == .taken { freeHead() }
+        condition.broadcast()
     }
 
     private func freeHead() {
@@ -174,16 +201,28 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         }
     }
 
-    private func end(failure: (any Error)?) {
+    /// The CPU time the reader's thread took (user and system, seconds), once the file is
+    /// read to its end or its break.
+    public var readerCPUSeconds: Double {
         condition.lock()
+        defer { condition.unlock() }
+        return cpu
+    }
+
+    private func end(failure: (any Error)?) {
+        var usage = rusage()
+        getrusage(Self.rusageThread, &usage)
+        condition.lock()
+        cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
         self.failure = failure
         finished = true
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Keeps `window` for its spectra to be computed ahead, if a slot is free; if none is,
-    /// the analysis computes them.
+    /// Keeps `window` to be analysed ahead, if a slot is free; if none is, the analysis
+    /// analyses it when it comes to it.
     private func offer(_ window: AudioWindow) {
         condition.lock()
         guard windowCount < Self.windows, !stopped else { condition.unlock(); return }
@@ -191,9 +230,6 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         windowCount += 1
         slot.state = .filling
         slot.index = window.index
-        // What the extractor analyses anew: every frame of a stream's first window, the
-        // unshared ones of each after it.
-        slot.first = window.index == 0 ? 0 : SubFrame.shared
         condition.unlock()
         slot.samples.update(from: window.samples.baseAddress!, count: StreamClock.windowLength)
         condition.lock()
@@ -202,17 +238,17 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Puts a block in the ring, computing spectra ahead while it is full; false once stopped.
+    /// Puts a block in the ring, analysing windows ahead while it is full; false once stopped.
     private func publish(_ samples: UnsafeBufferPointer<Float>) -> Bool {
         condition.lock()
         while blockCount == Self.blocks && !stopped {
-            if let slot = newestWaiting() {
-                slot.state = .computing
+            if let slot = nextWaiting() {
+                slot.state = .analysing
                 condition.unlock()
-                measure(.features) { slot.spectra.compute(window: slot.index, samples: UnsafeBufferPointer(start: slot.samples, count: StreamClock.windowLength),
-                                                        from: slot.first) }
+                measure(.features) { extractor.analyse(slot.window, into: slot.analysed) }
                 condition.lock()
                 slot.state = .ready
+                nextToAnalyse = slot.index + 1
                 condition.broadcast()
             } else {
                 condition.wait()
@@ -231,10 +267,11 @@ public final class ReadAhead: SpectraAhead, @unchecked Sendable {
         return true
     }
 
-    private func newestWaiting() -> WindowSlot? {
-        for k in stride(from: windowCount - 1, through: 0, by: -1) {
+    /// The window the extractor analyses next, if it is kept here and no thread analyses it.
+    private func nextWaiting() -> WindowSlot? {
+        for k in 0..<windowCount {
             let slot = windowSlots[(windowHead + k) % Self.windows]
-            if slot.state == .waiting { return slot }
+            if slot.index == nextToAnalyse { return slot.state == .waiting ? slot : nil }
         }
         return nil
     }

@@ -15,11 +15,13 @@ public enum Benchmark {
         public var events: Int
         public var alerts: Int
         public var threads: Int
+        /// With two threads: the CPU seconds of the reader's thread (the rest is the analysis's).
+        public var readerCPU: Double?
     }
 
     /// Replays `path` through `Replayer` — the path `somniq replay` takes — to no sink
     /// (the session's summary counts the events), timing each stage. With two threads the
-    /// reader's stages (decoding, resampling, the frame spectra it computes ahead) are timed
+    /// reader's stages (decoding, resampling, the windows it analyses ahead) are timed
     /// on its thread, apart from the analysis's, and the rest is the analysis thread's.
     public static func replay(path: String, profile: Profile = .balanced, learned: LearnedRules? = LearnedRules.builtin,
                               threads: Int = Replayer.defaultThreads) async throws -> Report {
@@ -38,7 +40,7 @@ public enum Benchmark {
         var stages: [(String, Double)]
         let rest: Double
         if threads >= 2 {
-            let reader = (reading + [(.features, "frame spectra computed ahead")]).map { ("reader: " + $0.1, readerTime.seconds[$0.0, default: 0]) }
+            let reader = (reading + [(.features, "windows analysed ahead")]).map { ("reader: " + $0.1, readerTime.seconds[$0.0, default: 0]) }
             let analysed = analysis.map { ($0.1, time.seconds[$0.0, default: 0]) }
             stages = reader + analysed
             rest = max(0, total - analysed.reduce(0) { $0 + $1.1 })
@@ -47,7 +49,8 @@ public enum Benchmark {
             rest = max(0, total - stages.reduce(0) { $0 + $1.1 })
         }
         return Report(total: total, cpu: cpu, stages: stages + [("windowing, sinks, the rest", rest)],
-                      events: summary.events, alerts: summary.alerts, threads: threads >= 2 ? 2 : 1)
+                      events: summary.events, alerts: summary.alerts, threads: threads >= 2 ? 2 : 1,
+                      readerCPU: replayer.readerCPUSeconds)
     }
 
     /// Seconds per stage, added up by one thread.

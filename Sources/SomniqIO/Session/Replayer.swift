@@ -16,7 +16,7 @@ public final class Replayer {
     public private(set) var comparison: ProfileComparison?
 
     /// 1: decode, resample and analyse on the calling thread. 2: decode and resample on a
-    /// thread of their own, which also computes frame spectra ahead when it has time
+    /// thread of their own, which also analyses windows ahead when it has time
     /// (`ReadAhead`). The outputs are the same.
     public var threads = Replayer.defaultThreads
     /// 2 where the machine has two cores or more, else 1.
@@ -24,6 +24,8 @@ public final class Replayer {
     /// Times the reader thread's stages when `threads` is 2 (the benchmark does); called on
     /// that thread.
     public var readerMeasure: ((Stage, () -> Void) -> Void)?
+    /// After a replay on two threads: the CPU time its reader's thread took, seconds.
+    public private(set) var readerCPUSeconds: Double?
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
         factory = SessionFactory(profile: profile, watch: watch)
@@ -47,6 +49,16 @@ public final class Replayer {
         // Whatever ends the replay, the other profiles' tallies are what it heard.
         defer { comparison = session.pipeline.comparison }
         try session.start(file.source)
+        // The reader stays the pipeline's until the session is over: the last windows (at the
+        // end, `finish`) may be analysed by it.
+        let reader = threads >= 2 ? ReadAhead(file: file, extractor: session.pipeline.extractor,
+                                              measure: readerMeasure ?? { $1() }) : nil
+        session.pipeline.ahead = reader
+        reader?.start()
+        defer {
+            reader?.stop()
+            readerCPUSeconds = reader?.readerCPUSeconds
+        }
         var reported: Int64 = 0
         func heard(_ samples: UnsafeBufferPointer<Float>, framesRead: Int64, fraction: @autoclosure () -> Double) throws {
             try session.push(samples)
@@ -56,15 +68,7 @@ public final class Replayer {
             }
         }
         do {
-            if threads >= 2 {
-                let reader = ReadAhead(file: file, transform: factory.transformForAnotherThread(),
-                                       measure: readerMeasure ?? { $1() })
-                session.pipeline.ahead = reader
-                reader.start()
-                defer {
-                    reader.stop()
-                    session.pipeline.ahead = nil
-                }
+            if let reader {
                 while let block = try reader.next() {
                     try heard(block.samples, framesRead: block.framesRead, fraction: block.fraction)
                 }

@@ -38,9 +38,6 @@ public struct SessionFactory {
     public var home: HomeMemory?
     private let transform = FFTWTransform(size: 1024)
 
-    /// A transform for another thread (a replay's reader) that runs this factory's FFT plans.
-    public func transformForAnotherThread() -> FFTWTransform { FFTWTransform(sharingPlansOf: transform) }
-
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
         self.profile = profile
         self.watch = watch
