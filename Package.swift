@@ -91,8 +91,12 @@ let package = Package(
             // every start: 1.5 MB less resident memory. lld ships with the toolchain.
             // -z now: every symbol is bound at start, so the GOT is read-only (full RELRO,
             // as Debian's hardening has it).
+            // --no-export-dynamic: the driver exports every symbol (-rdynamic), a 2.4 MB table
+            // of names nothing looks up; without it the binary is 25.4 MiB stripped, not 27.8,
+            // and 1.3-2 MB less is resident. (A crash's backtrace from a stripped binary then
+            // names no functions: symbolicate it against the unstripped build.)
             .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                          "-Xlinker", "-z", "-Xlinker", "now"],
+                          "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "--no-export-dynamic"],
                          .when(configuration: .release)),
         ]),
 
