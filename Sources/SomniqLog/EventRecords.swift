@@ -67,6 +67,8 @@ extension LogRecord {
         public var learned: [LearnedRules.Weight]
         /// Where this home's memory found the event like one marked "not this".
         public var home: Home?
+        /// Where this home's fit decided the event's class.
+        public var fit: Fit?
 
         /// The rule's `on`: the figure `peakSmoothed` was compared with.
         public var on: Double? { rule?.number("on") }
@@ -84,6 +86,7 @@ extension LogRecord {
             confirmed = t.confirmed
             learned = t.weights
             home = t.home.map(Home.init)
+            fit = t.fit.map(Fit.init)
         }
 
         /// A trace as logged (anything but an object reads as empty).
@@ -105,6 +108,7 @@ extension LogRecord {
                 learned = []
             }
             home = t["home"].flatMap(Home.init)
+            fit = t["fit"].flatMap(Fit.init)
         }
 
         var json: JSONValue {
@@ -123,6 +127,40 @@ extension LogRecord {
                 })))
             }
             m.append("home", home?.json)
+            m.append("fit", fit?.json)
+            return .object(m)
+        }
+    }
+
+    /// A trace's `fit`: this home's fit decided the event's class, its score the shipped one
+    /// with its log-odds shifted (`HomeFit`), learned when, from how many marked events.
+    ///
+    /// `{"class": "cough", "shift": 1.2345, "learned": "2026-11-22T12:00:00.000Z", "marks": 14}`
+    public struct Fit: Sendable, Equatable {
+        public var soundClass: String
+        public var shift: Double
+        public var learned: String?
+        public var marks: Int
+
+        init(_ d: HomeFit.Decided) {
+            soundClass = d.soundClass.rawValue
+            shift = d.shift
+            learned = d.learned
+            marks = d.marks
+        }
+
+        init?(_ r: JSONValue) {
+            guard let c = r.string("class"), let shift = r.number("shift"), let marks = r.number("marks") else { return nil }
+            soundClass = c
+            self.shift = shift
+            learned = r.string("learned")
+            self.marks = Int(marks)
+        }
+
+        var json: JSONValue {
+            var m: [(String, JSONValue)] = [("class", .string(soundClass)), ("shift", .rounded(shift, 4))]
+            m.append("learned", learned.map(JSONValue.string))
+            m.append(("marks", .number(Double(marks))))
             return .object(m)
         }
     }

@@ -39,6 +39,7 @@ struct Compare: AsyncParsableCommand {
         let replayer = Replayer(profile: profiles[0])
         replayer.factory.compared = profiles
         replayer.factory.home = try home.load()
+        replayer.factory.fit = try home.loadFit()
         replayer.warning = { StandardError.write("somniq: warning: \(LogText.escape(file)): \($0)\n") }
         let showProgress = isatty(STDERR_FILENO) == 1
         let summary: Session.Summary

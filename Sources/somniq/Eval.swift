@@ -85,14 +85,14 @@ struct Eval: AsyncParsableCommand {
             return
         }
         let rules = try learned.load()
-        let memory = try home.load()
+        let memory = try home.load(), fit = try home.loadFit()
         var results: [[Evaluator.Result]] = []          // per profile, per group
         var alarms = AlarmCheck()
         for p in profiles {
             var row: [Evaluator.Result] = []
             for c in collected {
                 do {
-                    row.append(try await Evaluator.evaluate(c.items, profile: p, learned: rules, home: memory) { item, found in
+                    row.append(try await Evaluator.evaluate(c.items, profile: p, learned: rules, home: memory, fit: fit) { item, found in
                         guard profiles.count == 1 else { return }
                         alarms.add(file: item.audio, reference: item.labels, estimated: found)
                         guard let estimates else { return }

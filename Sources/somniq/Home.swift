@@ -10,9 +10,19 @@ struct HomeOptions: ParsableArguments {
             completion: .file())
     var file: String?
 
+    @Flag(name: .customLong("no-home-fit"), help: "Use this home's memory without its fit (home-fit.txt beside it): the shipped scores decide every class.")
+    var noFit = false
+
     func load() throws -> HomeMemory? {
         guard let file else { return nil }
         do { return try HomeMemoryFile.read(path: file) } catch { throw fail("\(error)", Exit.dataError) }
+    }
+
+    /// This home's fit, beside the memory `--home-rules` names (`HomeFitFile.beside`), when
+    /// there is one and --no-home-fit is not given.
+    func loadFit() throws -> HomeFit? {
+        guard let file, !noFit else { return nil }
+        do { return try HomeFitFile.readBeside(file) } catch { throw fail("\(error)", Exit.dataError) }
     }
 }
 
@@ -37,7 +47,17 @@ struct Learn: AsyncParsableCommand {
         --home-rules (the daemon reads \
         home-memory.txt beside its log). An event whose audio is gone (its clip deleted, \
         its recording moved) keeps the windows the memory at the output path holds of it, \
-        when that memory was made for the same inputs. See docs/home.md.
+        when that memory was made for the same inputs. \
+
+        From the same marks it fits this home's fit, written beside the memory \
+        (home-fit.txt; for --output NAME.txt, NAME.fit.txt): per class, a shift of the \
+        shipped score's log-odds, fitted with an L2 penalty toward the shipped decision, \
+        so that a sound the home marked right scores over the profile's line and one it \
+        marked not under it. The home's held-out marks choose, class by class, whether the \
+        shift is used: only where it makes fewer errors on them than the shipped rules. It \
+        may raise, never lower, the smoke alarm, glass, a scream, a gasp and a breathing \
+        pause. Every command taking --home-rules uses the fit beside the memory \
+        (--no-home-fit: not). See docs/home.md.
         """)
 
     @Flag(help: "Learn the sound memory of this home (the only kind of learning this command does).")
@@ -107,5 +127,11 @@ struct Learn: AsyncParsableCommand {
         print(LogText.escape("\(path): \(outcome.summary)"))
         if let reused = outcome.reusedText { print(reused) }
         print(outcome.radiusText)
+        print(LogText.escape("\(HomeFitFile.beside(path)): " + HomeFitFile.said(outcome.fit)))
+        for f in outcome.fit.classes {
+            print(LogText.escape("  \(f.soundClass.rawValue): shift \(f.shift > 0 ? "+" : "")\(JSONValue.format(f.shift)) from \(f.right) marked of it and \(f.against) against it; "
+                + "held-out errors \(JSONValue.format(f.fitErrors)) where the shipped rules made \(JSONValue.format(f.shippedErrors)): "
+                + (f.used ? "used" : "not used")))
+        }
     }
 }

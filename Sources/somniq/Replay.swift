@@ -115,6 +115,7 @@ struct Replay: AsyncParsableCommand {
         replayer.threads = threads
         replayer.factory.learned = try learned.load()
         replayer.factory.home = try home.load()
+        replayer.factory.fit = try home.loadFit()
         replayer.start = startTime
         if let clips { replayer.factory.clips = (clipPolicy, clips) }
         // Appended to a log, as the daemon's: past max_mb, the clips of its labelled events

@@ -44,6 +44,9 @@ struct RulesCommand: ParsableCommand {
             if let memory = try home.load(), let file = home.file {
                 print(LogText.escape("home memory in use: \(file): \(HomeMemoryFile.summary(memory))"))
                 print("(events like those marked \"not this\" are logged with their alert held back; never a smoke alarm; glass, scream, gasp not far over the profile's on)")
+                if let fit = try home.loadFit() {
+                    print(LogText.escape("home fit in use: \(HomeFitFile.beside(file)): \(HomeFitFile.said(fit))"))
+                }
                 print()
             }
             guard let learned = try options.load() else {
@@ -79,10 +82,22 @@ struct RulesCommand: ParsableCommand {
         @Argument(help: "The class.")
         var soundClass: String
         @OptionGroup var options: RulesOptions
+        @OptionGroup var home: HomeOptions
 
         func run() throws {
             guard let c = SoundClass(rawValue: soundClass) else {
                 throw fail("\(soundClass): no such class; the classes: \(SoundClass.allCases.map(\.rawValue).joined(separator: ", "))", Exit.usage)
+            }
+            // This home's fit shifts the class's score, whichever rule made it.
+            if let fit = try home.loadFit(), let file = home.file {
+                let path = LogText.escape(HomeFitFile.beside(file))
+                if let f = fit.use(c) {
+                    print("\(c.rawValue): decided with this home's fit (\(path)): its score's log-odds shifted by \(f.shift > 0 ? "+" : "")\(JSONValue.format(f.shift)), "
+                        + "learned\(fit.learned.flatMap(WallClock.parse).map { " " + WallClock.localDate($0) } ?? "") from \(f.marks) marks; "
+                        + "held-out errors \(JSONValue.format(f.fitErrors)) where the shipped rules made \(JSONValue.format(f.shippedErrors))")
+                } else {
+                    print("\(c.rawValue): this home's fit (\(path)) leaves it to the shipped rules")
+                }
             }
             guard let learned = try options.load(), let rule = learned.rule(for: c) else {
                 throw fail("\(c.rawValue) has no learned rule: its hand rule decides it (Sources/SomniqCore/Classify/Rules/)", Exit.dataError)

@@ -87,6 +87,7 @@ struct Run: AsyncParsableCommand {
             // them is refused.
             do { try settings.checkDirectories(file: configPath) } catch { throw fail("\(error)", Exit.dataError) }
             do { _ = try Self.homeMemory(home, log: settings.log) } catch { throw fail("\(error)", Exit.dataError) }
+            do { _ = try HomeFitFile.readBeside(home.file ?? HomeMemoryFile.besideLog(settings.log)) } catch { throw fail("\(error)", Exit.dataError) }
             let p: Profile
             do { p = try ProfileLoader(directory: profileDirectory).load(settings.profile) } catch {
                 throw fail("\(error)", Exit.dataError)
@@ -118,6 +119,12 @@ struct Run: AsyncParsableCommand {
         }
         do { options.home = try Self.homeMemory(home, log: settings.log) } catch {
             options.refused.append(.homeMemory(path: options.homePath, error: "\(error)"))
+        }
+        // This home's fit, beside the memory: one that cannot be read leaves the shipped rules deciding every class.
+        if !home.noFit {
+            do { options.fit = try HomeFitFile.readBeside(options.homePath) } catch {
+                options.refused.append(.homeFit(path: HomeFitFile.beside(options.homePath), error: "\(error)"))
+            }
         }
         // The web page, when configured: it reads the session's state, never the session.
         var web: WebService?

@@ -92,4 +92,28 @@ private typealias Night = DemoNightClips
         let loop = try somniq("run", "--config", alone, "--device", "fixture:FILE=\(raw)", "--check-config")
         #expect(loop.status == 65 && loop.stderr.contains(memory), "\(loop.stderr)")
     }
+
+    /// A damaged `home-fit.txt` beside the log is refused in a critical `optional_refused`
+    /// status naming it, and the daemon listens on the shipped rules: the night's snoring is
+    /// heard, its trace naming no fit; `--check-config` refuses it as an error.
+    @Test func aDamagedHomeFitIsRefusedAndTheDaemonListensOnTheShippedRules() throws {
+        let dir = rig.home + "/fit"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let log = dir + "/events.jsonl", fit = HomeFitFile.beside(HomeMemoryFile.besideLog(log))
+        try "somniq-home-fit 1\npenalty 1\nclass scream used -2 right 0 against 9 held_out_errors 1 0\n".write(toFile: fit, atomically: true, encoding: .utf8)
+        let c = try config(#"{"log": "\#(log)", "clips": {"enabled": false}}"#)
+        let raw = try rig.raw(from: 0, seconds: 10)
+        let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(raw)", "--max-seconds", "10"])
+        #expect(try waitForExit(p, timeout: 30) == 0)
+        let live = records(log)
+        let refused = live.filter { $0["status"] == .string("optional_refused") }
+        #expect(refused.compactMap { $0["what"]?.stringValue } == ["home_fit"], "\(kinds(live))")
+        #expect(refused.first?["path"]?.stringValue == fit)
+        #expect(refused.first?["error"]?.stringValue?.contains("line 3: class: lowers scream, which a home's fit may raise but never lower") == true)
+        #expect(kinds(live).contains("status:listening") && kinds(live).contains("event_start:snoring"), "\(kinds(live))")
+        #expect(!live.contains { $0["trace"]?["fit"] != nil })
+        #expect(kinds(live).last == "session_end")
+        let check = try somniq("run", "--config", c, "--device", "fixture:FILE=\(raw)", "--check-config")
+        #expect(check.status == 65 && check.stderr.contains(fit), "\(check.stderr)")
+    }
 }

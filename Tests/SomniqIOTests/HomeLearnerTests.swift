@@ -53,6 +53,39 @@ private typealias Night = DemoNightClips
         #expect(try remembered(Night.cough, in: memory) == cough.map { $0.replacing("right cough", with: "not cough") })
     }
 
+    /// `learn --home` fits this home's fit from the same marks and writes it beside the
+    /// memory: the same marks, learned at the same time, give the same file byte for byte;
+    /// `rules show` names it; a damaged one is refused by name, and --no-home-fit replays on
+    /// the shipped scores.
+    @Test func theFitIsWrittenBesideTheMemoryTheSameEachTimeAndADamagedOneIsRefusedByName() throws {
+        let (log, recording, _) = try Night.replay(in: dir)
+        try Night.label(Night.cough, "right", log)
+        try Night.label(Night.dog, "cough", log)
+        try Night.label(Night.cry, "not", log)
+        let first = try somniq(["learn", "--home", "--log", log, "--learned-at", "2026-11-23T12:00:00Z"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let memory = HomeMemoryFile.besideLog(log), path = HomeFitFile.beside(memory)
+        #expect(path == dir + "/home-fit.txt")
+        #expect(first.stdout.contains("\(path): this home's fit "), "\(first.stdout)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fit = try HomeFitFile.read(path: path)
+        #expect(fit.header.first?.key == "learned" && fit.header.contains { $0 == ("marks", "3") })
+        #expect(fit.classes.contains { $0.soundClass == .cough && $0.right == 2 }, "the cough, and the bark that was a cough: \(fit.text)")
+        let again = try somniq(["learn", "--home", "--log", log, "--learned-at", "2026-11-23T12:00:00Z"])
+        #expect(again.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the same marks, the same file")
+
+        let shown = try somniq(["rules", "show", "cough", "--home-rules", memory])
+        #expect(shown.stdout.hasPrefix(fit.use(.cough) != nil ? "cough: decided with this home's fit (\(path))" : "cough: this home's fit (\(path)) leaves it"),
+                "\(shown.stdout)")
+
+        try "somniq-home-fit 1\nclass cough used 1 right 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try somniq(["replay", recording, "--format", "jsonl", "--output", dir + "/b.jsonl", "--home-rules", memory])
+        #expect(refused.status == 65 && refused.stderr.contains("\(path): line 2: class: expected CLASS"), "\(refused.stderr)")
+        let shipped = try somniq(["replay", recording, "--format", "jsonl", "--output", dir + "/b.jsonl", "--home-rules", memory, "--no-home-fit"])
+        #expect(shipped.status == 0, "\(shipped.stderr)")
+    }
+
     @Test func withNoPreviousMemoryOrOneForOtherInputsAnEventWhoseAudioIsGoneIsLeftOut() throws {
         let (log, recording, store) = try Night.replay(in: dir)
         try Night.label(Night.cough, "right", log)

@@ -85,15 +85,19 @@ public struct AlertProcessor: Sendable {
     /// where the profile logs it without alerting), its trace's `home` naming the event it
     /// re-classifies (`from`), and it ends when that event ends. A class the profile
     /// disables gets none: the event is only held back.
+    ///
+    /// `fit`: this home's fit (`HomeFit`): a class it decides is judged by its shifted score,
+    /// the trace naming the fit (`DecisionTrace.fit`).
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
                               levels: Levels, alarm: AlarmDetector.Span? = nil,
                               weights: (SoundClass) -> [LearnedRules.Weight] = { _ in [] },
-                              home: ((EventStart) -> HomeMemory.Match?)? = nil) -> [AlertOutput] {
+                              home: ((EventStart) -> HomeMemory.Match?)? = nil, fit: HomeFit? = nil) -> [AlertOutput] {
         var outputs: [AlertOutput] = []
         recent.record(levels, frame: frame)
         for c in classes {
             let i = c.index
-            let raw = Double(scores[c])
+            let shipped = Double(scores[c])
+            let raw = fit?.score(shipped, c) ?? shipped
             nextFrame[i] = frame + 1
             let action = machines[i].step(raw, frame: frame)
             if var event = open[i] {
@@ -117,7 +121,8 @@ public struct AlertProcessor: Sendable {
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: heard.levelDbfs,
                                          floorDbfs: heard.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
-                                         weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds))
+                                         weights: weights(c), confirmed: Double(frame) * StreamClock.frameSeconds,
+                                         fit: fit?.decided(c)))
                 var reclassified: EventStart?
                 if start.alert, let match = home?(start) {
                     start.trace.home = match

@@ -17,6 +17,9 @@ public struct DecisionTrace: Equatable, Sendable {
     public var confirmed: Double?
     /// Where this home's memory (`HomeMemory`) found the event like one marked "not this".
     public var home: HomeMemory.Match?
+    /// Where this home's fit (`HomeFit`) decided the event's class: its scores were the
+    /// shipped ones shifted by what the home marked.
+    public var fit: HomeFit.Decided?
 }
 
 /// An event confirmed by the alert processor (written as `event_start`).

@@ -14,6 +14,8 @@ public final class Pipeline {
     private var alerts: AlertProcessor
     /// This home's memory (`somniq learn --home`) and the windows it judges events by (`HomeStage`).
     private var home: HomeStage?
+    /// This home's fit (`somniq learn --home`): the shift of each class's score it decides.
+    public var homeFit: HomeFit?
     private var watch: InputWatch
     private var minutes = MinuteLevels()
     /// Minutes whose levels are known but whose class activity is not settled yet.
@@ -43,14 +45,16 @@ public final class Pipeline {
     /// window with its features and scores (for diagnostics; off in production).
     /// `learned`: the learned rules and which classes they decide (`Classifier.init`);
     /// `reportsInputs`: also report every window's learned inputs (to fit the rules).
-    /// `home`: this home's memory, which judges each event about to alert (`HomeStage`).
+    /// `home`: this home's memory, which judges each event about to alert (`HomeStage`);
+    /// `fit`: this home's fit, which shifts the scores of the classes it decides (`HomeFit`).
     public init(transform: SpectrumTransform, profile: Profile, idPrefix: String = "e",
                 watch limits: InputWatch.Limits = .init(), reportsWindows: Bool = false,
                 learned: LearnedRules? = LearnedRules.builtin, reportsInputs: Bool = false,
-                home: HomeMemory? = nil) throws(FeatureExtractor.ParameterError) {
+                home: HomeMemory? = nil, fit: HomeFit? = nil) throws(FeatureExtractor.ParameterError) {
         windower = try! Windower()
         classifier = Classifier(learned: learned, fillsInputs: reportsInputs || home != nil)
         self.home = home.map(HomeStage.init)
+        homeFit = fit
         network = classifier.needsNetwork ? learned?.network.map { SpectrogramNet.Runner($0) } : nil
         self.learned = learned
         self.reportsInputs = reportsInputs
@@ -171,7 +175,7 @@ public final class Pipeline {
                 let alarm = classifier.alarm
                 let judge = home.map { stage in { (e: EventStart) in stage.judge(e) } }
                 alerted(alerts.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm,
-                                    weights: { classifier.weights($0) }, home: judge))
+                                    weights: { classifier.weights($0) }, home: judge, fit: homeFit))
                 comparison?.step(scores, frame: features.index, classes: classes, levels: levels, alarm: alarm, home: judge)
             }
             if decision == .prompt { decidedPrompt = features.index + 1 } else { decidedTrain = features.index + 1 }

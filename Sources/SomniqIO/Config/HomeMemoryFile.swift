@@ -81,3 +81,74 @@ public enum HomeMemoryFile {
             + "ratio \(JSONValue.format((Double(m.ratio) * 1000).rounded() / 1000))"
     }
 }
+
+/// Reads and writes this home's fit (`HomeFit`'s text form): `home-fit.txt` beside the home
+/// memory (`beside`), a file of its own so that either can be refused alone: a damaged fit
+/// leaves the memory in force, and the shipped scores decide every class.
+public enum HomeFitFile {
+    /// The cap on a fit file: one line per class and a few of meta take a few kB.
+    public static let maxBytes = 64 << 10
+
+    /// The fit of the home memory at `memory`: `home-fit.txt` in its directory, or, for a
+    /// memory named otherwise (`--home-rules FILE`, `--output FILE`), FILE's name with
+    /// `.fit` before its extension (`night.txt` → `night.fit.txt`).
+    public static func beside(_ memory: String) -> String {
+        let slash = memory.lastIndex(of: "/")
+        let dir = slash.map { String(memory[...$0]) } ?? ""
+        let name = slash.map { String(memory[memory.index(after: $0)...]) } ?? memory
+        if name == "home-memory.txt" { return dir + "home-fit.txt" }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return dir + name[..<dot] + ".fit" + name[dot...]
+        }
+        return dir + name + ".fit"
+    }
+
+    public static func read(path: String) throws(HomeMemoryFile.Error) -> HomeFit {
+        let name = LogText.escape(path)
+        let file: ReadingFile
+        switch ReadingFile.open(path) {
+        case let .success(f): file = f
+        case let .failure(refusal):
+            throw HomeMemoryFile.Error(description: "\(name): \(refusal.problem("a home fit (somniq learn --home writes one)", failing: "cannot open the home fit"))")
+        }
+        let data: [UInt8]
+        do { data = try file.read(upToCount: maxBytes + 1) } catch {
+            throw HomeMemoryFile.Error(description: "\(name): cannot read the home fit: \(errnoText(error))")
+        }
+        guard data.count <= maxBytes else { throw HomeMemoryFile.Error(description: "\(name): larger than \(maxBytes >> 10) kB: not a home fit") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw HomeMemoryFile.Error(description: "\(name): not UTF-8 text: not a home fit") }
+        do { return try HomeFit(text: text) } catch {
+            throw HomeMemoryFile.Error(description: "\(name): \(LogText.escape(error.description))")
+        }
+    }
+
+    /// The fit beside the memory at `memory`, when there is anything at that path (read, and
+    /// refused by name when it cannot be); nil when there is none.
+    public static func readBeside(_ memory: String) throws(HomeMemoryFile.Error) -> HomeFit? {
+        let path = beside(memory)
+        guard HomeMemoryFile.present(path) else { return nil }
+        return try read(path: path)
+    }
+
+    /// Writes `fit` whole, as `HomeMemoryFile.write` writes a memory.
+    public static func write(_ fit: HomeFit, to path: String) throws(HomeMemoryFile.Error) {
+        if let failure = replaceContents(of: path, with: Array(fit.text.utf8), durable: true) {
+            throw HomeMemoryFile.Error(description: "\(LogText.escape(failure.path)): cannot write the home fit: \(String(cString: strerror(failure.errno)))")
+        }
+    }
+
+    /// What the fit decides, in words: "this home's fit decides cough (+1.2, from 14 marks)
+    /// and door (−0.4, from 5 marks); the shipped rules the rest, learned 22 Nov at 12:00",
+    /// or that it decides nothing yet.
+    public static func said(_ fit: HomeFit) -> String {
+        let used = fit.classes.filter(\.used)
+        let when = fit.learned.flatMap(WallClock.parse).map { ", learned \(WallClock.localDate($0)) at \(WallClock.localTime($0))" } ?? ""
+        guard !used.isEmpty else {
+            return "this home's fit decides no class yet: on the held-out marks none did better than the shipped rules\(when)"
+        }
+        let classes = used.map { f in
+            "\(f.soundClass.rawValue.replacing("_", with: " ")) (\(f.shift > 0 ? "+" : "−")\(JSONValue.format((abs(f.shift) * 100).rounded() / 100)), from \(f.marks) marks)"
+        }
+        return "this home's fit decides " + classes.joined(separator: ", ") + "; the shipped rules the rest" + when
+    }
+}

@@ -40,6 +40,8 @@ public actor SessionService: Service {
         public var homeFile: String?
         /// The memory file in force.
         public var homePath: String { homeFile ?? HomeMemoryFile.besideLog(config.log) }
+        /// This home's fit, beside the memory file (`HomeFitFile.beside(homePath)`).
+        public var fit: HomeFit?
         /// The somniq binary the daily learning runs as `learn --home`, in a child process
         /// (`LearningProcess`): the daemon's own.
         public var executable = "/proc/self/exe"
@@ -79,6 +81,13 @@ public actor SessionService: Service {
         public static func homeMemory(path: String, error: String) -> Refused {
             Refused(what: "home_memory", path: path, problem: error,
                     said: "\(error); somniq listens without this home's memory (nothing is held back by it): "
+                        + "fix or remove the file, or learn it again with somniq learn --home")
+        }
+
+        /// This home's fit at `path` could not be read (`error` names the file).
+        public static func homeFit(path: String, error: String) -> Refused {
+            Refused(what: "home_fit", path: path, problem: error,
+                    said: "\(error); somniq listens with the shipped rules deciding every class (this home's fit decides none): "
                         + "fix or remove the file, or learn it again with somniq learn --home")
         }
 
@@ -166,6 +175,7 @@ public actor SessionService: Service {
         metrics = Metrics(room: options.config.room, profile: profile)
         var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         factory.home = options.home
+        factory.fit = options.fit
         if options.config.clips.enabled {
             factory.clips = (options.config.clips.policy, options.config.clipsDirectory)
             let remembered = RememberedClips(log: options.config.log, memory: options.homePath)
@@ -479,7 +489,7 @@ public actor SessionService: Service {
 
     /// What a reload read: the configuration and its profile, or why it was refused.
     enum Prepared: Sendable {
-        case config(DaemonConfig, Profile, HomeReload)
+        case config(DaemonConfig, Profile, HomeReload, FitReload)
         case configRejected(String)
         case profileRejected(String)
     }
@@ -490,6 +500,15 @@ public actor SessionService: Service {
         case none
         case memory(HomeMemory)
         /// The file could not be read: the memory in force stays.
+        case refused(String)
+    }
+
+    /// This home's fit, read again on a reload, beside the memory file.
+    enum FitReload: Sendable {
+        /// No fit file: the fit in force (if any) stays.
+        case none
+        case fit(HomeFit)
+        /// The file could not be read: the fit in force stays.
         case refused(String)
     }
 
@@ -514,7 +533,9 @@ public actor SessionService: Service {
         if HomeMemoryFile.present(options.homePath) {
             do { home = .memory(try HomeMemoryFile.read(path: options.homePath)) } catch { home = .refused(error.description) }
         }
-        return .config(config, profile, home)
+        var fit = FitReload.none
+        do { if let f = try HomeFitFile.readBeside(options.homePath) { fit = .fit(f) } } catch { fit = .refused(error.description) }
+        return .config(config, profile, home, fit)
     }
 
     /// Puts a prepared reload in force, between two blocks of audio.
@@ -526,7 +547,7 @@ public actor SessionService: Service {
         case let .profileRejected(error):
             status(.profileRejected, details: [("error", .string(error))])
             logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
-        case let .config(new, profile, home):
+        case let .config(new, profile, home, fit):
             deliver { try session.reload(profile) }
             let running = config
             config = running.reloaded(from: new)
@@ -551,6 +572,16 @@ public actor SessionService: Service {
                 details.append(("home_refused", .string(error)))
                 logger.warning("this home's memory was not reloaded; the one in force is kept: \(error)")
             }
+            switch fit {
+            case .none: break
+            case let .fit(f):
+                pipeline.homeFit = f
+                details.append(("home_fit", .string(HomeFitFile.said(f))))
+                logger.info("reloaded this home's fit: \(HomeFitFile.beside(options.homePath)): \(HomeFitFile.said(f))")
+            case let .refused(error):
+                details.append(("home_fit_refused", .string(error)))
+                logger.warning("this home's fit was not reloaded; the one in force is kept: \(error)")
+            }
             status(.profileReloaded, details: details)
             logger.info("reloaded profile \(profile.name)")
         }
@@ -566,6 +597,7 @@ public actor SessionService: Service {
         let holdings = homeMemory.map(HomeMemoryFile.holdings)
         options.live?.update { $0.home = holdings }
         if journal, let holdings { logger.info("\(holdings)") }
+        if journal, let fit = pipeline.homeFit { logger.info("\(HomeFitFile.said(fit))") }
     }
 
     /// With `"home": {"learn_daily": true}`, learns this home's memory when it is due
@@ -602,6 +634,15 @@ public actor SessionService: Service {
             }
             if report.notFound > 0 { said += "; \(report.notFound) label(s) name no event the log holds (somniq learn --home says which)" }
             if let refused = report.previousRefused { said += "; the memory it replaced was not kept: \(refused)" }
+            // The fit the child wrote beside the memory: one that cannot be read leaves the one in force.
+            do {
+                if let fit = try HomeFitFile.readBeside(child.output) {
+                    pipeline.homeFit = fit
+                    said += "; " + HomeFitFile.said(fit)
+                }
+            } catch {
+                logger.warning("this home's fit was not put in force; the one in force is kept: \(error)")
+            }
             if pipeline.replaceHome(memory) {
                 logger.info("\(said); in force now")
                 homeInForce(journal: false)

@@ -117,11 +117,12 @@ public struct Evaluator {
 
     /// `learned`: the learned rules and which classes they decide (`Classifier.init`).
     public static func detect(_ path: String, profile: Profile, learned: LearnedRules? = LearnedRules.builtin,
-                              home: HomeMemory? = nil) async throws -> Detections {
+                              home: HomeMemory? = nil, fit: HomeFit? = nil) async throws -> Detections {
         let found = EventCollector()
         let replayer = Replayer(profile: profile)
         replayer.factory.learned = learned
         replayer.factory.home = home
+        replayer.factory.fit = fit
         let summary = try await replayer.replay(path: path, to: [found])
         let events = found.ends.map { LabeledEvent(onset: $0.onset, offset: $0.offset, label: $0.soundClass.rawValue) }
         return Detections(events: events.sorted { ($0.onset, $0.label) < ($1.onset, $1.label) },
@@ -131,7 +132,7 @@ public struct Evaluator {
 
     /// Scores `items` under `profile`; `estimates` receives each file's scored detections.
     public static func evaluate(_ items: [Item], profile: Profile, learned: LearnedRules? = LearnedRules.builtin, home: HomeMemory? = nil,
-                                estimates: ((Item, [LabeledEvent]) throws -> Void)? = nil) async throws -> Result {
+                                fit: HomeFit? = nil, estimates: ((Item, [LabeledEvent]) throws -> Void)? = nil) async throws -> Result {
         var segment = try SegmentBasedMetrics(labels: labels)
         var event = try EventBasedMetrics(labels: labels)
         var latencies: [String: [Double]] = [:]
@@ -140,7 +141,7 @@ public struct Evaluator {
                             eventOverall: ClassCounts(), labelledFiles: 0, backgroundFiles: 0, backgroundHours: 0,
                             falseAlerts: 0, falseCriticalAlerts: 0)
         for item in items {
-            let found = try await detect(item.audio, profile: profile, learned: learned, home: home)
+            let found = try await detect(item.audio, profile: profile, learned: learned, home: home, fit: fit)
             let scored = found.events.filter { labels.contains($0.label) }
             try estimates?(item, scored)
             try segment.add(reference: item.labels, estimated: scored)

@@ -15,6 +15,10 @@ import SomniqCore
 /// windows are not told apart in the file, so the radius choice judges it by all of its
 /// windows (`HomeMemory.Marked.opening` empty).
 ///
+/// This home's fit (`HomeFit`) is learned from the same marks and written beside the memory
+/// (`HomeFitFile.beside`): per class, whether a shift of the shipped score does better on the
+/// held-out marks than the shipped decision, judged at the profile's line.
+///
 /// A labelled event whose records cannot be its own (confirmed before its onset, a time
 /// that is negative or beyond a year: a damaged, edited or crafted log) is skipped, named
 /// with why (`Outcome.skipped`); the others are learned.
@@ -57,6 +61,8 @@ public struct HomeLearner: Sendable {
     public struct Outcome: Sendable {
         public var memory: HomeMemory
         public var choice: HomeMemory.RadiusChoice
+        /// This home's fit, written beside the memory (`HomeFitFile.beside`).
+        public var fit: HomeFit
         /// Labelled events left out, and why (their audio gone or unreadable, no window heard).
         public var missing: [HomeSounds.Missing]
         /// Labelled events skipped because their records cannot be their own (a damaged,
@@ -153,10 +159,16 @@ public struct HomeLearner: Sendable {
                          ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
                          ("held_out_confirmed", "\(choice.confirmed)")]
         do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }
+        // This home's fit, from the same marks: those whose audio was heard again this time
+        // (an event kept only in the previous memory has no scores, and teaches it nothing).
+        var (fit, by) = HomeFit.learn(marked, line: { c in let r = profile.rule(for: c); return max(r.minConfidence, r.startLevel) })
+        fit.header = [("learned", WallClock.iso8601(now)), ("profile", String(profile.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })),
+                      ("marks", "\(marked.count { !$0.scores.isEmpty })"), ("chosen_by", by)]
+        do { try HomeFitFile.write(fit, to: HomeFitFile.beside(output)) } catch { throw .write(error) }
         let skipped = known.refused.filter { known.labels.label(night: $0.night, id: $0.id) != nil }
         let read = Set((known.events.map { [$0.night, $0.id] }) + known.refused.map { [$0.night, $0.id] })
         let notFound = known.labels.labels.filter { !read.contains([$0.night, $0.id]) }
-        return Outcome(memory: memory, choice: choice, missing: missing, skipped: skipped, notFound: notFound, reused: reused,
+        return Outcome(memory: memory, choice: choice, fit: fit, missing: missing, skipped: skipped, notFound: notFound, reused: reused,
                        previousRefused: refused)
     }
 

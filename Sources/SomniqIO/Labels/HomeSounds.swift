@@ -79,8 +79,13 @@ public enum HomeSounds {
                 let chosen = spread(carried.isEmpty ? all : carried, at: maxWindows)
                 guard !chosen.isEmpty else { missing.append(Missing(event: e, why: "no window of it was heard in \(path)", gone: false)); continue }
                 let opening = openingWindows(e, clip: items[i].clip, all: all, carried: carried)
-                marked.append(Self.marked(e, label, windows: Set(chosen + opening).sorted().map { inputs[$0]! },
-                                          opening: opening.map { inputs[$0]! }))
+                // What this home's fit learns from: the windows of its span, those that carried
+                // it or not (for a clip, from the first that carried it to the last: its pre- and
+                // post-roll are the room).
+                let sounded = items[i].clip ? carried.first.map { f in all.filter { $0 >= f && $0 <= carried.last! } } ?? [] : all
+                var m = Self.marked(e, label, windows: Set(chosen + opening).sorted().map { inputs[$0]! }, opening: opening.map { inputs[$0]! })
+                m.scores = spread(sounded.filter { scores[$0] != nil }, at: maxWindows).map { scores[$0]!.values }
+                marked.append(m)
             }
         }
         return (marked, missing)

@@ -87,8 +87,16 @@ public enum EventWords {
         let on = t?.on ?? 0
         var s = loudness(trace: t).map { $0 + "; " } ?? ""
         s += String(cFormat: "score %.0f %% (alerts from %.0f %%)", 100 * score, 100 * on)
+        if let f = t?.fit { s += "; " + fit(f) }
         if let h = t?.home, let c { s += "; " + home(h, c) }
         return s
+    }
+
+    /// "decided with this home's fit for cough, learned 22 Nov from 14 marks" (`HomeFit`).
+    public static func fit(_ f: LogRecord.Fit) -> String {
+        "decided with this home's fit for \(f.soundClass.replacing("_", with: " "))"
+            + (f.learned.flatMap(WallClock.parse).map { ", learned \(WallClock.localDate($0))" } ?? "")
+            + " from \(f.marks) mark\(f.marks == 1 ? "" : "s")"
     }
 
     /// What a carer is asked to do about an alert of `tier`.

@@ -36,6 +36,8 @@ public struct SessionFactory {
     public var nightAudio: (config: NightAudioConfig, directory: String)?
     /// This home's memory (`--home-rules`, `somniq learn --home`); nil: none.
     public var home: HomeMemory?
+    /// This home's fit (`home-fit.txt` beside the memory, `somniq learn --home`); nil: none.
+    public var fit: HomeFit?
     private let transform = FFTWTransform(size: 1024)
 
     public init(profile: Profile, watch: InputWatch.Limits = .init()) {
@@ -50,7 +52,7 @@ public struct SessionFactory {
         do {
             pipeline = try Pipeline(transform: transform, profile: profile, idPrefix: idPrefix, watch: watch,
                                     reportsWindows: reportsWindows, learned: learned, reportsInputs: reportsInputs,
-                                    home: home)
+                                    home: home, fit: fit)
         } catch {
             // The transform is made here, at the length the pipeline reads.
             fatalError("the factory's FFT length is the pipeline's: \(error)")

@@ -22,9 +22,13 @@ extension HomeMemory {
         /// The windows from its onset to its confirmation: what the memory judges a new event
         /// by, so what a held-out event is judged by when the radius is chosen (empty: `windows`).
         public var opening: [[Float]]
+        /// The shipped scores (`ClassScores.values`) of the windows of its span, at most
+        /// `HomeSounds.maxWindows` evenly spread, those that carried it or not: what this
+        /// home's fit learns from (`HomeFit`; empty: it teaches the fit nothing).
+        public var scores: [[Float]]
 
         public init(eventID: String, night: String, group: String? = nil, soundClass: SoundClass, right: Bool, was: SoundClass? = nil,
-                    at: String?, windows: [[Float]], opening: [[Float]] = []) {
+                    at: String?, windows: [[Float]], opening: [[Float]] = [], scores: [[Float]] = []) {
             self.eventID = eventID
             self.night = night
             self.group = group
@@ -34,6 +38,7 @@ extension HomeMemory {
             self.at = at
             self.windows = windows
             self.opening = opening
+            self.scores = scores
         }
     }
 

@@ -1,0 +1,105 @@
+/// The text form of a `HomeFit` (`somniq learn --home` writes it beside the home memory,
+/// `home-fit.txt`; docs/home.md):
+///
+///     somniq-home-fit 1
+///     meta <key>=<value> ...     (how it was learned: learned=<ISO 8601>, profile=, marks=, chosen_by=)
+///     penalty 1
+///     class cough used 1.2345 right 9 against 5 held_out_errors 3.5 1.25
+///     class door unused -0.4 right 1 against 3 held_out_errors 1 2
+///
+/// A `class` line gives the class's log-odds shift, whether the held-out marks chose it
+/// (`used`) or not (`unused`), the marked events of the class and against it, and the
+/// held-out errors of the shipped decision and of the fit. The same marks, learned at the
+/// same time, give the same text byte for byte.
+extension HomeFit {
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let line: Int
+        public let problem: String
+        public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
+    }
+
+    public static let formatVersion = 1
+    static let magic = "somniq-home-fit"
+
+    public var text: String {
+        var out = ["\(Self.magic) \(Self.formatVersion)"]
+        for (k, v) in header { out.append("meta \(k)=\(v)") }
+        out.append("penalty \(Self.number(Self.penalty))")
+        for f in classes {
+            out.append("class \(f.soundClass.rawValue) \(f.used ? "used" : "unused") \(Self.number(f.shift)) right \(f.right) against \(f.against) "
+                + "held_out_errors \(Self.number(f.shippedErrors)) \(Self.number(f.fitErrors))")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The shortest text that reads back as the same Double.
+    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : x.description }
+
+    public init(text: String) throws(ParseError) {
+        var header: [(key: String, value: String)] = []
+        var classes: [ClassFit] = []
+        var sawVersion = false, sawPenalty = false
+        func number(_ w: Substring, _ line: Int, _ what: String) throws(ParseError) -> Double {
+            guard let x = Double(w), x.isFinite else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a number") }
+            return x
+        }
+        func count(_ w: Substring, _ line: Int, _ what: String) throws(ParseError) -> Int {
+            guard let n = Int(w), n >= 0 else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a count") }
+            return n
+        }
+        for (i, raw) in TextLines.of(text).enumerated() {
+            let line = i + 1
+            let words = raw.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = words.first else { continue }
+            if !sawVersion {
+                guard first == Self.magic, words.count == 2 else {
+                    throw ParseError(line: line, problem: "not a home fit: it starts with \"\(Self.magic) \(Self.formatVersion)\" (somniq learn --home writes one)")
+                }
+                guard words[1] == "\(Self.formatVersion)" else {
+                    throw ParseError(line: line, problem: "format \(words[1].prefix(20)); this somniq reads format \(Self.formatVersion): learn it again (somniq learn --home)")
+                }
+                sawVersion = true
+                continue
+            }
+            switch first {
+            case "meta":
+                guard words.count == 2, let eq = words[1].firstIndex(of: "=") else {
+                    throw ParseError(line: line, problem: "meta: expected one KEY=VALUE")
+                }
+                header.append((String(words[1][..<eq]), String(words[1][words[1].index(after: eq)...])))
+            case "penalty":
+                guard words.count == 2, try number(words[1], line, "penalty") == Self.penalty else {
+                    throw ParseError(line: line, problem: "penalty: this somniq fits with penalty \(Self.number(Self.penalty)): learn it again (somniq learn --home)")
+                }
+                sawPenalty = true
+            case "class":
+                guard words.count == 11, words[4] == "right", words[6] == "against", words[8] == "held_out_errors" else {
+                    throw ParseError(line: line, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT")
+                }
+                guard let c = SoundClass(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "class: no class \"\(words[1].prefix(20))\"") }
+                guard !classes.contains(where: { $0.soundClass == c }) else { throw ParseError(line: line, problem: "class: \(c.rawValue) twice") }
+                guard words[2] == "used" || words[2] == "unused" else {
+                    throw ParseError(line: line, problem: "class: \"\(words[2].prefix(20))\" is not used or unused")
+                }
+                let shift = try number(words[3], line, "class")
+                guard abs(shift) <= Self.maxShift else {
+                    throw ParseError(line: line, problem: "class: shift \(Self.number(shift)) of \(c.rawValue) beyond ±\(Self.number(Self.maxShift))")
+                }
+                guard shift >= 0 || !Self.neverLowered.contains(c) else {
+                    throw ParseError(line: line, problem: "class: lowers \(c.rawValue), which a home's fit may raise but never lower")
+                }
+                classes.append(ClassFit(soundClass: c, shift: shift, used: words[2] == "used", right: try count(words[5], line, "class"),
+                                        against: try count(words[7], line, "class"), shippedErrors: try number(words[9], line, "class"),
+                                        fitErrors: try number(words[10], line, "class")))
+            default:
+                throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
+            }
+        }
+        guard sawVersion else { throw ParseError(line: 0, problem: "empty: not a home fit (somniq learn --home writes one)") }
+        guard sawPenalty else { throw ParseError(line: 0, problem: "no penalty line: the file is cut short") }
+        self.init(classes: classes, header: header)
+    }
+
+    /// When it was learned (its `learned` meta), as written.
+    public var learned: String? { header.first { $0.key == "learned" }?.value }
+}
