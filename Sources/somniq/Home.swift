@@ -52,12 +52,13 @@ struct Learn: AsyncParsableCommand {
         From the same marks it fits this home's fit, written beside the memory \
         (home-fit.txt; for --output NAME.txt, NAME.fit.txt): per class, a shift of the \
         shipped score's log-odds, fitted with an L2 penalty toward the shipped decision, \
-        so that a sound the home marked right scores over the profile's line and one it \
-        marked not under it. The home's held-out marks choose, class by class, whether the \
-        shift is used: only where it makes fewer errors on them than the shipped rules. It \
-        may raise, never lower, the smoke alarm, glass, a scream, a gasp and a breathing \
-        pause. Every command taking --home-rules uses the fit beside the memory \
-        (--no-home-fit: not). See docs/home.md.
+        so that the sounds the home marked right, or named in a correction, reach the \
+        profile's line, while those marked against the class stay under it. The home's \
+        held-out marks choose, class by class, whether the shift is used: only where it \
+        makes fewer errors on them than the shipped rules. A shift only ever raises a \
+        score (the smoke alarm, glass, a scream, a gasp and a breathing pause included): \
+        what was marked not this, the memory holds back. Every command taking \
+        --home-rules uses the fit beside the memory (--no-home-fit: not). See docs/home.md.
         """)
 
     @Flag(help: "Learn the sound memory of this home (the only kind of learning this command does).")

@@ -109,7 +109,7 @@ private typealias Night = DemoNightClips
         let refused = live.filter { $0["status"] == .string("optional_refused") }
         #expect(refused.compactMap { $0["what"]?.stringValue } == ["home_fit"], "\(kinds(live))")
         #expect(refused.first?["path"]?.stringValue == fit)
-        #expect(refused.first?["error"]?.stringValue?.contains("line 3: class: lowers scream, which a home's fit may raise but never lower") == true)
+        #expect(refused.first?["error"]?.stringValue?.contains("line 3: class: lowers scream: a home's fit only raises a score") == true)
         #expect(kinds(live).contains("status:listening") && kinds(live).contains("event_start:snoring"), "\(kinds(live))")
         #expect(!live.contains { $0["trace"]?["fit"] != nil })
         #expect(kinds(live).last == "session_end")

@@ -122,3 +122,19 @@ let everyKind: [LogRecord] = {
     guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
     #expect(read.trace?.home?.was == .snoring && read.trace?.home?.from == "e7")
 }
+
+/// An event of a class this home's fit decides: the trace's `fit` names the class, its shift,
+/// when the fit was learned and from how many marks, and reads back as written.
+@Test func anEventDecidedWithThisHomesFitIsWrittenWithIt() throws {
+    var trace = DecisionTrace(rule: Profile.balanced.rule(for: .cough), peakSmoothed: 0.75, peakRaw: 0.75, levelDbfs: -30, floorDbfs: -50,
+                              profileName: "balanced", profileSHA256: "ab")
+    trace.fit = HomeFit.Decided(soundClass: .cough, shift: 1.1106, learned: "2026-11-23T12:00:00.000Z", marks: 3)
+    let start = SomniqCore.EventStart(id: "e4", soundClass: .cough, tier: .medium, onset: 3, confidence: 0.75, alert: true,
+                                      suppressed: nil, trace: trace)
+    let line = LogRecord.eventStart(.init(start)).line
+    #expect(line.hasSuffix(#""fit":{"class":"cough","shift":1.1106,"learned":"2026-11-23T12:00:00.000Z","marks":3}}}"#), "\(line)")
+    guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
+    let fit = try #require(read.trace?.fit)
+    #expect(fit.soundClass == "cough" && fit.shift == 1.1106 && fit.learned == "2026-11-23T12:00:00.000Z" && fit.marks == 3)
+    #expect(LogRecord.eventStart(read).line == line)
+}

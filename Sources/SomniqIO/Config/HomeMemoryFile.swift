@@ -137,8 +137,8 @@ public enum HomeFitFile {
         }
     }
 
-    /// What the fit decides, in words: "this home's fit decides cough (+1.2, from 14 marks)
-    /// and door (−0.4, from 5 marks); the shipped rules the rest, learned 22 Nov at 12:00",
+    /// What the fit decides, in words: "this home's fit decides cough (+1.2, from 14 marks),
+    /// door (+0.4, from 5 marks); the shipped rules the rest, learned 2026-11-22 at 12:00",
     /// or that it decides nothing yet.
     public static func said(_ fit: HomeFit) -> String {
         let used = fit.classes.filter(\.used)
@@ -147,7 +147,7 @@ public enum HomeFitFile {
             return "this home's fit decides no class yet: on the held-out marks none did better than the shipped rules\(when)"
         }
         let classes = used.map { f in
-            "\(f.soundClass.rawValue.replacing("_", with: " ")) (\(f.shift > 0 ? "+" : "−")\(JSONValue.format((abs(f.shift) * 100).rounded() / 100)), from \(f.marks) marks)"
+            "\(f.soundClass.rawValue.replacing("_", with: " ")) (+\(JSONValue.format((f.shift * 100).rounded() / 100)), from \(f.marks) marks)"
         }
         return "this home's fit decides " + classes.joined(separator: ", ") + "; the shipped rules the rest" + when
     }

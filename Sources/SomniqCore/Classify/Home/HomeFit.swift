@@ -5,10 +5,14 @@ import RealModule
 ///
 /// Per class, one number: a shift of the shipped score's log-odds, `s' = σ(logit(s) + shift)`,
 /// which the alert processor's rule for the class then judges as it would the shipped score
-/// (its `min_confidence`, `on`, debounce unchanged). A positive shift finds quieter sounds of
-/// the class (a cough the shipped rules scored 0.35 where the profile alerts from 0.5), a
-/// negative one holds back sounds the home said were not it. A score of 0 stays 0 and 1
-/// stays 1, so that silence never alerts.
+/// (its `min_confidence`, `on`, debounce unchanged). The shift finds quieter sounds of the
+/// class (a cough the shipped rules scored 0.5 where the profile alerts from 0.7). It is never
+/// below 0: what the home marked "not this" its memory holds back, keeping the event in the
+/// log, where a lower score would drop it, and with it the event a correction ("it was X")
+/// logs as X (measured on the home protocol: allowed to lower, home 41's "it was X" user lost
+/// recall as alerts, 0.527 to 0.473). Where the marks say a class's sounds are not it, the
+/// marks against it keep its shift down, to 0. A score of 0 stays 0 and 1 stays 1, so that
+/// silence never alerts.
 ///
 /// The shift is a logistic regression whose offset is the shipped score's log-odds over the
 /// line's (so that at shift 0 it decides as the shipped rules do, a window of the class where
@@ -25,10 +29,10 @@ import RealModule
 /// as in the fit. The shift is used only where its held-out errors are fewer than the shipped
 /// decision's on the same windows.
 ///
-/// What a home can never lower: the smoke alarm, glass, a scream, a gasp and a breathing
-/// pause (`HomeMemory.untouchable` and `HomeMemory.neverTaughtAway`) are shifted up or not
-/// at all, so that nothing learned in a home scores a true one lower than the shipped rules
-/// do; the text form of a fit that lowers one is refused.
+/// So a home can never lower a class: nothing learned in a home scores a true smoke alarm,
+/// glass, scream, gasp or breathing pause lower than the shipped rules do, and each class's
+/// score goes to its own rule, so that a raised class takes no alert from another. The text
+/// form of a fit that lowers a class is refused.
 public struct HomeFit: Sendable, Equatable {
     /// The fit of one class.
     public struct ClassFit: Sendable, Equatable {
@@ -76,10 +80,8 @@ public struct HomeFit: Sendable, Equatable {
 
     /// The penalty on a shift's square, in marked events: one event's worth.
     public static let penalty = 1.0
-    /// The largest shift fitted either way (a factor of about 400 on the odds).
+    /// The largest shift fitted (a factor of about 400 on the odds).
     public static let maxShift = 6.0
-    /// The classes a home's fit may raise but never lower.
-    public static let neverLowered: Set<SoundClass> = HomeMemory.untouchable.union(HomeMemory.neverTaughtAway)
 
     /// The fit of class `c` when it is used, else nil.
     public func use(_ c: SoundClass) -> ClassFit? {
@@ -180,13 +182,12 @@ public struct HomeFit: Sendable, Equatable {
             // A class with no event of its own, or none against it, or one event only, is left
             // as shipped: nothing to learn its line from.
             guard right + against >= 2 else { continue }
-            let lower = neverLowered.contains(c) ? 0.0 : -maxShift
-            let all = fit(rows.map { ($0.z, $0.y, $0.w) }, lower: lower)
+            let all = fit(rows.map { ($0.z, $0.y, $0.w) })
             var shipped = 0.0, fitted = 0.0
             for f in 0..<foldIndex.count {
                 let held = rows.filter { $0.fold == f }
                 guard !held.isEmpty else { continue }
-                let b = fit(rows.filter { $0.fold != f }.map { ($0.z, $0.y, $0.w) }, lower: lower)
+                let b = fit(rows.filter { $0.fold != f }.map { ($0.z, $0.y, $0.w) })
                 for r in held {
                     if (r.s >= t) != r.y { shipped += r.w }
                     if (shifted(r.s, by: b) >= t) != r.y { fitted += r.w }
@@ -199,9 +200,9 @@ public struct HomeFit: Sendable, Equatable {
     }
 
     /// The shift minimising the weighted logistic loss of `rows` (log-odds over the line, whether of
-    /// the class, weight) plus `penalty`/2 × shift², within [`lower`, `maxShift`], by Newton's
+    /// the class, weight) plus `penalty`/2 × shift², within [0, `maxShift`], by Newton's
     /// method (the loss is convex), rounded to 4 decimals so that the file's shift is the one used.
-    static func fit(_ rows: [(z: Double, y: Bool, w: Double)], lower: Double) -> Double {
+    static func fit(_ rows: [(z: Double, y: Bool, w: Double)]) -> Double {
         var b = 0.0
         for _ in 0..<100 {
             var g = penalty * b, h = penalty
@@ -210,7 +211,7 @@ public struct HomeFit: Sendable, Equatable {
                 g += r.w * (p - (r.y ? 1 : 0))
                 h += r.w * p * (1 - p)
             }
-            let next = min(maxShift, max(lower, b - g / h))
+            let next = min(maxShift, max(0, b - g / h))
             if abs(next - b) < 1e-12 { b = next; break }
             b = next
         }

@@ -5,7 +5,7 @@
 ///     meta <key>=<value> ...     (how it was learned: learned=<ISO 8601>, profile=, marks=, chosen_by=)
 ///     penalty 1
 ///     class cough used 1.2345 right 9 against 5 held_out_errors 3.5 1.25
-///     class door unused -0.4 right 1 against 3 held_out_errors 1 2
+///     class door unused 0.4 right 1 against 3 held_out_errors 1 2
 ///
 /// A `class` line gives the class's log-odds shift, whether the held-out marks chose it
 /// (`used`) or not (`unused`), the marked events of the class and against it, and the
@@ -82,11 +82,11 @@ extension HomeFit {
                     throw ParseError(line: line, problem: "class: \"\(words[2].prefix(20))\" is not used or unused")
                 }
                 let shift = try number(words[3], line, "class")
-                guard abs(shift) <= Self.maxShift else {
-                    throw ParseError(line: line, problem: "class: shift \(Self.number(shift)) of \(c.rawValue) beyond ±\(Self.number(Self.maxShift))")
+                guard shift >= 0 else {
+                    throw ParseError(line: line, problem: "class: lowers \(c.rawValue): a home's fit only raises a score (its memory holds back what was marked not this)")
                 }
-                guard shift >= 0 || !Self.neverLowered.contains(c) else {
-                    throw ParseError(line: line, problem: "class: lowers \(c.rawValue), which a home's fit may raise but never lower")
+                guard shift <= Self.maxShift else {
+                    throw ParseError(line: line, problem: "class: shift \(Self.number(shift)) of \(c.rawValue) beyond \(Self.number(Self.maxShift))")
                 }
                 classes.append(ClassFit(soundClass: c, shift: shift, used: words[2] == "used", right: try count(words[5], line, "class"),
                                         against: try count(words[7], line, "class"), shippedErrors: try number(words[9], line, "class"),
