@@ -58,7 +58,11 @@ import Testing
         #expect(Set(first.entries.map(\.eventID)) == [Self.cough, Self.dog])
         #expect(DailyLearning.learned(first) == WallClock.parse("2026-11-23T10:00"), "learned at the daemon's wall-clock time")
         #expect(await service.homeMemory?.entries.count == first.entries.count, "in force without a restart")
-        #expect(journal.all == ["info: learned this home's memory: \(path): \(HomeMemoryFile.summary(first)); in force now"])
+        // This home's fit, learned beside it, is put in force with it.
+        let fit = try HomeFitFile.read(path: HomeFitFile.beside(path))
+        #expect(fit.learned.flatMap(WallClock.parse) == WallClock.parse("2026-11-23T10:00"), "learned at the daemon's wall-clock time")
+        #expect(await service.homeFit == fit, "in force without a restart")
+        #expect(journal.all == ["info: learned this home's memory: \(path): \(HomeMemoryFile.summary(first)); \(HomeFitFile.said(fit)); in force now"])
 
         // A label given since: not learned before noon.
         try label(Self.cry, "right", log)

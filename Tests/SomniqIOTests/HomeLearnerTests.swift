@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SomniqIO
 import SomniqCore
+import SomniqLog
 
 private typealias Night = DemoNightClips
 
@@ -84,6 +85,15 @@ private typealias Night = DemoNightClips
         #expect(refused.status == 65 && refused.stderr.contains("\(path): line 2: class: expected CLASS"), "\(refused.stderr)")
         let shipped = try somniq(["replay", recording, "--format", "jsonl", "--output", dir + "/b.jsonl", "--home-rules", memory, "--no-home-fit"])
         #expect(shipped.status == 0, "\(shipped.stderr)")
+    }
+
+    /// An event of a class this home's fit decides says so in words, in the box's time zone.
+    @Test func theWhySaysThisHomesFitDecidedTheClass() throws {
+        let trace = LogRecord.Trace(try JSONValue(parsing: #"{"peak_smoothed": 0.75, "rule": {"on": 0.7}, "level_dbfs": -30, "floor_dbfs": -50, "#
+                                    + #""fit": {"class": "cough", "shift": 1.1106, "learned": "2026-11-23T12:00:00.000Z", "marks": 14}}"#))
+        let day = WallClock.localDate(WallClock.parse("2026-11-23T12:00:00.000Z")!)
+        #expect(EventWords.why(trace: trace, of: .cough)
+                == "loud, about 20 dB over the room; score 75 % (alerts from 70 %); decided with this home's fit for cough, learned \(day) from 14 marks")
     }
 
     @Test func withNoPreviousMemoryOrOneForOtherInputsAnEventWhoseAudioIsGoneIsLeftOut() throws {

@@ -589,6 +589,8 @@ public actor SessionService: Service {
 
     /// This home's memory in force.
     var homeMemory: HomeMemory? { pipeline.homeMemory }
+    /// This home's fit in force.
+    var homeFit: HomeFit? { pipeline.homeFit }
 
     /// Says what this home's memory in force holds, for /healthz and the page, and with
     /// `journal` in the journal (at start: a reload and the daily learning say what they
