@@ -172,7 +172,7 @@ learn-home: build test-packages learn-venv ## Re-fits the learned rules with a h
 	@[ -d .build/learn/material/fold0 ] || python3 tools/learn/material.py --corpus $(CORPUS)
 	$(LEARN_VENV)/bin/python tools/learn/home.py --home $(HOME_LOG) --corpus $(CORPUS) $(if $(HOME_RULES),--out $(HOME_RULES))
 
-eval-home: build test-packages ## The home protocol: a mixed home's first night labelled as a user would, its next night scored without and with learn --home's memory, and with one taught "it was X" (needs the corpus).
+eval-home: build test-packages ## The home protocol: a mixed home's first night labelled as a user would, its next night scored without and with learn --home's memory, alone and with its fit, and with one taught "it was X" (needs the corpus).
 	@[ -d $(CORPUS)/clips ] || { echo "no corpus at $(CORPUS); set CORPUS=/path/to/corpus"; exit 1; }
 	@for seed in 41 51 61; do for sources in 2 all; do \
 	  echo "== home $$seed, hearing $$( [ $$sources = all ] && echo every check-side source || echo two sources of each class)"; \
