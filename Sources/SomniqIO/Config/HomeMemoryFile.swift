@@ -27,22 +27,29 @@ public enum HomeMemoryFile {
     }
 
     public static func read(path: String) throws(Error) -> HomeMemory {
+        let text = try text(path, of: "home memory", maxBytes: maxBytes, cap: "\(maxBytes >> 20) MiB")
+        do { return try HomeMemory(text: text) } catch {
+            throw Error(description: "\(LogText.escape(path)): \(LogText.escape(error.description))")
+        }
+    }
+
+    /// The text of the `what` (a home memory, a home fit) at `path`, or why it cannot be
+    /// had: it cannot be opened or read, it is over `maxBytes` (said as `cap`), or not UTF-8.
+    static func text(_ path: String, of what: String, maxBytes: Int, cap: String) throws(Error) -> String {
         let name = LogText.escape(path)
         let file: ReadingFile
         switch ReadingFile.open(path) {
         case let .success(f): file = f
         case let .failure(refusal):
-            throw Error(description: "\(name): \(refusal.problem("a home memory (somniq learn --home writes one)", failing: "cannot open the home memory"))")
+            throw Error(description: "\(name): \(refusal.problem("a \(what) (somniq learn --home writes one)", failing: "cannot open the \(what)"))")
         }
         let data: [UInt8]
         do { data = try file.read(upToCount: maxBytes + 1) } catch {
-            throw Error(description: "\(name): cannot read the home memory: \(errnoText(error))")
+            throw Error(description: "\(name): cannot read the \(what): \(errnoText(error))")
         }
-        guard data.count <= maxBytes else { throw Error(description: "\(name): larger than \(maxBytes >> 20) MiB: not a home memory") }
-        guard let text = String(validating: data, as: UTF8.self) else { throw Error(description: "\(name): not UTF-8 text: not a home memory") }
-        do { return try HomeMemory(text: text) } catch {
-            throw Error(description: "\(name): \(LogText.escape(error.description))")
-        }
+        guard data.count <= maxBytes else { throw Error(description: "\(name): larger than \(cap): not a \(what)") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw Error(description: "\(name): not UTF-8 text: not a \(what)") }
+        return text
     }
 
     /// Writes `memory` whole: a temporary file beside `path`, flushed to the disk and
@@ -104,21 +111,9 @@ public enum HomeFitFile {
     }
 
     public static func read(path: String) throws(HomeMemoryFile.Error) -> HomeFit {
-        let name = LogText.escape(path)
-        let file: ReadingFile
-        switch ReadingFile.open(path) {
-        case let .success(f): file = f
-        case let .failure(refusal):
-            throw HomeMemoryFile.Error(description: "\(name): \(refusal.problem("a home fit (somniq learn --home writes one)", failing: "cannot open the home fit"))")
-        }
-        let data: [UInt8]
-        do { data = try file.read(upToCount: maxBytes + 1) } catch {
-            throw HomeMemoryFile.Error(description: "\(name): cannot read the home fit: \(errnoText(error))")
-        }
-        guard data.count <= maxBytes else { throw HomeMemoryFile.Error(description: "\(name): larger than \(maxBytes >> 10) kB: not a home fit") }
-        guard let text = String(validating: data, as: UTF8.self) else { throw HomeMemoryFile.Error(description: "\(name): not UTF-8 text: not a home fit") }
+        let text = try HomeMemoryFile.text(path, of: "home fit", maxBytes: maxBytes, cap: "\(maxBytes >> 10) kB")
         do { return try HomeFit(text: text) } catch {
-            throw HomeMemoryFile.Error(description: "\(name): \(LogText.escape(error.description))")
+            throw HomeMemoryFile.Error(description: "\(LogText.escape(path)): \(LogText.escape(error.description))")
         }
     }
 
