@@ -100,7 +100,7 @@ private typealias Night = DemoNightClips
         let dir = rig.home + "/fit"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let log = dir + "/events.jsonl", fit = HomeFitFile.beside(HomeMemoryFile.besideLog(log))
-        try "somniq-home-fit 1\npenalty 1\nclass scream used -2 right 0 against 9 held_out_errors 1 0\n".write(toFile: fit, atomically: true, encoding: .utf8)
+        try "somniq-home-fit 1\npenalty 1\nclass cough used -2 right 0 against 9 held_out_errors 1 0\n".write(toFile: fit, atomically: true, encoding: .utf8)
         let c = try config(#"{"log": "\#(log)", "clips": {"enabled": false}}"#)
         let raw = try rig.raw(from: 0, seconds: 10)
         let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(raw)", "--max-seconds", "10"])
@@ -109,7 +109,7 @@ private typealias Night = DemoNightClips
         let refused = live.filter { $0["status"] == .string("optional_refused") }
         #expect(refused.compactMap { $0["what"]?.stringValue } == ["home_fit"], "\(kinds(live))")
         #expect(refused.first?["path"]?.stringValue == fit)
-        #expect(refused.first?["error"]?.stringValue?.contains("line 3: class: lowers scream: a home's fit only raises a score") == true)
+        #expect(refused.first?["error"]?.stringValue?.contains("line 3: class: lowers cough: a home's fit only raises a score") == true)
         #expect(kinds(live).contains("status:listening") && kinds(live).contains("event_start:snoring"), "\(kinds(live))")
         #expect(!live.contains { $0["trace"]?["fit"] != nil })
         #expect(kinds(live).last == "session_end")

@@ -78,6 +78,9 @@ extension HomeFit {
                 }
                 guard let c = SoundClass(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "class: no class \"\(words[1].prefix(20))\"") }
                 guard !classes.contains(where: { $0.soundClass == c }) else { throw ParseError(line: line, problem: "class: \(c.rawValue) twice") }
+                guard !HomeMemory.untouchable.contains(c), !HomeMemory.neverTaughtAway.contains(c) else {
+                    throw ParseError(line: line, problem: "class: \(c.rawValue): a home's fit leaves the alarm and the critical classes as shipped")
+                }
                 guard words[2] == "used" || words[2] == "unused" else {
                     throw ParseError(line: line, problem: "class: \"\(words[2].prefix(20))\" is not used or unused")
                 }
