@@ -67,7 +67,7 @@ public struct CaseRun: Sendable {
                 switch o {
                 case let .start(e) where e.soundClass == .smokeAlarm:
                     opened += 1
-                    if e.suppressed == "home" { heldBack += 1 }
+                    if e.suppressed == .home { heldBack += 1 }
                     raised.append((e.trace.confirmed ?? e.onset) - e.trace.rule.debounce)
                 case let .end(e) where e.soundClass == .smokeAlarm: found.append((e.onset, e.offset))
                 default: break

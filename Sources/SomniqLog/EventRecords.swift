@@ -11,8 +11,9 @@ extension LogRecord {
         public var onsetTime: String?
         public var confidence: Double?
         public var alert: Bool
-        /// `cooldown`, `home` or `profile`: why an event was not alerted.
-        public var suppressed: String?
+        /// Why an event was not alerted (nil as well when the log names a reason this
+        /// version does not know).
+        public var suppressed: Suppression?
         public var trace: Trace?
 
         /// `time`: maps a stream time to an ISO 8601 UTC wall-clock time (live sessions only).
@@ -20,9 +21,9 @@ extension LogRecord {
             id = e.id
             soundClass = e.soundClass
             tier = e.tier
-            onset = e.onset
+            onset = e.onset.asLogged()
             onsetTime = time?(e.onset)
-            confidence = e.confidence
+            confidence = e.confidence.asLogged()
             alert = e.alert
             suppressed = e.suppressed
             trace = Trace(e.trace)
@@ -37,7 +38,7 @@ extension LogRecord {
             onsetTime = r.string("onset_time")
             confidence = r.number("confidence")
             alert = r.isTrue("alert")
-            suppressed = r.string("suppressed")
+            suppressed = r.string("suppressed").flatMap(Suppression.init(rawValue:))
             trace = r["trace"].map(Trace.init)
         }
 
@@ -48,7 +49,7 @@ extension LogRecord {
             m.append("onset_time", onsetTime.map(JSONValue.string))
             m.append("confidence", confidence.map { .rounded($0) })
             m.append(("alert", .bool(alert)))
-            m.append(("suppressed", suppressed.map(JSONValue.string) ?? .null))
+            m.append(("suppressed", suppressed.map { .string($0.rawValue) } ?? .null))
             m.append("trace", trace?.json)
             return m
         }
@@ -77,14 +78,14 @@ extension LogRecord {
 
         init(_ t: DecisionTrace) {
             rule = t.rule.json
-            peakSmoothed = t.peakSmoothed
-            peakRaw = t.peakRaw
-            levelDbfs = t.levelDbfs
-            floorDbfs = t.floorDbfs
+            peakSmoothed = t.peakSmoothed.asLogged()
+            peakRaw = t.peakRaw.asLogged()
+            levelDbfs = t.levelDbfs.asLogged(1)
+            floorDbfs = t.floorDbfs.asLogged(1)
             profile = t.profileName
             profileSHA256 = t.profileSHA256
-            confirmed = t.confirmed
-            learned = t.weights
+            confirmed = t.confirmed?.asLogged()
+            learned = t.weights.map { LearnedRules.Weight(input: $0.input, value: $0.value.asLogged(), weight: $0.weight.asLogged()) }
             home = t.home.map(Home.init)
             fit = t.fit.map(Fit.init)
         }
@@ -190,7 +191,7 @@ extension LogRecord {
             label = m.was?.rawValue ?? HomeMemory.Kind.not.rawValue
             from = m.from
             at = m.at
-            distance = Double(m.distance)
+            distance = Double(m.distance).asLogged()
             kept = m.holdsBack ? nil : "critical: never taught away"
         }
 
@@ -239,11 +240,11 @@ extension LogRecord {
         public init(_ e: SomniqCore.EventEnd, time: ((Double) -> String)? = nil, clip: String? = nil) {
             id = e.id
             soundClass = e.soundClass
-            onset = e.onset
-            offset = e.offset
+            onset = e.onset.asLogged()
+            offset = e.offset.asLogged()
             offsetTime = time?(e.offset)
-            peakDbfs = e.peakDbfs
-            confidence = e.confidence
+            peakDbfs = e.peakDbfs.asLogged(1)
+            confidence = e.confidence.asLogged()
             truncated = e.truncated
             self.clip = clip
         }

@@ -12,15 +12,15 @@ extension LogRecord {
         public var active: [(SoundClass, Double)]
 
         public init(_ m: MinuteLevels.Minute, time: String? = nil) {
-            start = m.startSeconds
-            seconds = m.seconds
+            start = m.startSeconds.asLogged()
+            seconds = m.seconds.asLogged()
             self.time = time
-            leq = m.leqDbfs
-            l10 = m.l10Dbfs
-            l90 = m.l90Dbfs
-            lmax = m.maxDbfs
-            floor = m.floorDbfs
-            active = SoundClass.allCases.compactMap { c in m.activeSeconds(c) > 0 ? (c, m.activeSeconds(c)) : nil }
+            leq = m.leqDbfs.asLogged(1)
+            l10 = m.l10Dbfs.asLogged(1)
+            l90 = m.l90Dbfs.asLogged(1)
+            lmax = m.maxDbfs.asLogged(1)
+            floor = m.floorDbfs.asLogged(1)
+            active = SoundClass.allCases.compactMap { c in m.activeSeconds(c) > 0 ? (c, m.activeSeconds(c).asLogged(1)) : nil }
         }
 
         init?(_ r: JSONValue) {

@@ -121,6 +121,16 @@ extension JSONValue {
     }
 }
 
+extension Double {
+    /// The number as the log writes it (`JSONValue.rounded`, `places` decimals), so that a
+    /// record built from the pipeline holds what reading its line back gives: every sink
+    /// sees the record the log keeps. Not a number, it is left as it is (the log writes null).
+    func asLogged(_ places: Int = 3) -> Double {
+        guard isFinite, case let .number(x) = JSONValue.rounded(self, places) else { return self }
+        return x
+    }
+}
+
 /// Writing optional members: nil leaves the member out.
 extension Array where Element == (String, JSONValue) {
     mutating func append(_ key: String, _ value: JSONValue?) {

@@ -136,14 +136,14 @@ extension LogRecord {
         /// `classes`: by `SoundClass.index`; classes with no event are left out.
         public init(streamSeconds: Double, events: Int, alerts: Int, reason: EndReason, classes: [ClassTally] = [],
                     endTime: String? = nil, error: String? = nil) {
-            self.streamSeconds = streamSeconds
+            self.streamSeconds = streamSeconds.asLogged()
             self.events = events
             self.alerts = alerts
             self.reason = reason
             self.error = error
             self.classes = classes.isEmpty ? nil : SoundClass.allCases.compactMap { c in
                 let t = classes[c.index]
-                return t.events > 0 ? (c, Tally(events: t.events, alerts: t.alerts, minutes: t.seconds / 60)) : nil
+                return t.events > 0 ? (c, Tally(events: t.events, alerts: t.alerts, minutes: (t.seconds / 60).asLogged(2))) : nil
             }
             self.endTime = endTime
         }

@@ -55,7 +55,7 @@ extension LogRecord {
         public init(_ status: LogStatus, streamSeconds: Double, alert: Bool = false, details: [(String, JSONValue)] = [],
                     time: String? = nil) {
             self.status = status
-            self.streamSeconds = streamSeconds
+            self.streamSeconds = streamSeconds.asLogged()
             self.time = time
             self.alert = alert
             self.details = details
@@ -87,6 +87,8 @@ extension LogRecord {
         public var seconds: Double? { self[detail: "seconds"]?.numberValue }
         /// `unheard_s` of `listening`: how long the room went unheard before it.
         public var unheardSeconds: Double? { self[detail: "unheard_s"]?.numberValue }
+        /// `retry_s` of `device_lost`: how long until the device is tried again.
+        public var retrySeconds: Double? { self[detail: "retry_s"]?.numberValue }
         /// `id` of `clip_skipped`: the event whose clip was not kept.
         public var id: String? { self[detail: "id"]?.stringValue }
         public var error: String? { self[detail: "error"]?.stringValue }

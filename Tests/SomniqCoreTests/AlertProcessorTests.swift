@@ -19,7 +19,7 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     let starts = outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
     #expect(starts.map(\.onset) == [0.0, 2.0])
     #expect(starts.map(\.alert) == [true, false])
-    #expect(starts.map(\.suppressed) == [nil, "cooldown"])
+    #expect(starts.map(\.suppressed) == [nil, .cooldown])
     #expect(starts.map(\.id) == ["e1", "e2"])
 }
 
@@ -116,5 +116,5 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     let starts = outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
     #expect(starts.map(\.onset) == [0.0, 1.5])
     #expect(starts.map(\.alert) == [false, false])
-    #expect(starts.map(\.suppressed) == ["profile", "profile"])
+    #expect(starts.map(\.suppressed) == [.profile, .profile])
 }

@@ -2,7 +2,7 @@ import Testing
 @testable import SomniqCore
 
 private func start(_ id: String, _ c: SoundClass, tier: Tier, onset: Double, alert: Bool = true,
-                   suppressed: String = "cooldown") -> EventStart {
+                   suppressed: Suppression = .cooldown) -> EventStart {
     EventStart(id: id, soundClass: c, tier: tier, onset: onset, confidence: 0.9, alert: alert, suppressed: alert ? nil : suppressed,
                trace: DecisionTrace(rule: Profile.balanced.rule(for: c), peakSmoothed: 1, peakRaw: 1, levelDbfs: -20,
                                     floorDbfs: -60, profileName: "balanced", profileSHA256: ""))
@@ -24,10 +24,10 @@ private func push(_ r: ClipRecorder, from: Int, count: Int) -> [ClipRecorder.Cli
     #expect(policy.keeps(start("b", .cough, tier: .high, onset: 1)))
     #expect(!policy.keeps(start("c", .door, tier: .medium, onset: 1)))
     #expect(!policy.keeps(start("d", .cough, tier: .high, onset: 1, alert: false)), "a suppressed event alerted no one")
-    #expect(!policy.keeps(start("d", .cough, tier: .high, onset: 1, alert: false, suppressed: "profile")))
+    #expect(!policy.keeps(start("d", .cough, tier: .high, onset: 1, alert: false, suppressed: .profile)))
     // Held back by this home's memory: kept, so that it can be heard and marked right.
-    #expect(policy.keeps(start("d", .cough, tier: .high, onset: 1, alert: false, suppressed: "home")))
-    #expect(!policy.keeps(start("d", .door, tier: .medium, onset: 1, alert: false, suppressed: "home")), "below min_tier all the same")
+    #expect(policy.keeps(start("d", .cough, tier: .high, onset: 1, alert: false, suppressed: .home)))
+    #expect(!policy.keeps(start("d", .door, tier: .medium, onset: 1, alert: false, suppressed: .home)), "below min_tier all the same")
     // What people say is never kept by default, at any tier; named, it is.
     #expect(!policy.keeps(start("e", .speech, tier: .critical, onset: 1)))
     #expect(!policy.keeps(start("f", .laughter, tier: .high, onset: 1)))

@@ -60,7 +60,7 @@ struct HomeMemoryTests {
             }
         }
         #expect(starts.map(\.alert) == [false, true])
-        #expect(starts.map(\.suppressed) == ["home", nil])
+        #expect(starts.map(\.suppressed) == [.home, nil])
         #expect(starts.first?.trace.home == match)
     }
 
@@ -79,7 +79,7 @@ struct HomeMemoryTests {
         let starts = outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
         let ends = outputs.compactMap { if case let .end(e) = $0 { e } else { nil } }
         #expect(starts.map(\.id) == ["e1", "e2"] && starts.map(\.soundClass) == [.cough, .snoring])
-        #expect(starts[0].alert == false && starts[0].suppressed == "home" && starts[0].trace.home == match)
+        #expect(starts[0].alert == false && starts[0].suppressed == .home && starts[0].trace.home == match)
         let snoring = Profile.balanced.rule(for: .snoring)
         #expect(starts[1].tier == snoring.tier && starts[1].trace.rule == snoring && starts[1].onset == starts[0].onset)
         #expect(starts[1].alert == snoring.alert && starts[1].confidence == starts[0].confidence)

@@ -154,8 +154,8 @@ import Testing
         outputs += samples[(60 * 16_000)...].withUnsafeBufferPointer { pipeline.push($0) } + pipeline.finish()
         let starts = outputs.compactMap { o -> EventStart? in if case let .start(e) = o { e } else { nil } }
         let bark = try #require(starts.first { $0.soundClass == .dogBark })
-        #expect(!bark.alert && bark.suppressed == "home", "the bark at 91.5 s, after the memory came")
-        #expect(starts.filter { $0.suppressed == "home" }.allSatisfy { $0.soundClass == .dogBark })
+        #expect(!bark.alert && bark.suppressed == .home, "the bark at 91.5 s, after the memory came")
+        #expect(starts.filter { $0.suppressed == .home }.allSatisfy { $0.soundClass == .dogBark })
 
         // With no learned rules the inputs a memory judges by are not computed: refused.
         let hand = try Pipeline(transform: FFTWTransform(size: 1024), profile: .balanced, learned: nil)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SomniqCore
 @testable import SomniqIO
+import SomniqLog
 
 /// Every sample of an audio file, as the pipeline reads it (16 kHz mono files only).
 private func decode(_ path: String) throws -> [Float] {
@@ -18,7 +19,7 @@ private func decode(_ path: String) throws -> [Float] {
 /// The event log records a sink is handed.
 private final class JSONRecords: RecordSink {
     var records: [JSONValue] = []
-    func write(_ record: SessionRecord, json: JSONValue?) { if let json { records.append(json) } }
+    func write(_ record: SessionRecord, logged: LogRecord?) { if let logged { records.append(logged.json) } }
 }
 
 private func level(_ x: ArraySlice<Float>) -> Double {

@@ -9,7 +9,7 @@ private final class Recorder: RecordSink {
     let name: String
     let shared: SharedLog
     init(_ name: String, _ shared: SharedLog) { self.name = name; self.shared = shared }
-    func write(_ record: SessionRecord, json: JSONValue?) {
+    func write(_ record: SessionRecord, logged: LogRecord?) {
         let what = switch record {
         case .start: "start"
         case let .output(.start(e)): "event_start \(e.id)"
@@ -22,7 +22,7 @@ private final class Recorder: RecordSink {
         case let .closedUnseen(id, _): "closed \(id)"
         case .end: "end"
         }
-        shared.entries.append((name, what, json?.compactText))
+        shared.entries.append((name, what, logged?.line))
     }
 }
 
@@ -40,6 +40,25 @@ private final class SharedLog { var entries: [(sink: String, record: String, jso
     #expect(log.filter { $0.record.hasPrefix("event_start") }.count == summary.events)
     // Three minutes of audio: three minute levels.
     #expect(log.filter { $0.record.hasPrefix("level") }.map(\.record) == ["level 0.0", "level 60.0", "level 120.0"])
+}
+
+/// A sink that reads back the line of every record it is handed.
+private final class ReadBack: RecordSink {
+    var records: [LogRecord] = [], readBack: [LogRecord?] = []
+    func write(_ record: SessionRecord, logged: LogRecord?) {
+        guard let logged else { return }
+        records.append(logged)
+        readBack.append(try? LogRecord.parse(logged.line)?.get())
+    }
+}
+
+/// The sinks (the notifications, `replay --report`'s nights) are handed the record the log
+/// keeps: each reads back from its line as itself, every number as the log rounds it.
+@Test func everyRecordASinkIsHandedIsWhatItsLineReadsBackAs() async throws {
+    let sink = ReadBack()
+    let summary = try await Replayer(profile: .balanced).replay(path: Paths.demoNight, to: [sink])
+    #expect(summary.events > 0 && sink.records.count > summary.events)
+    for (r, back) in zip(sink.records, sink.readBack) { #expect(back == r, "\(r.line)") }
 }
 
 @Test func aReplayedMinuteOfDigitalSilenceIsLoggedAsInputSilentAtItsStreamTime() throws {

@@ -27,7 +27,7 @@ private func start(_ id: String, _ c: SoundClass, _ tier: Tier, at onset: Double
     // Within a millisecond of wall time, five alerts spread over 65 s of stream time.
     let starts = [start("e1", .cough, .high, at: 0), start("e2", .cough, .high, at: 10), start("e3", .dogBark, .high, at: 20),
                   start("e4", .smokeAlarm, .critical, at: 25), start("e5", .cough, .high, at: 65)]
-    for e in starts { hub.write(.output(.start(e)), json: LogRecord.eventStart(.init(e)).json) }
+    for e in starts { hub.write(.output(.start(e)), logged: .eventStart(.init(e))) }
     hub.shutdown(within: .seconds(20))
     let sent = records(out).compactMap { $0["env"]?["SOMNIQ_EVENT_ID"]?.stringValue }
     // e3 is the third high alert within 60 s; e5 comes 65 s after e1, 55 s after e2: one slot is free.

@@ -4,7 +4,7 @@ import Testing
 
 @Test func eventRecordsHaveVersionKindAndTrace() {
     let rule = Profile.balanced.rule(for: .cough)
-    let start = SomniqCore.EventStart(id: "e1", soundClass: .cough, tier: .high, onset: 12.5, confidence: 0.8123, alert: false, suppressed: "cooldown",
+    let start = SomniqCore.EventStart(id: "e1", soundClass: .cough, tier: .high, onset: 12.5, confidence: 0.8123, alert: false, suppressed: .cooldown,
                            trace: DecisionTrace(rule: rule, peakSmoothed: 0.8123, peakRaw: 0.9, levelDbfs: -31.26,
                                                 floorDbfs: -52.04, profileName: "balanced", profileSHA256: "ab"))
     let text = LogRecord.eventStart(.init(start)).line
@@ -32,7 +32,7 @@ let everyKind: [LogRecord] = {
     var asSnoring = heldAsSnoring
     asSnoring.home?.from = "e4"
     let start = SomniqCore.EventStart(id: "e1", soundClass: .cough, tier: .high, onset: 12.5, confidence: 0.8123, alert: false,
-                                      suppressed: "cooldown", trace: trace)
+                                      suppressed: .cooldown, trace: trace)
     let end = SomniqCore.EventEnd(id: "e1", soundClass: .cough, onset: 12.5, offset: 13, peakDbfs: -20, confidence: 0.7, truncated: true)
     var minute = MinuteLevels.Minute(startSeconds: 60, seconds: 60, leqDbfs: -33.44, l10Dbfs: -27.9, l90Dbfs: -45.8, maxDbfs: -25.7,
                                      floorDbfs: -47.5)
@@ -46,13 +46,13 @@ let everyKind: [LogRecord] = {
         .sessionStart(.init(source: .device(name: "hw:0"), profile: .balanced, version: "1.0.0")),
         .eventStart(.init(start, time: { _ in time })),
         .eventStart(.init(SomniqCore.EventStart(id: "e2", soundClass: .cough, tier: .high, onset: 20, confidence: 0.8, alert: false,
-                                                suppressed: "home", trace: held))),
+                                                suppressed: .home, trace: held))),
         .eventStart(.init(SomniqCore.EventStart(id: "e3", soundClass: .cough, tier: .high, onset: 30, confidence: 0.95, alert: true,
                                                 suppressed: nil, trace: kept))),
         .eventStart(.init(SomniqCore.EventStart(id: "e4", soundClass: .cough, tier: .high, onset: 40, confidence: 0.8, alert: false,
-                                                suppressed: "home", trace: heldAsSnoring))),
+                                                suppressed: .home, trace: heldAsSnoring))),
         .eventStart(.init(SomniqCore.EventStart(id: "e5", soundClass: .snoring, tier: .low, onset: 40, confidence: 0.8, alert: false,
-                                                suppressed: "profile", trace: asSnoring))),
+                                                suppressed: .profile, trace: asSnoring))),
         .eventEnd(.init(end, time: { _ in time }, clip: "/var/lib/somniq/clips/e1.flac")),
         .eventEnd(.init(closingUnseen: "e0", soundClass: .snoring)),
         .level(.init(minute, time: time)),
@@ -101,12 +101,12 @@ let everyKind: [LogRecord] = {
                               profileName: "balanced", profileSHA256: "ab")
     trace.home = HomeMemory.Match(eventID: "r1795389000-e5", at: "2026-11-22T23:11:31.000Z", distance: 0.41234, holdsBack: true)
     let start = SomniqCore.EventStart(id: "e7", soundClass: .dogBark, tier: .medium, onset: 3, confidence: 0.8, alert: false,
-                                      suppressed: "home", trace: trace)
+                                      suppressed: .home, trace: trace)
     let line = LogRecord.eventStart(.init(start)).line
     #expect(line.contains(#""alert":false,"suppressed":"home""#))
     #expect(line.hasSuffix(#""home":{"like":"r1795389000-e5","label":"not","at":"2026-11-22T23:11:31.000Z","distance":0.412}}}"#), "\(line)")
     guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
-    #expect(read.suppressed == "home" && read.trace?.home?.like == "r1795389000-e5" && read.trace?.home?.kept == nil)
+    #expect(read.suppressed == .home && read.trace?.home?.like == "r1795389000-e5" && read.trace?.home?.kept == nil)
 }
 
 /// An event like a sound marked "it was snoring": held back, its `label` the class said;

@@ -117,7 +117,7 @@ public struct AlertProcessor: Sendable {
                 open[i] = OpenEvent(id: id, onset: onset, peakDbfs: heard.levelDbfs)
                 var start = EventStart(
                     id: id, soundClass: c, tier: rule.tier, onset: onset, confidence: min(1, machines[i].peakSmoothed),
-                    alert: !suppressed && rule.alert, suppressed: suppressed ? "cooldown" : rule.alert ? nil : "profile",
+                    alert: !suppressed && rule.alert, suppressed: suppressed ? .cooldown : rule.alert ? nil : .profile,
                     trace: DecisionTrace(rule: rule, peakSmoothed: machines[i].peakSmoothed,
                                          peakRaw: machines[i].peakRaw, levelDbfs: heard.levelDbfs,
                                          floorDbfs: heard.floorDbfs, profileName: profile.name, profileSHA256: profile.sha256,
@@ -128,7 +128,7 @@ public struct AlertProcessor: Sendable {
                     start.trace.home = match
                     if match.holdsBack {
                         start.alert = false
-                        start.suppressed = "home"
+                        start.suppressed = .home
                         machines[i].holdBack()
                         if let was = match.was { reclassified = reclassify(start, as: was, match: match) }
                     }
@@ -186,7 +186,7 @@ public struct AlertProcessor: Sendable {
         trace.home = match
         trace.home!.from = e.id
         return EventStart(id: id, soundClass: was, tier: rule.tier, onset: e.onset, confidence: e.confidence,
-                          alert: !cooling && rule.alert, suppressed: cooling ? "cooldown" : rule.alert ? nil : "profile", trace: trace)
+                          alert: !cooling && rule.alert, suppressed: cooling ? .cooldown : rule.alert ? nil : .profile, trace: trace)
     }
 
     /// The end of open event `e` of class `c`, and of the event it was logged as too (at the

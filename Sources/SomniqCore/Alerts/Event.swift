@@ -33,11 +33,19 @@ public struct EventStart: Equatable, Sendable {
     public var confidence: Double
     /// False when the event was suppressed; it is logged all the same.
     public var alert: Bool
-    /// `"cooldown"` when an alert was held back by the class's cooldown; `"home"` when this
-    /// home's memory held it back (`HomeMemory`, the trace's `home` says why); `"profile"`
-    /// when the profile logs the class without alerting it (`"alert": false`).
-    public var suppressed: String?
+    /// Why its alert was held back; nil when it alerted.
+    public var suppressed: Suppression?
     public var trace: DecisionTrace
+}
+
+/// Why an event was logged without an alert (its `suppressed`, in the log as in the reports).
+public enum Suppression: String, Sendable, CaseIterable {
+    /// Held back by the class's cooldown.
+    case cooldown
+    /// Held back by this home's memory (`HomeMemory`; the trace's `home` says why).
+    case home
+    /// The profile logs the class without alerting it (`"alert": false`).
+    case profile
 }
 
 /// The end of an event (written as `event_end`).

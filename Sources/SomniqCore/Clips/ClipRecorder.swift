@@ -29,7 +29,7 @@ public struct ClipPolicy: Sendable, Equatable {
     /// was wrong, `somniq label --as right`), at `minTier` or above, of a class kept. An
     /// event held back by its cooldown or logged by the profile without alerting keeps none.
     public func keeps(_ e: EventStart) -> Bool {
-        guard e.alert || e.suppressed == "home", e.tier <= minTier else { return false }
+        guard e.alert || e.suppressed == .home, e.tier <= minTier else { return false }
         if let classes { return classes.contains(e.soundClass) }
         return !Self.privateClasses.contains(e.soundClass)
     }

@@ -676,10 +676,10 @@ public actor SessionService: Service {
             logger.notice("no morning summary: \(read.error ?? "")")
             return
         }
-        let record = summary.record(room: config.room, time: WallClock.iso8601(now))
-        log.append(record.json)
+        let time = WallClock.iso8601(now)
+        log.append(summary.record(room: config.room, time: time).json)
         log.flush()
-        let sent = hub.morningSummary(record.json)
+        let sent = hub.morningSummary(summary, time: time)
         logger.info("morning summary of the night of \(key) sent to \(sent) sink\(sent == 1 ? "" : "s"): \(summary.headline)")
     }
 

@@ -61,7 +61,7 @@ public enum HTMLReport {
         h += "<h2 id=\"alerts\">Alerts</h2>\n" + alertTable(night, s.alerts, web: web)
         // What this home's memory held back is listed to be heard and marked too: a sound
         // marked "right" here is one the memory stops holding back once it has learned again.
-        let heldBack = night.events.filter { $0.suppressed == "home" }.sorted { $0.onset < $1.onset }
+        let heldBack = night.events.filter { $0.suppressed == .home }.sorted { $0.onset < $1.onset }
         if !heldBack.isEmpty {
             h += "<h3 id=\"held-back\">Held back by this home's memory</h3>\n"
                 + "<p>Heard, logged, and not alerted: each was like a sound marked “not this”. Mark one right if it was.</p>\n"

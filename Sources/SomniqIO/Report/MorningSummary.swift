@@ -69,13 +69,16 @@ public struct MorningSummary: Sendable {
             + "\(coughs) cough\(coughs == 1 ? "" : "s")"
     }
 
+    /// The notification's title.
+    public static func title(room: String) -> String { "somniq \(room): last night" }
+
     /// What the sinks are sent and the log keeps: the exec program's stdin, the webhook's
     /// JSON, MQTT's `<room>/summary` (Home Assistant's "Last night" sensor and its
     /// attributes), the log's `morning_summary` record.
     public func record(room: String, time: String) -> LogRecord {
         let iso = { (t: Double) in WallClock.iso8601(Date(timeIntervalSince1970: t)) }
         return .morningSummary(.init(
-            room: room, time: time, night: night, title: "somniq \(room): last night", text: lines.joined(separator: "\n"),
+            room: room, time: time, night: night, title: Self.title(room: room), text: lines.joined(separator: "\n"),
             headline: headline, heardFrom: iso(from), heardTo: iso(to), heardSeconds: heard, alerts: alerts.reduce(0) { $0 + $1.count },
             alertsByClass: alerts.map { .init(soundClass: $0.soundClass.rawValue, count: $0.count) },
             snoringShare: snoringShare, coughs: coughs,

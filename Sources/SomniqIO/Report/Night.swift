@@ -11,7 +11,7 @@ public struct Night: Sendable {
         public var tier: Tier
         public var onset: Double, offset: Double
         public var alert: Bool
-        public var suppressed: String?
+        public var suppressed: Suppression?
         public var peakDbfs: Double
         public var confidence: Double
         public var truncated: Bool

@@ -41,8 +41,8 @@ public enum TextReport {
         }
         // Each event with its id, the one `somniq label` takes: the alerts, what this home's
         // memory held back (as the HTML report lists it), and the other events.
-        let heldBack = night.events.filter { $0.suppressed == "home" }.sorted { $0.onset < $1.onset }
-        let others = night.events.filter { !$0.alert && $0.suppressed != "home" }.sorted { $0.onset < $1.onset }
+        let heldBack = night.events.filter { $0.suppressed == .home }.sorted { $0.onset < $1.onset }
+        let others = night.events.filter { !$0.alert && $0.suppressed != .home }.sorted { $0.onset < $1.onset }
         let idWidth = night.events.map { LogText.escape($0.id).count }.max() ?? 0
         for (title, events) in [("alerts", s.alerts),
                                 ("held back by this home's memory: heard, logged, not alerted; mark one right if it was", heldBack),

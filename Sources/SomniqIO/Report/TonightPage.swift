@@ -36,7 +36,7 @@ extension HTMLReport {
             if s.alerts.count > latest.count {
                 h += "<p><a href=\"\(esc(nightURL(key)))#alerts\">All \(s.alerts.count) alerts of the night</a></p>\n"
             }
-            let heldBack = night.events.count { $0.suppressed == "home" }
+            let heldBack = night.events.count { $0.suppressed == .home }
             if heldBack > 0 {
                 h += "<p><a href=\"\(esc(nightURL(key)))#held-back\">\(heldBack) \(heldBack == 1 ? "sound" : "sounds") held back by this home's memory</a>: hear and mark them.</p>\n"
             }

@@ -25,7 +25,7 @@ public enum WebJSON {
                     ("truncated", .bool(e.truncated)),
                 ]
                 if e.open { m.append(("open", .bool(true))) }
-                if let s = e.suppressed { m.append(("suppressed", .string(s))) }
+                if let s = e.suppressed { m.append(("suppressed", .string(s.rawValue))) }
                 if e.clip != nil { m.append(("clip_url", clipURL(e).map { .string($0) } ?? .null)) }
                 if let why = e.clipNotKept { m.append(("clip_not_kept", .string(why))) }
                 return .object(m)

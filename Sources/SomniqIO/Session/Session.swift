@@ -161,9 +161,8 @@ public final class Session {
         try send(.output(output), logged)
     }
 
-    /// The record is encoded once, here, for every sink.
+    /// The record is built once, here, for every sink.
     private func send(_ record: SessionRecord, _ logged: LogRecord?) throws {
-        let json = logged?.json
-        for sink in sinks { try sink.write(record, json: json) }
+        for sink in sinks { try sink.write(record, logged: logged) }
     }
 }

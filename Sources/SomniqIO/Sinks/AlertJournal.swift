@@ -1,5 +1,6 @@
 import Logging
 import SomniqCore
+import SomniqLog
 
 /// The daemon's journal lines for what a session hears: each alert at its tier's
 /// syslog priority (critical → LOG_CRIT, high → LOG_WARNING, medium → LOG_NOTICE,
@@ -14,7 +15,7 @@ public final class AlertJournal: RecordSink {
         self.time = time
     }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) {
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
         switch record {
         case let .output(.start(e)) where e.alert:
             logger.log(level: Self.level(e.tier), "\(e.tier.rawValue) alert: \(e.soundClass.rawValue) at \(time(e.onset))")

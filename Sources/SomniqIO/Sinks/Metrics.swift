@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Why the metrics file could not be written.
 public struct MetricsWriteError: Error, CustomStringConvertible {
@@ -45,7 +46,7 @@ public final class Metrics: RecordSink {
         }
     }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) {
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
         switch record {
         case let .output(.start(e)): count(e)
         case let .output(.level(minute)):

@@ -8,9 +8,9 @@ public final class NightRecorder: RecordSink {
 
     public init() {}
 
-    public func write(_ record: SessionRecord, json: JSONValue?) {
-        guard let json else { return }
-        if let n = builder.add(LogLine { () throws(LogRecord.Unread) in try LogRecord(json: json) }) { nights.append(n) }
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
+        guard let logged else { return }
+        if let n = builder.add(.success(logged)) { nights.append(n) }
         if case .end = record, let n = builder.finish() { nights.append(n) }
     }
 }

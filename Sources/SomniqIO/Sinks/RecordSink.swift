@@ -19,7 +19,7 @@ public enum SessionRecord {
 /// notification hub, the metrics, the journal, eval's collector. Every one of them is
 /// handed the same records, in the same order, from the same place (`Session`).
 public protocol RecordSink: AnyObject {
-    /// `json`: the record as the event log keeps it; nil for what the log does not keep
-    /// (windows).
-    func write(_ record: SessionRecord, json: JSONValue?) throws
+    /// `logged`: the record the event log keeps (`LogRecord`, which holds what reading its
+    /// line back gives); nil for what the log does not keep (windows).
+    func write(_ record: SessionRecord, logged: LogRecord?) throws
 }

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// `somniq features`' printer: hands each decided window of a session (its features
 /// and scores, and with `--inputs` its learned inputs) to a closure.
@@ -9,7 +10,7 @@ public final class WindowPrinter: RecordSink {
         self.body = body
         self.inputs = inputs
     }
-    public func write(_ record: SessionRecord, json: JSONValue?) {
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
         switch record {
         case let .output(.window(f, s)): body(f, s)
         case let .output(.inputs(window, x)): inputs?(window, x)

@@ -57,8 +57,8 @@ final class ExecSink: SinkEndpoint, Sendable {
         if let c = m.soundClass { env["SOMNIQ_CLASS"] = c.rawValue }
         if let s = m.status { env["SOMNIQ_STATUS"] = s.rawValue }
         if let link = m.link { env["SOMNIQ_LINK"] = link }
-        if let id = m.record["id"]?.stringValue { env["SOMNIQ_EVENT_ID"] = id }
-        if let t = m.record["onset_time"]?.stringValue ?? m.record["time"]?.stringValue { env["SOMNIQ_TIME"] = t }
+        if let id = m.eventID { env["SOMNIQ_EVENT_ID"] = id }
+        if let t = m.time { env["SOMNIQ_TIME"] = t }
         return env
     }
 

@@ -213,11 +213,11 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             if rc == 0, let c = message.soundClass, message.kind != .status {
                 rc = publish(client, stateTopic(c), message.kind == .eventStart ? "ON" : "OFF", retain: true)
             }
-            if rc == 0, let c = message.soundClass, message.kind == .eventStart {
-                rc = publish(client, "\(base)/last_event", Self.lastEvent(c, message).compactText, retain: true)
+            if rc == 0, let c = message.soundClass, case let .eventStart(e) = message.subject {
+                rc = publish(client, "\(base)/last_event", Self.lastEvent(c, e, message).compactText, retain: true)
             }
-            if rc == 0, let c = message.soundClass, message.kind == .eventStart {
-                rc = publish(client, "\(base)/sound", Self.soundEvent(c, message).compactText, retain: false)
+            if rc == 0, let c = message.soundClass, case let .eventStart(e) = message.subject {
+                rc = publish(client, "\(base)/sound", Self.soundEvent(c, e, message).compactText, retain: false)
             }
             if rc == 0, message.kind == .status, message.isRecovery || message.status.map(LogStatus.deafness.contains) == true {
                 rc = publish(client, "\(base)/status", available ? "online" : "offline", retain: true)
@@ -263,12 +263,13 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     }
 
     /// The last alert, for Home Assistant's "last event" sensor: its class (the state), tier,
-    /// time, score, the notification's words (`message`) and link (attributes).
-    static func lastEvent(_ c: SoundClass, _ m: SinkMessage) -> JSONValue {
+    /// time, score, the notification's words (`message`) and link (attributes). `e`: the
+    /// alert's `event_start`, which `m` tells of.
+    static func lastEvent(_ c: SoundClass, _ e: LogRecord.EventStart, _ m: SinkMessage) -> JSONValue {
         var fields: [(String, JSONValue)] = [("class", .string(c.rawValue)), ("tier", .string(m.tier.rawValue))]
-        if let t = m.record["onset_time"] { fields.append(("time", t)) }
-        if let score = m.record["trace"]?["peak_smoothed"] { fields.append(("confidence", score)) }
-        if let id = m.record["id"] { fields.append(("id", id)) }
+        if let t = e.onsetTime { fields.append(("time", .string(t))) }
+        if let score = e.trace?.peakSmoothed { fields.append(("confidence", .rounded(score))) }
+        fields.append(("id", .string(e.id)))
         fields.append(("message", .string(m.text)))
         if let link = m.link { fields.append(("link", .string(link))) }
         return .object(fields)
@@ -276,8 +277,8 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
 
     /// An event's start for Home Assistant's MQTT event entity: the class as `event_type`
     /// (the one key it requires), the other fields become the entity's attributes.
-    static func soundEvent(_ c: SoundClass, _ m: SinkMessage) -> JSONValue {
-        guard case let .object(fields) = lastEvent(c, m) else { return .object([("event_type", .string(c.rawValue))]) }
+    static func soundEvent(_ c: SoundClass, _ e: LogRecord.EventStart, _ m: SinkMessage) -> JSONValue {
+        guard case let .object(fields) = lastEvent(c, e, m) else { return .object([("event_type", .string(c.rawValue))]) }
         return .object([("event_type", .string(c.rawValue))] + fields.filter { $0.0 != "class" })
     }
 

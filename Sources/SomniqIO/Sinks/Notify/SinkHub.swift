@@ -103,31 +103,29 @@ public final class SinkHub: RecordSink {
 
     public var isEmpty: Bool { entries.isEmpty }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) {
-        switch (record, json) {
-        case let (.output(.start(e)), json?): eventStart(e, record: json)
-        case let (.output(.end(e)), json?): eventEnd(e, record: json)
-        case let (.output(.input(c)), json?): status(c.kind.status, record: json)
-        case let (.status(status, alert: true), json?):
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
+        switch (record, logged) {
+        case let (.output(.start(e)), .eventStart(r)?): eventStart(e, logged: r)
+        case let (.output(.end(e)), .eventEnd(r)?): eventEnd(e, logged: r)
+        case let (.output(.input), .status(s)?): status(s)
+        case let (.status(status, alert: true), .status(s)?):
             if LogStatus.deafness.contains(status) { saidDeaf = true }
-            self.status(status, record: json)
-        case let (.status(.listening, alert: false), json?) where saidDeaf:
+            self.status(s)
+        case let (.status(.listening, alert: false), .status(s)?) where saidDeaf:
             saidDeaf = false
-            status(.listening, record: json)
-        case let (.output(.level), json?) where forwardsLevels: level(json)
+            status(s)
+        case let (.output(.level), .level(m)?) where forwardsLevels: level(m)
         default: break
         }
     }
 
-    /// An event has started (any event: suppressed ones are not sent).
-    public func eventStart(_ e: EventStart, record: JSONValue) {
+    /// An event has started (any event: suppressed ones are not sent); `logged`: its record.
+    public func eventStart(_ e: EventStart, logged: LogRecord.EventStart) {
         guard e.alert else { return }
         let now = e.onset
-        var record = record.adding("room", .string(room))
-        if let time = record["onset_time"]?.stringValue.flatMap(WallClock.parse), let link = page?.link(night: WallClock.night(time), event: e.id) {
-            record = record.adding("link", .string(link))
-        }
-        let message = SinkMessage(kind: .eventStart, room: room, soundClass: e.soundClass, tier: e.tier, record: record)
+        let onsetTime = logged.onsetTime.flatMap(WallClock.parse)
+        let link = onsetTime.flatMap { page?.link(night: WallClock.night($0), event: e.id) }
+        let message = SinkMessage(room: room, soundClass: e.soundClass, tier: e.tier, subject: .eventStart(logged), link: link)
         for i in entries.indices where entries[i].config.admits(e.soundClass, tier: e.tier) {
             // Critical alerts are neither held back nor counted against the others.
             if e.tier != .critical {
@@ -140,41 +138,39 @@ public final class SinkHub: RecordSink {
             }
             entries[i].sent[e.id] = e.tier
             entries[i].worker.offer(message)
-            onsets[e.id] = record["onset_time"]?.stringValue.flatMap(WallClock.parse)
+            onsets[e.id] = onsetTime
         }
     }
 
-    /// An event has ended: sent, at its start's tier, where its start was.
-    public func eventEnd(_ e: EventEnd, record: JSONValue) {
+    /// An event has ended: sent, at its start's tier, where its start was; `logged`: its record.
+    public func eventEnd(_ e: EventEnd, logged: LogRecord.EventEnd) {
         let startedAt = onsets.removeValue(forKey: e.id)
         for i in entries.indices {
             guard let tier = entries[i].sent.removeValue(forKey: e.id) else { continue }
-            var message = SinkMessage(kind: .eventEnd, room: room, soundClass: e.soundClass, tier: tier,
-                                      record: record.adding("room", .string(room)))
+            var message = SinkMessage(room: room, soundClass: e.soundClass, tier: tier, subject: .eventEnd(logged))
             message.startedAt = startedAt
             entries[i].worker.offer(message)
         }
     }
 
-    /// A critical condition of the daemon (a `status` record with `alert: true`).
-    public func status(_ name: LogStatus, record: JSONValue) {
-        let message = SinkMessage(kind: .status, room: room, soundClass: nil, tier: .critical,
-                                  record: record.adding("room", .string(room)), status: name)
+    /// A critical condition of the daemon (a `status` record with `alert: true`), or the
+    /// `listening` that ends one.
+    public func status(_ s: LogRecord.Status) {
+        let message = SinkMessage(room: room, soundClass: nil, tier: .critical, subject: .status(s))
         for e in entries where e.worker.takes(.status) { e.worker.offer(message) }
     }
 
     /// A minute's `level` record (MQTT's level sensor).
-    public func level(_ record: JSONValue) {
-        let record = record.adding("room", .string(room))
-        let message = SinkMessage(kind: .level, room: room, soundClass: nil, tier: .low, record: record)
+    public func level(_ m: LogRecord.Level) {
+        let message = SinkMessage(room: room, soundClass: nil, tier: .low, subject: .level(m))
         for e in entries where e.worker.takes(.level) { e.worker.offer(message) }
     }
 
-    /// Whether any sink takes the morning summary.
-    /// The morning summary (`MorningSummary.record`), to the sinks that take it: how many.
+    /// The morning summary, made at `time` (ISO 8601 UTC), to the sinks that take it
+    /// (`MorningSummary.record`): how many.
     @discardableResult
-    public func morningSummary(_ record: JSONValue) -> Int {
-        let message = SinkMessage(kind: .summary, room: room, soundClass: nil, tier: .medium, record: record)
+    public func morningSummary(_ summary: MorningSummary, time: String) -> Int {
+        let message = SinkMessage(room: room, soundClass: nil, tier: .medium, subject: .summary(summary, time: time), link: summary.link)
         let takers = entries.filter { $0.config.morningSummary && $0.worker.takes(.summary) }
         for e in takers { e.worker.offer(message) }
         return takers.count

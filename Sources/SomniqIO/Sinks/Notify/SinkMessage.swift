@@ -6,35 +6,108 @@ import SomniqLog
 public struct SinkMessage: Sendable {
     public enum Kind: String, Sendable {
         case eventStart = "event_start", eventEnd = "event_end", status, level, test
-        /// Last night in three lines (`MorningSummary`): its record holds the title and text.
+        /// Last night in three lines (`MorningSummary`).
         case summary = "morning_summary"
     }
 
-    public var kind: Kind
     public var room: String
     /// The sound class of an event; nil for status and level.
     public var soundClass: SoundClass?
     public var tier: Tier
-    /// The log record (docs/behaviour.md#the-event-log) with the room added: what exec, webhook and MQTT send.
-    public var record: JSONValue
-    /// `device_lost`, `input_silent`, … for a status message; `listening` when the room
-    /// is heard again after one of `deafness`.
-    public var status: LogStatus?
+    /// What it tells of.
+    public var subject: Subject
     /// An event's end: when its start was (Unix time), as its `event_start` gave it.
     public var startedAt: Double?
+    /// Where the event (an alert's start) or the night (the morning summary) is on the web
+    /// page, when its public address is configured.
+    public var link: String?
+
+    /// What a message tells of: a record of the event log
+    /// (docs/behaviour.md#the-event-log), a test, or last night.
+    public enum Subject: Sendable {
+        case eventStart(LogRecord.EventStart)
+        case eventEnd(LogRecord.EventEnd)
+        case status(LogRecord.Status)
+        case level(LogRecord.Level)
+        /// A test notification, sent at `time` (ISO 8601 UTC).
+        case test(time: String)
+        /// Last night, summed up at `time` (ISO 8601 UTC).
+        case summary(MorningSummary, time: String)
+    }
+
+    public init(room: String, soundClass: SoundClass?, tier: Tier, subject: Subject, link: String? = nil) {
+        self.room = room
+        self.soundClass = soundClass
+        self.tier = tier
+        self.subject = subject
+        self.link = link
+    }
+
+    public var kind: Kind {
+        switch subject {
+        case .eventStart: .eventStart
+        case .eventEnd: .eventEnd
+        case .status: .status
+        case .level: .level
+        case .test: .test
+        case .summary: .summary
+        }
+    }
+
+    /// `device_lost`, `input_silent`, … for a status message; `listening` when the room
+    /// is heard again after one of `deafness`.
+    public var status: LogStatus? {
+        guard case let .status(s) = subject else { return nil }
+        return s.status
+    }
 
     /// A test notification (`somniq test-alert`), sent at the critical tier so that it
     /// goes wherever an alarm would, and sounds as one does.
     public static func test(room: String, time: String) -> SinkMessage {
-        SinkMessage(kind: .test, room: room, soundClass: nil, tier: .critical,
-                    record: .object([("v", .number(1)), ("kind", .string("test")), ("room", .string(room)), ("time", .string(time))]))
+        SinkMessage(room: room, soundClass: nil, tier: .critical, subject: .test(time: time))
+    }
+
+    /// What exec, webhook and MQTT send: the log record with the room (and an alert's link)
+    /// added; a test's or the morning summary's own record.
+    public var record: JSONValue {
+        let logged: LogRecord
+        switch subject {
+        case let .eventStart(e): logged = .eventStart(e)
+        case let .eventEnd(e): logged = .eventEnd(e)
+        case let .status(s): logged = .status(s)
+        case let .level(m): logged = .level(m)
+        case let .test(time):
+            return .object([("v", .number(1)), ("kind", .string("test")), ("room", .string(room)), ("time", .string(time))])
+        case let .summary(s, time):
+            return s.record(room: room, time: time).json
+        }
+        let json = logged.json.adding("room", .string(room))
+        return link.map { json.adding("link", .string($0)) } ?? json
+    }
+
+    /// The id of the event it tells of (or of the event a status names).
+    public var eventID: String? {
+        switch subject {
+        case let .eventStart(e): e.id
+        case let .eventEnd(e): e.id
+        case let .status(s): s.id
+        case .level, .test, .summary: nil
+        }
+    }
+
+    /// When what it tells of happened (ISO 8601 UTC): an event's onset, else when it was said.
+    public var time: String? {
+        switch subject {
+        case let .eventStart(e): e.onsetTime
+        case .eventEnd: nil
+        case let .status(s): s.time
+        case let .level(m): m.time
+        case let .test(time), let .summary(_, time): time
+        }
     }
 
     /// The room is heard again: good news, said at a lower priority than the loss.
     public var isRecovery: Bool { kind == .status && status == .listening }
-
-    /// Where the event is on the web page, when its public address is configured.
-    public var link: String? { record["link"]?.stringValue }
 
     /// The notification's title: what, where; urgent for the critical tier.
     public var title: String {
@@ -47,7 +120,7 @@ public struct SinkMessage: Sendable {
         case .status: return "Urgent: somniq \(room) cannot hear"
         case .level: return "somniq \(room): sound level"
         case .test: return "somniq \(room): test"
-        case .summary: return record["title"]?.stringValue ?? "somniq \(room): last night"
+        case .summary: return MorningSummary.title(room: room)
         }
     }
 
@@ -61,10 +134,10 @@ public struct SinkMessage: Sendable {
     /// the same as the page, the API and the report show. The score is in the record's trace.
     public var text: String {
         let what = soundClass.map(EventWords.title) ?? label
-        switch kind {
-        case .eventStart:
-            let when = time("onset_time").map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
-            let trace = record["trace"].map(LogRecord.Trace.init)
+        switch subject {
+        case let .eventStart(e):
+            let when = e.onsetTime.flatMap(WallClock.parse).map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
+            let trace = e.trace
             var s = "\(what) in \(room)\(when)" + (EventWords.loudness(trace: trace).map { ": \($0)." } ?? ".")
             if let h = trace?.home, let c = soundClass {
                 let memory = EventWords.home(h, c)
@@ -72,11 +145,11 @@ public struct SinkMessage: Sendable {
             }
             s += " " + EventWords.todo(tier).dropLast() + "; somniq tells you when it stops."
             return s + (link.map { "\nListen to it and mark it right or not this: \($0)" } ?? "")
-        case .eventEnd:
-            let seconds = max(0, (record["offset_s"]?.numberValue ?? 0) - (record["onset_s"]?.numberValue ?? 0))
+        case let .eventEnd(e):
+            let seconds = max(0, (e.offset ?? 0) - (e.onset ?? 0))
             let lasted = TextReport.duration(seconds)
-            let cut = record["truncated"] == .bool(true) ? " somniq stopped listening before it ended." : ""
-            switch (startedAt, time("offset_time")) {
+            let cut = e.truncated ? " somniq stopped listening before it ended." : ""
+            switch (startedAt, e.offsetTime.flatMap(WallClock.parse)) {
             case let (from?, to?):
                 return "\(what) in \(room) has stopped: heard from \(WallClock.localTime(from, seconds: true)) to \(WallClock.localTimeWithZone(to)) (\(lasted)).\(cut)"
             case let (nil, to?):
@@ -84,32 +157,30 @@ public struct SinkMessage: Sendable {
             default:
                 return "\(what) in \(room) has stopped after \(lasted).\(cut)"
             }
-        case .status where isRecovery:
-            let unheard = record["unheard_s"]?.numberValue ?? 0
-            let when = time("time").map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
+        case let .status(s) where isRecovery:
+            let unheard = s.unheardSeconds ?? 0
+            let when = s.time.flatMap(WallClock.parse).map { " at \(WallClock.localTimeWithZone($0))" } ?? ""
             return "somniq in \(room) hears the room again\(when); it was not heard for \(TextReport.duration(unheard))."
-        case .status:
-            return "somniq in \(room) cannot hear: \(status.map(statusText) ?? "")"
+        case let .status(s):
+            return "somniq in \(room) cannot hear: \(statusText(s))"
         case .level:
             return "sound level in \(room)"
         case .test:
             return "somniq in \(room): a test notification; somniq's alerts from this room reach you here"
-        case .summary:
-            return (record["text"]?.stringValue ?? "") + (link.map { "\n\($0)" } ?? "")
+        case let .summary(s, _):
+            return s.lines.joined(separator: "\n") + (link.map { "\n\($0)" } ?? "")
         }
     }
 
-    /// The Unix time of a member of the record (`onset_time`, `time`).
-    private func time(_ key: String) -> Double? { record[key]?.stringValue.flatMap(WallClock.parse) }
-
-    /// A condition of the daemon: what happened, since when, what somniq does, what to do.
-    func statusText(_ status: LogStatus) -> String {
-        let now = time("time")
-        let seconds = record["seconds"]?.numberValue
+    /// A condition of the daemon (its `status` record): what happened, since when, what
+    /// somniq does, what to do.
+    func statusText(_ s: LogRecord.Status) -> String {
+        let now = s.time.flatMap(WallClock.parse)
+        let seconds = s.seconds
         let check = "Check the microphone's cable, then run `somniq devices` on the box to see whether it is there."
-        switch status {
+        switch s.status {
         case .deviceLost:
-            let retry = record["retry_s"]?.numberValue.map { String(cFormat: " every %.0f s", $0) } ?? ""
+            let retry = s.retrySeconds.map { String(cFormat: " every %.0f s", $0) } ?? ""
             return "the microphone is gone" + (now.map { " (\(WallClock.localTimeWithZone($0)))" } ?? "")
                 + ". somniq tries to open it again\(retry) and tells you when it hears the room again. " + check
         case .captureStalled:
@@ -123,7 +194,7 @@ public struct SinkMessage: Sendable {
         case .clipping:
             return "the microphone is clipping: the room is louder than it can measure. Lower its capture gain (alsamixer)."
         default:
-            return status.rawValue.replacing("_", with: " ") + "."
+            return s.status.rawValue.replacing("_", with: " ") + "."
         }
     }
 

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// Keeps a session's events in memory, for `somniq eval` and the tests.
 public final class EventCollector: RecordSink {
@@ -7,7 +8,7 @@ public final class EventCollector: RecordSink {
 
     public init() {}
 
-    public func write(_ record: SessionRecord, json: JSONValue?) {
+    public func write(_ record: SessionRecord, logged: LogRecord?) {
         switch record {
         case let .output(.start(e)): starts.append(e)
         case let .output(.end(e)): ends.append(e)

@@ -1,4 +1,5 @@
 import SomniqCore
+import SomniqLog
 
 /// Writes a session's records as the JSON Lines event log (docs/behaviour.md#the-event-log).
 public final class JSONLWriter: RecordSink {
@@ -6,7 +7,7 @@ public final class JSONLWriter: RecordSink {
 
     public init(_ log: EventLogWriter) { self.log = log }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) throws {
-        if let json { try log.append(json) }
+    public func write(_ record: SessionRecord, logged: LogRecord?) throws {
+        if let logged { try log.append(logged) }
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Writes each session's events as `onset<TAB>offset<TAB>class` lines in onset order,
 /// the DCASE / sed_eval label format, when the session ends; with several files, a
@@ -16,7 +17,7 @@ public final class TSVWriter: RecordSink {
         self.namesFile = namesFile
     }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) throws {
+    public func write(_ record: SessionRecord, logged: LogRecord?) throws {
         switch record {
         case let .start(.file(path, _, _, _), _): file = path
         case let .output(output): events.add(output)

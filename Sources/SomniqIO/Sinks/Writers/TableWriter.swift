@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// Writes each session as a table for people: a heading with the file, its length,
 /// profile and counts, then one row per event in onset order.
@@ -12,7 +13,7 @@ public final class TableWriter: RecordSink {
 
     public init(_ log: EventLogWriter) { self.log = log }
 
-    public func write(_ record: SessionRecord, json: JSONValue?) throws {
+    public func write(_ record: SessionRecord, logged: LogRecord?) throws {
         switch record {
         case let .start(source, p):
             if case let .file(path, _, _, _) = source { file = path }
@@ -32,7 +33,7 @@ public final class TableWriter: RecordSink {
         guard !events.isEmpty else { try log.appendLine("  (no events)"); return }
         try log.appendLine("  " + padded("onset", 10) + padded("offset", 10) + padded("class", 16) + padded("tier", 10) + padded("alert", 10) + "confidence")
         for (start, end) in events.sorted() {
-            let alert = start.alert ? "yes" : (start.suppressed ?? "no")
+            let alert = start.alert ? "yes" : (start.suppressed?.rawValue ?? "no")
             let confidence = String(cFormat: "%.2f", end.confidence) + (end.truncated ? "  (cut off at end)" : "")
             try log.appendLine("  " + padded(clock(end.onset), 10) + padded(clock(end.offset), 10) + padded(end.soundClass.rawValue, 16)
                                + padded(start.tier.rawValue, 10) + padded(alert, 10) + confidence)
