@@ -125,7 +125,7 @@ extension Double {
     /// The number as the log writes it (`JSONValue.rounded`, `places` decimals), so that a
     /// record built from the pipeline holds what reading its line back gives: every sink
     /// sees the record the log keeps. Not a number, it is left as it is (the log writes null).
-    func asLogged(_ places: Int = 3) -> Double {
+    public func asLogged(_ places: Int = 3) -> Double {
         guard isFinite, case let .number(x) = JSONValue.rounded(self, places) else { return self }
         return x
     }

@@ -48,7 +48,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         let seconds = 120, block = 1600
         let source = (0..<seconds * 16_000).map { Int16(truncatingIfNeeded: $0 &* 7) }
         let floats = source.map { Float($0) / 32768 }
-        var said: [(status: LogStatus, details: [(String, JSONValue)])] = []
+        var said: [(status: LogStatus, details: [LogRecord.Status.Detail])] = []
         floats.withUnsafeBufferPointer { all in
             for at in stride(from: 0, to: all.count, by: block) {
                 night.append(UnsafeBufferPointer(rebasing: all[at..<min(all.count, at + block)]), at: Int64(at), unix: { start + $0 })
@@ -57,7 +57,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         }
         night.finish(within: .seconds(30))
         said += night.takeSaid()
-        let records = said.map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        let records = said.map { s in LogRecord.status(.init(s.status, streamSeconds: 0, details: s.details)).json }
         let dropped = records.filter { $0["status"] == .string("night_audio_dropped") }
         #expect(!dropped.isEmpty && dropped.allSatisfy { $0["reason"] == .string("queue_full") }, "\(records.map(\.compactText))")
         let parts = nightParts(records)
@@ -85,14 +85,14 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
                       unix: (Double) -> Double) -> [JSONValue] {
         let count = Int(seconds * 16_000)
         let floats = (0..<count).map { Float(Int16(truncatingIfNeeded: (Int(from) + $0) &* 7)) / 32768 }
-        var said: [(status: LogStatus, details: [(String, JSONValue)])] = []
+        var said: [(status: LogStatus, details: [LogRecord.Status.Detail])] = []
         floats.withUnsafeBufferPointer { all in
             for at in stride(from: 0, to: all.count, by: 1600) {
                 night.append(UnsafeBufferPointer(rebasing: all[at..<min(all.count, at + 1600)]), at: from + Int64(at), unix: unix)
                 said += night.takeSaid()
             }
         }
-        return said.map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        return said.map { s in LogRecord.status(.init(s.status, streamSeconds: 0, details: s.details)).json }
     }
 
     private func nightAudio(_ dir: String) throws -> NightAudio {
@@ -110,7 +110,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         let start = try #require(WallClock.parse("2026-11-23T11:59:55"))
         var said = feed(night, seconds: 8, unix: { start + $0 })
         night.finish(within: .seconds(10))
-        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        said += night.takeSaid().map { s in LogRecord.status(.init(s.status, streamSeconds: 0, details: s.details)).json }
         let parts = nightParts(said)
         #expect(parts.map(\.path) == [dir + "/2026-11-22/2026-11-23_11-59-55.flac", dir + "/2026-11-23/2026-11-23_12-00-00.flac"])
         #expect(parts.map(\.startS) == [0, 5])
@@ -126,7 +126,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         var said = feed(night, seconds: 5, unix: { start + $0 })
         said += feed(night, seconds: 5, from: 80_000, unix: { start + 30 + $0 })
         night.finish(within: .seconds(10))
-        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        said += night.takeSaid().map { s in LogRecord.status(.init(s.status, streamSeconds: 0, details: s.details)).json }
         let parts = nightParts(said)
         #expect(parts.map(\.startS) == [0, 5])
         #expect(parts.map(\.startTime) == [start, start + 35].map { WallClock.iso8601(Date(timeIntervalSince1970: $0)) })
@@ -144,7 +144,7 @@ func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, startTime
         var said = feed(night, seconds: 5, unix: { start + $0 })
         said += feed(night, seconds: 5, from: 80_000, unix: { start - 0.5 + $0 })
         night.finish(within: .seconds(10))
-        said += night.takeSaid().map { s in JSONValue.object([("status", .string(s.status.rawValue))] + s.details) }
+        said += night.takeSaid().map { s in LogRecord.status(.init(s.status, streamSeconds: 0, details: s.details)).json }
         let parts = nightParts(said)
         #expect(parts.map(\.startS) == [0])
         #expect(try parts.map { try samples16($0.path).count } == [160_000])

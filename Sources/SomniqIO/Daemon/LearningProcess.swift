@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SomniqCore
+import SomniqLog
 
 /// The daemon's daily learning of this home's memory, run in a child process: `somniq learn
 /// --home` from the daemon's own binary (`/proc/self/exe` names the binary running, even
@@ -80,10 +81,10 @@ public struct LearningProcess: Sendable {
         var description: String { problem }
 
         /// The members of its `home_learning_failed` status record.
-        var details: [(String, JSONValue)] {
-            var d: [(String, JSONValue)] = [("error", .string(problem))]
-            if let signal { d.append(("signal", .number(Double(signal)))) }
-            if let exitStatus { d.append(("exit_status", .number(Double(exitStatus)))) }
+        var details: [LogRecord.Status.Detail] {
+            var d: [LogRecord.Status.Detail] = [.error(problem)]
+            if let signal { d.append(.signal(Int(signal))) }
+            if let exitStatus { d.append(.exitStatus(Int(exitStatus))) }
             return d
         }
     }

@@ -91,7 +91,7 @@ public actor SessionService: Service {
                         + "fix or remove the file, or learn it again with somniq learn --home")
         }
 
-        var details: [(String, JSONValue)] { [("what", .string(what)), ("path", .string(path)), ("error", .string(problem))] }
+        var details: [LogRecord.Status.Detail] { [.what(what), .path(path), .error(problem)] }
     }
 
     /// What a running daemon is told from outside the stream.
@@ -238,7 +238,7 @@ public actor SessionService: Service {
             reason = try await cancelWhenGracefulShutdown { try await self.listen() }
         } catch let error as CaptureError {
             deviceDown()
-            status(.deviceLost, alert: true, details: [("error", .string(error.description))])
+            status(.deviceLost, alert: true, details: [.error(error.description)])
             shutdown(reason: .deviceUnavailable)
             throw Failure.device(error)
         } catch {
@@ -301,8 +301,8 @@ public actor SessionService: Service {
                     $0.lastAudio = $0.since
                     $0.lost = nil
                 }
-                var details: [(String, JSONValue)] = [("device", .string(config.device))]
-                if let since = unheardSince { details.append(("unheard_s", .rounded(seconds(since: since), 1))) }
+                var details: [LogRecord.Status.Detail] = [.device(config.device)]
+                if let since = unheardSince { details.append(.unheard(seconds(since: since).asLogged(1))) }
                 unheardSince = nil
                 stalled = false
                 lastAudio = clocks.monotonic()
@@ -311,7 +311,7 @@ public actor SessionService: Service {
                 logger.info("listening on \(config.device)")
             case let .overrun(frames):
                 metrics.overrunFrames += frames
-                status(.overrun, details: [("frames_lost", .number(Double(frames)))])
+                status(.overrun, details: [.framesLost(frames)])
                 logger.warning("capture overrun: \(frames) frames lost")
             case let .lost(error, retry, wasListening):
                 deviceDown()
@@ -321,7 +321,7 @@ public actor SessionService: Service {
                     $0.listening = false
                     $0.lost = String(cFormat: "%@; retrying in %.0f s", error.description, retry)
                 }
-                status(.deviceLost, alert: true, details: [("error", .string(error.description)), ("retry_s", .number(retry))])
+                status(.deviceLost, alert: true, details: [.error(error.description), .retry(retry)])
                 logger.error("\(error); \(wasListening ? "reopening" : "retrying")")
             }
         }
@@ -380,7 +380,7 @@ public actor SessionService: Service {
         deviceDown()
         options.live?.update { $0.stalled = true }
         let device = config.device
-        status(.captureStalled, alert: true, details: [("device", .string(device)), ("seconds", .rounded(quiet, 1))])
+        status(.captureStalled, alert: true, details: [.device(device), .seconds(quiet.asLogged(1))])
         notifier.notify("STATUS=no audio from \(LogText.escape(device))")
         logger.critical("no audio from \(device) for \(Int(quiet)) s: the device is open but sends nothing (a stuck USB device, a stalled sound server?); somniq cannot hear the room until audio comes back")
     }
@@ -394,7 +394,7 @@ public actor SessionService: Service {
         unheardSince = nil
         options.live?.update { $0.stalled = false }
         let device = config.device
-        status(.listening, details: [("device", .string(device)), ("unheard_s", .rounded(unheard, 1))])
+        status(.listening, details: [.device(device), .unheard(unheard.asLogged(1))])
         notifier.notify("STATUS=listening on \(LogText.escape(device))")
         logger.notice("audio from \(device) again after \(Int(unheard)) s without")
     }
@@ -542,44 +542,44 @@ public actor SessionService: Service {
     private func apply(_ prepared: Prepared) {
         switch prepared {
         case let .configRejected(error):
-            status(.profileRejected, details: [("error", .string(error))])
+            status(.profileRejected, details: [.error(error)])
             logger.error("reload refused, keeping the running configuration: \(error)")
         case let .profileRejected(error):
-            status(.profileRejected, details: [("error", .string(error))])
+            status(.profileRejected, details: [.error(error)])
             logger.error("reload refused, keeping profile \(pipeline.profile.name): \(error)")
         case let .config(new, profile, home, fit):
             deliver { try session.reload(profile) }
             let running = config
             config = running.reloaded(from: new)
             pipeline.watchLimits = config.watchLimits
-            var details: [(String, JSONValue)] = [("profile", .string(profile.name)), ("profile_sha256", .string(profile.sha256))]
+            var details: [LogRecord.Status.Detail] = [.profile(profile.name), .profileSHA256(profile.sha256)]
             if running.restartNeeded(for: new) {
-                details.append(("restart_needed", .string("device, log, night_audio and http changes take effect after a restart")))
+                details.append(.restartNeeded("device, log, night_audio and http changes take effect after a restart"))
                 logger.warning("device, log, night_audio and http changes take effect after a restart (systemctl restart somniq)")
             }
             switch home {
             case .none: break
             case let .memory(memory):
                 if pipeline.replaceHome(memory) {
-                    details.append(("home", .string(HomeMemoryFile.summary(memory))))
+                    details.append(.home(HomeMemoryFile.summary(memory)))
                     logger.info("reloaded this home's memory: \(options.homePath): \(HomeMemoryFile.summary(memory))")
                     homeInForce(journal: false)
                 } else {
-                    details.append(("home_refused", .string("this session computes no learned inputs (it has no learned rules)")))
+                    details.append(.homeRefused("this session computes no learned inputs (it has no learned rules)"))
                     logger.warning("this home's memory is not in force: this session has no learned rules; restart somniq to use it")
                 }
             case let .refused(error):
-                details.append(("home_refused", .string(error)))
+                details.append(.homeRefused(error))
                 logger.warning("this home's memory was not reloaded; the one in force is kept: \(error)")
             }
             switch fit {
             case .none: break
             case let .fit(f):
                 pipeline.homeFit = f
-                details.append(("home_fit", .string(HomeFitFile.said(f))))
+                details.append(.homeFit(HomeFitFile.said(f)))
                 logger.info("reloaded this home's fit: \(HomeFitFile.beside(options.homePath)): \(HomeFitFile.said(f))")
             case let .refused(error):
-                details.append(("home_fit_refused", .string(error)))
+                details.append(.homeFitRefused(error))
                 logger.warning("this home's fit was not reloaded; the one in force is kept: \(error)")
             }
             status(.profileReloaded, details: details)
@@ -702,7 +702,7 @@ public actor SessionService: Service {
         notifier.notify("WATCHDOG=1")
     }
 
-    private func status(_ name: LogStatus, alert: Bool = false, details: [(String, JSONValue)] = []) {
+    private func status(_ name: LogStatus, alert: Bool = false, details: [LogRecord.Status.Detail] = []) {
         deliver { try session.status(name, alert: alert, details: details) }
     }
 }

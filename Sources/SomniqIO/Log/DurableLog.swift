@@ -59,9 +59,9 @@ public final class DurableLog {
                 if let since = failedSince {
                     // The disk takes writes again: first say, in the log itself, that it
                     // could not be written for a while and how many records waited.
-                    var details: [(String, JSONValue)] = [("error", .string(failure)), ("records_held", .number(Double(pending.count)))]
-                    if dropped > 0 { details.append(("records_dropped", .number(Double(dropped)))) }
-                    details.append(("seconds", .rounded(since.duration(to: .now).inSeconds, 1)))
+                    var details: [LogRecord.Status.Detail] = [.error(failure), .recordsHeld(pending.count)]
+                    if dropped > 0 { details.append(.recordsDropped(dropped)) }
+                    details.append(.seconds(since.duration(to: .now).inSeconds.asLogged(1)))
                     try w.append(LogRecord.status(.init(.logWriteFailed, streamSeconds: streamSeconds(), details: details,
                                                         time: WallClock.iso8601(Date()))))
                     failedSince = nil

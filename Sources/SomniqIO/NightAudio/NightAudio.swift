@@ -98,8 +98,8 @@ public final class NightAudio {
         let unwritten = writer.finish(within: timeout)
         if unwritten > 0 {
             said.append((.nightAudioDropped, [
-                ("reason", .string("shutdown")), ("seconds", .rounded(StreamClock.seconds(unwritten))),
-                ("error", .string("the disk had not taken the last \(JSONValue.format(StreamClock.seconds(unwritten))) s when the session ended")),
+                .reason("shutdown"), .seconds(StreamClock.seconds(unwritten).asLogged()),
+                .error("the disk had not taken the last \(JSONValue.format(StreamClock.seconds(unwritten))) s when the session ended"),
             ]))
         }
     }
@@ -107,39 +107,36 @@ public final class NightAudio {
     /// What the session has to say in `status` records, since the last call: each part
     /// started (`night_audio`), a disk that refuses (`night_audio_failed`), audio not kept
     /// (`night_audio_dropped`), nights deleted (`night_audio_deleted`).
-    public func takeSaid() -> [(status: LogStatus, details: [(String, JSONValue)])] {
+    public func takeSaid() -> [(status: LogStatus, details: [LogRecord.Status.Detail])] {
         for n in writer.takeNews() { said.append(Self.record(n)) }
         guard !said.isEmpty else { return [] }
         defer { said.removeAll() }
         return said
     }
-    private var said: [(status: LogStatus, details: [(String, JSONValue)])] = []
+    private var said: [(status: LogStatus, details: [LogRecord.Status.Detail])] = []
 
-    static func time(_ unix: Double) -> JSONValue { .string(WallClock.iso8601(Date(timeIntervalSince1970: unix))) }
+    static func time(_ unix: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: unix)) }
 
     /// The ring was full: the disk is slower than the audio.
-    static func lost(from: NightAudioWriter.Start, frames: Int64) -> (LogStatus, [(String, JSONValue)]) {
+    static func lost(from: NightAudioWriter.Start, frames: Int64) -> (LogStatus, [LogRecord.Status.Detail]) {
         (.nightAudioDropped, [
-            ("reason", .string("queue_full")), ("from_s", .rounded(StreamClock.seconds(from.frame))), ("from_time", time(from.unix)),
-            ("seconds", .rounded(StreamClock.seconds(frames))),
-            ("error", .string("the disk was too slow: the audio waiting to be written filled its queue")),
+            .reason("queue_full"), .fromSeconds(StreamClock.seconds(from.frame).asLogged()), .fromTime(time(from.unix)),
+            .seconds(StreamClock.seconds(frames).asLogged()),
+            .error("the disk was too slow: the audio waiting to be written filled its queue"),
         ])
     }
 
-    static func record(_ n: NightAudioWriter.News) -> (LogStatus, [(String, JSONValue)]) {
+    static func record(_ n: NightAudioWriter.News) -> (LogStatus, [LogRecord.Status.Detail]) {
         switch n {
         case let .started(path, night, frame, unix):
-            (.nightAudio, [("path", .string(path)), ("night", .string(night)), ("start_s", .rounded(StreamClock.seconds(frame))),
-                             ("start_time", time(unix))])
+            (.nightAudio, [.path(path), .night(night), .startSeconds(StreamClock.seconds(frame).asLogged()), .startTime(time(unix))])
         case let .failed(path, reason, problem):
-            (.nightAudioFailed, [("path", .string(path)), ("reason", .string(reason)), ("error", .string(problem))])
+            (.nightAudioFailed, [.path(path), .reason(reason), .error(problem)])
         case let .lost(path, reason, problem, frame, unix, frames):
-            (.nightAudioDropped, [("path", .string(path)), ("reason", .string(reason)), ("from_s", .rounded(StreamClock.seconds(frame))),
-                                     ("from_time", time(unix)), ("seconds", .rounded(StreamClock.seconds(frames))),
-                                     ("error", .string(problem))])
+            (.nightAudioDropped, [.path(path), .reason(reason), .fromSeconds(StreamClock.seconds(frame).asLogged()),
+                                  .fromTime(time(unix)), .seconds(StreamClock.seconds(frames).asLogged()), .error(problem)])
         case let .deleted(d):
-            (.nightAudioDeleted, [("night", .string(d.night)), ("reason", .string(d.reason)),
-                                     ("mb", .rounded(Double(d.bytes) / 1_000_000, 1))])
+            (.nightAudioDeleted, [.night(d.night), .reason(d.reason), .megabytes((Double(d.bytes) / 1_000_000).asLogged(1))])
         }
     }
 }

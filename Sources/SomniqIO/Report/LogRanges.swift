@@ -39,7 +39,7 @@ enum LogRanges {
             return m.active.allSatisfy { within($0.1, 0...most) }
         case let .status(s):
             return within(s.streamSeconds, seconds) && within(s.seconds, seconds)
-                && ["frames_lost", "dropped", "samples"].allSatisfy { within(s[detail: $0]?.numberValue, count) }
+                && [.framesLost, .dropped, .samples].allSatisfy { within(s[$0]?.numberValue, count) }
         case let .sessionEnd(e):
             return within(e.streamSeconds, seconds)
         case .sessionStart, .episode, .episodeRemoved, .label, .morningSummary:

@@ -199,8 +199,9 @@ public struct NightBuilder {
                 unheardSince = nil
             }
             guard Self.incidents.contains(s.status) || s.status == .listening && unheardFor != nil else { break }
-            let detail = ["error", "frames_lost", "seconds", "unheard_s", "sink", "dropped", "samples", "open_ids", "path"].compactMap { k in
-                s[detail: k].map { "\(k.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
+            let shown: [LogRecord.Status.Detail.Name] = [.error, .framesLost, .seconds, .unheard, .sink, .dropped, .samples, .openIDs, .path]
+            let detail = shown.compactMap { name in
+                s[name].map { "\(name.rawValue.replacing("_", with: " ")) \($0.stringValue ?? $0.compactText)" }
             }.joined(separator: ", ")
             // At the time it was written (the stream stands still through a stall it says).
             let at = axis(time) ?? offset + (s.streamSeconds ?? 0)

@@ -89,12 +89,12 @@ public final class Replayer {
         }
         progress?(1)
         if let problem = file.lengthProblem {
-            try session.status(.lengthMismatch, details: [("header_s", file.lengthUnknown ? .null : .rounded(file.headerSeconds)),
-                                                            ("audio_s", .rounded(file.audioSeconds))])
+            try session.status(.lengthMismatch, details: [.headerSeconds(file.lengthUnknown ? nil : file.headerSeconds.asLogged()),
+                                                            .audioSeconds(file.audioSeconds.asLogged())])
             warning?(problem)
         }
         if file.nonFinite > 0, let first = file.firstNonFinite {
-            try session.status(.badSamples, details: [("samples", .number(Double(file.nonFinite))), ("first_s", .rounded(first))])
+            try session.status(.badSamples, details: [.samples(Int(file.nonFinite)), .firstSeconds(first.asLogged())])
             warning?(String(cFormat: "%lld samples were not numbers (NaN or infinite), the first at %.2f s; they were analysed as silence",
                             file.nonFinite, first))
         }

@@ -85,7 +85,7 @@ public final class Session {
     }
 
     /// A condition of the daemon; `alert`: critical (the daemon cannot hear).
-    public func status(_ status: LogStatus, alert: Bool = false, details: [(String, JSONValue)] = []) throws {
+    public func status(_ status: LogStatus, alert: Bool = false, details: [LogRecord.Status.Detail] = []) throws {
         try send(.status(status, alert: alert),
                  .status(.init(status, streamSeconds: streamSeconds, alert: alert, details: details, time: times?.now(streamSeconds))))
     }
@@ -93,7 +93,7 @@ public final class Session {
     /// After a session that ended uncleanly (`UncleanEnd`): says so, with the ids of the
     /// events it left open, and closes each of them, `truncated`, with no offset.
     public func closeUnclean(_ open: [UncleanEnd.OpenEvent]) throws {
-        try status(.previousSessionUnclean, details: [("open_ids", .array(open.map { .string($0.id) }))])
+        try status(.previousSessionUnclean, details: [.openIDs(open.map(\.id))])
         for e in open {
             try send(.closedUnseen(id: e.id, soundClass: e.soundClass), .eventEnd(.init(closingUnseen: e.id, soundClass: e.soundClass)))
         }
@@ -125,8 +125,7 @@ public final class Session {
     private func reportSkippedClips() throws {
         guard let clips else { return }
         for s in clips.takeSkipped() {
-            try status(.clipSkipped, details: [("id", .string(s.id)), ("path", .string(s.path)), ("reason", .string(s.reason)),
-                                              ("error", .string(s.problem))])
+            try status(.clipSkipped, details: [.id(s.id), .path(s.path), .reason(s.reason), .error(s.problem)])
         }
     }
 
@@ -152,7 +151,7 @@ public final class Session {
             logged = .eventEnd(.init(e, time: times?.at, clip: clips?.ended(e)))
         case let .input(c):
             logged = .status(.init(c.kind.status, streamSeconds: c.streamSeconds, alert: true,
-                                   details: [("seconds", .number(c.seconds))], time: times?.now(streamSeconds)))
+                                   details: [.seconds(c.seconds)], time: times?.now(streamSeconds)))
         case let .level(m):
             logged = .level(.init(m, time: times?.at(m.startSeconds)))
         case .window, .inputs:

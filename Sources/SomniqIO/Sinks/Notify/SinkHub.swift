@@ -194,8 +194,8 @@ public final class SinkHub: RecordSink {
     }
 
     /// The details of a `sink_dropped` status record.
-    public static func droppedDetails(sink name: String, dropped: Int) -> [(String, JSONValue)] {
-        [("sink", .string(name)), ("dropped", .number(Double(dropped)))]
+    public static func droppedDetails(sink name: String, dropped: Int) -> [LogRecord.Status.Detail] {
+        [.sink(name), .dropped(dropped)]
     }
 
     /// Gives every queue up to `timeout` (together) to deliver what it holds, failed
