@@ -1,5 +1,5 @@
 import Foundation
-import SomniqCore
+@testable import SomniqCore
 import Testing
 @testable import SomniqIO
 
@@ -193,4 +193,23 @@ private func meta(_ key: String) -> String? {
     let shown = try somniq("rules", "show", "dog_bark", "--learned-rules", crlf)
     let builtin = try somniq("rules", "show", "dog_bark")
     #expect(shown.status == 0 && shown.stdout == builtin.stdout, "\(shown.stderr)")
+}
+
+/// docs/learned-rules.md is the format's specification: its example is read by somniq's
+/// reader as the page says, its digest is its body's, and its trees sum as the page sums them.
+@Test func theSpecificationsExampleReadsAsThePageSays() throws {
+    let page = try String(contentsOfFile: Paths.package + "/docs/learned-rules.md", encoding: .utf8)
+    let after = try #require(page.range(of: "<!-- learned-rules example -->\n```\n"))
+    let example = String(page[after.upperBound...].prefix { $0 != "`" })
+    let rules = try LearnedRules(text: example)
+    let cough = try #require(rules.rule(for: .cough))
+    #expect(cough.ships && cough.cutoff == -0.5 && cough.trees == 2 && cough.splits() == 2)
+    #expect(cough.figures.map(\.key) == ["rounds", "cv_hand", "cv_learned"])
+    #expect(rules.decides(.cough) && LearnedRules.candidates.filter { $0 != .cough }.allSatisfy { rules.rule(for: $0) == nil })
+    #expect(rules.network == nil && rules.header.map(\.key) == ["material", "body_sha256"])
+    #expect(rules.digest == LearnedRules.bodyDigest(of: example))
+    var x = [Float](repeating: 0, count: LearnedInputs.count)
+    x[LearnedInputs.names.firstIndex(of: "h_cough")!] = 0.5
+    x[LearnedInputs.names.firstIndex(of: "flat@0")!] = 0.1
+    #expect(x.withUnsafeBufferPointer { cough.margin($0) } == 0.125)
 }
