@@ -119,17 +119,18 @@ enum BatterySample {
 /// The cases of the fixed sample the detector fails today (issue 25's target is none): 7 of
 /// its 60 alarms (steady beeping and a continuous horn in rooms and noise, T4 at 7-13 dB in-band
 /// SNR, a 520 Hz T3 in a room, a steady 3.5 kHz beep over a fan, a 1.5 kHz T3 at 7 dB SNR
-/// over HVAC) and 3 of its 20 look-alikes. The sample mixes the corpus's background loops:
+/// over HVAC) and 2 of its 20 look-alikes. The sample mixes the corpus's background loops:
 /// with the loops the corpus gained (issue 39), cases 26 and 32 came to fail and 57 to pass,
 /// the detector unchanged. With a sounder's pitch held within ±1 % (issue 46), alarm 15 is
 /// found; with the clock's tick and the compressor among the look-alikes (issue 46) the
-/// look-alikes were dealt anew, and three of the new sample are raised: an alarm clock's tune
-/// (10) and its piezo beeps (13), and held notes with vibrato (17), all in rooms. A case that
+/// look-alikes were dealt anew, and three of the new sample were raised: an alarm clock's tune
+/// (10) and its piezo beeps (13), and held notes with vibrato (17), all in rooms; the clock's
+/// beeps no longer are, since a continuous horn must be heard in 80 % of its frames. A case that
 /// fails and is not listed is a regression; one listed that now passes is progress, to be
 /// taken off the list.
 enum KnownBatteryFailures {
     static let alarms: Set<Int> = [10, 20, 26, 27, 29, 32, 34]
-    static let lookalikes: Set<Int> = [10, 13, 17]
+    static let lookalikes: Set<Int> = [10, 17]
 }
 
 @Test func theDetectorFindsTheSampleAsBeforeAndNoNewLookalike() throws {

@@ -228,8 +228,11 @@ import SomniqCore
                 "\(learned.stdout)")
         #expect(learned.stdout.contains("\nit will hold back a sound heard as door like one marked not this, within distance 0.5, unless nearer a sound marked right\n"),
                 "\(learned.stdout)")
-        #expect(learned.stdout.hasSuffix("\nit will never hold back nor re-classify a smoke alarm, glass breaking, a scream, a gasp or a breathing pause, "
-                                         + "and drops nothing: what it holds back stays in the log and the report, to be heard and marked\n"))
+        #expect(learned.stdout.contains("\nit will never hold back nor re-classify a smoke alarm, glass breaking, a scream, a gasp or a breathing pause, "
+                                        + "and drops nothing: what it holds back stays in the log and the report, to be heard and marked\n"))
+        // One mark teaches the fit nothing it could check on held-out marks: it decides no class.
+        #expect(learned.stdout.contains("-memory.fit.txt: this home's fit decides no class yet: on the held-out marks none did better than the shipped rules"),
+                "\(learned.stdout)")
         let quieter = dir + "/quieter.flac"
         #expect(try runProgram("/usr/bin/sox", [Paths.demoNight, quieter, "vol", "-3dB"]).status == 0)
         let next = dir + "/next.jsonl"
