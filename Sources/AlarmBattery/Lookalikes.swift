@@ -8,7 +8,7 @@ import RealModule
 extension Battery {
     public static let lookalikeKinds = ["clock-melody", "clock-beeps", "phone-ring", "microwave", "washer-tune",
                                         "low-battery-chirp", "music", "wind-whistle", "mains-hum", "voice",
-                                        "clock-tick", "compressor"]
+                                        "clock-tick", "compressor", "reversing-beeper", "fan-beat"]
     public static let lookalikeLength = 20.0...60.0
     public static let lookalikePeak = -55.0...(-5.0)
     public static let lookalikeSnr = 10.0...35.0
@@ -35,6 +35,8 @@ extension Battery {
         case "mains-hum": what = s.mainsHum(&rng)
         case "clock-tick": what = s.clockTick(&rng)
         case "compressor": what = s.compressor(&rng)
+        case "reversing-beeper": what = s.reversingBeeper(&rng)
+        case "fan-beat": what = s.fanBeat(&rng)
         default: what = s.voice(&rng)
         }
         let peak = rng.uniform(Self.lookalikePeak), snr = rng.uniform(Self.lookalikeSnr)
@@ -267,6 +269,40 @@ struct Sketch {
         }
         active = [samples.indices]
         return "\(fixed(centre, 0))Hz Q \(fixed(q, 0)) wandering ±\(fixed(wander * 100, 1)) %, swelling \(fixed(depth, 0)) dB every \(fixed(swell, 2)) s"
+    }
+
+    /// A lorry reversing in the street, heard through a window: a tonal back-up alarm
+    /// (SAE J994, ISO 9533) beeping about once a second at 50 % duty, on 1-1.4 kHz (most
+    /// tonal ones) or 2.5-3.2 kHz (piezo ones), a square or piezo drive, its level swelling
+    /// and falling by 6-12 dB as the lorry turns and comes nearer, for 8-40 s.
+    mutating func reversingBeeper(_ rng: inout SplitMix64) -> String {
+        let f = rng.chance(0.5) ? rng.uniform(1000...1400) : rng.uniform(2500...3200)
+        let period = rng.uniform(0.8...1.2), on = period * rng.uniform(0.45...0.55)
+        let wave: Waveform = rng.chance(0.5) ? .square : Waveform.drawPiezo(&rng)
+        let swell = rng.uniform(6...12), sounding = min(length - 1, rng.uniform(8...40)), first = rng.uniform(0...1)
+        var t = first, beeps = 0
+        while t + on < first + sounding {
+            let nearness = Float(Level.gain(db: -swell * (0.5 - 0.5 * cos(2 * Double.pi * (t - first) / sounding))))
+            note([f], at: t, for: on, waveform: wave, ramp: 0.005, gain: nearness)
+            t += period; beeps += 1
+        }
+        return "\(fixed(f, 0))Hz \(wave.label) \(beeps) beeps of \(fixed(on, 2)) s every \(fixed(period, 2)) s, swelling \(fixed(swell, 0)) dB"
+    }
+
+    /// Two fans (or a fan and its echo in a duct) whose blade or motor whines lie a little
+    /// apart: one line on 400-3000 Hz beating at 0.3-3 Hz, over the fans' broadband rush,
+    /// for the whole case. The beat cuts the line into swells of one pitch at one interval.
+    mutating func fanBeat(_ rng: inout SplitMix64) -> String {
+        let f = rng.logUniform(400...3000), beat = rng.uniform(0.3...3), rush = rng.uniform(6...14)
+        let phase = rng.uniform(0...(2 * Double.pi))
+        var filter = Biquad(.bandPassQ(q: 0.7), frequency: f)
+        for i in samples.indices {
+            let t = Double(i) / Self.fs
+            let whine = sin(2 * Double.pi * f * t) + sin(2 * Double.pi * (f + beat) * t + phase)
+            samples[i] = Float(0.5 * whine + Level.gain(db: -rush) * filter.process(rng.gaussian()))
+        }
+        active = [samples.indices]
+        return "\(fixed(f, 0))Hz whines beating at \(fixed(beat, 2)) Hz over a rush \(fixed(rush, 0)) dB under them"
     }
 
     /// Mains hum alone: 50 or 60 Hz and up to 20 harmonics, steady.

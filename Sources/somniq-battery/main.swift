@@ -15,7 +15,7 @@ struct SomniqBattery: ParsableCommand {
             Alarms: T3, T4, the 520 Hz T3, continuous horns and steady beeping, over every \
             background kind, at in-band SNRs of 3-40 dB. Look-alikes: alarm clocks, phones, \
             microwaves, washers, low-battery chirps, music, whistling wind, hum, voices, ticking \
-            clocks and compressors. \
+            clocks, compressors, reversing beepers and beating fans. \
             Exits 0 whatever the score; the last line says how many cases failed.
             """)
 

@@ -127,10 +127,14 @@ enum BatterySample {
 /// (10) and its piezo beeps (13), and held notes with vibrato (17), all in rooms; the clock's
 /// beeps no longer are, since a continuous horn must be heard in 80 % of its frames. A case that
 /// fails and is not listed is a regression; one listed that now passes is progress, to be
-/// taken off the list.
+/// taken off the list. With reversing beepers and beating fans among the look-alikes (issue 46) they
+/// were dealt anew once more, and two of the new sample are raised: a forklift's piezo back-up
+/// alarm near 3 kHz beeping once a second for half a minute (1, 18). It is a steady piezo beeper
+/// at a horn's pitch, which is what an EN 14604 smoke alarm is too: nothing in the sound tells
+/// them apart, and the detector must not miss the alarm.
 enum KnownBatteryFailures {
     static let alarms: Set<Int> = [10, 20, 26, 27, 29, 32, 34]
-    static let lookalikes: Set<Int> = [10, 17]
+    static let lookalikes: Set<Int> = [1, 18]
 }
 
 @Test func theDetectorFindsTheSampleAsBeforeAndNoNewLookalike() throws {
