@@ -166,6 +166,34 @@ private func every(_ period: Double, from start: Double, count: Int, length: Dou
     #expect(try #require(detect(apart, seconds: 14)).pattern == .temporalFour)
 }
 
+@Test func blipsOfTheRoomsNoiseFarUnderAT4sBeepsNeitherBreakNorJoinItsGroups() throws {
+    // Two T4 groups at 2670 Hz (from 4.0 and 9.7 s), 45 dB over the floor; at their pitch,
+    // blips of noise that just reach 14 dB over their neighbourhood: two before the first group,
+    // one just after it and one just before the second.
+    let groups = t4(from: 4, groups: 2)
+    let blips: [(Double, Double)] = [(3.0, 3.06), (3.5, 3.56), (4.95, 5.01), (9.35, 9.41)]
+    func detect(blipDb: Float) -> AlarmDetector.Span? {
+        var detector = AlarmDetector()
+        for g in 0..<Int(14 / AlarmDetector.frameSeconds) {
+            let t = AlarmDetector.seconds(g)
+            var lines: [ToneLines.Line] = []
+            if groups.contains(where: { t >= $0.0 && t < $0.1 }) {
+                lines.append(.init(hz: 2670, levelDb: -55, contrastDb: 45))
+            } else if blips.contains(where: { t >= $0.0 && t < $0.1 }) {
+                lines.append(.init(hz: 2655, levelDb: -55 + blipDb, contrastDb: 14))
+            }
+            detector.push(ToneLines(given: lines), frame: g)
+        }
+        return detector.span
+    }
+    // 35 dB under the beeps, the blips are the room's: the alarm is found from its first beep.
+    let span = try #require(detect(blipDb: -35))
+    #expect(span.pattern == .temporalFour)
+    #expect(abs(span.from - 4) < 0.05)
+    // As loud as the beeps, they are the sounder's: beeps that break T4's pattern.
+    #expect(detect(blipDb: 0) == nil)
+}
+
 @Test func aTuneOfRepeatedNotesAQuarterToneApartIsNoT3() {
     // Four half-second notes in T3's rhythm, alternating between two pitches 4 % apart.
     let notes = t3(from: 2, cycles: 2)

@@ -265,6 +265,14 @@ struct AlarmTrack: Sendable {
     /// at that pitch (another sound) is forgiven; an insect's chirping is not.
     private mutating func temporalFour(_ b: Beep) -> Int? {
         defer { fineRecent = (fineRecent.1, fineRecent.2, b) }
+        // A blip far under the sounder's beeps at their pitch is another sound on the line (the
+        // room's noise): it neither joins the group nor ends it, nor breaks the pause after it.
+        // A beep far over a group's is the sounder's first, and what went before was noise.
+        let inGroup = group.beeps > 0
+        if inGroup || lastGroup.valid, case let sounder = inGroup ? group : lastGroup, Self.same(b.hz, sounder.hz) {
+            if b.peakDb < sounder.cues.loudest - Sounder.otherSoundDb { return nil }
+            if inGroup && b.peakDb > group.cues.loudest + Sounder.otherSoundDb { group = Group() }
+        }
         let isShort = AlarmDetector.t4Beep.contains(b.seconds) && b.spread <= AlarmDetector.sounderSpread
         if isShort && group.beeps > 0 && Self.same(b.hz, group.hz)
             && Double(b.start - group.end) * AlarmDetector.frameSeconds <= AlarmDetector.t4GroupGap.upperBound {
@@ -290,7 +298,8 @@ struct AlarmTrack: Sendable {
     /// forgiving `AlarmDetector.t4Strays` beeps.
     private func quiet(before b: Beep) -> Double {
         var forgiven = AlarmDetector.t4Strays
-        for earlier in [fineRecent.2, fineRecent.1, fineRecent.0] where abs(earlier.hz - b.hz) <= AlarmDetector.t4QuietBand * b.hz {
+        for earlier in [fineRecent.2, fineRecent.1, fineRecent.0]
+        where abs(earlier.hz - b.hz) <= AlarmDetector.t4QuietBand * b.hz && earlier.peakDb >= b.peakDb - Sounder.otherSoundDb {
             if forgiven == 0 { return Double(b.start - earlier.end) * AlarmDetector.frameSeconds }
             forgiven -= 1
         }
