@@ -89,6 +89,32 @@ private func t4(from start: Double, groups: Int, on: Double = 0.1, off: Double =
     #expect(try #require(detect(beeps, hz: 3300, seconds: 20)).pattern == .steadyBeeps)
 }
 
+@Test func aBlipOfTheRoomsNoiseBeforeASteadyBeepersFirstBeepLeavesItNew() throws {
+    // 0.1 s beeps every 1.9 s at 3335 Hz from 5 s, 45 dB over the floor; 2 s before the first,
+    // a blip of noise at the pitch as long as a beep, just 14 dB over its neighbourhood.
+    let beeps = every(1.9, from: 5, count: 7, length: 0.1)
+    func detect(blipDb: Float) -> AlarmDetector.Span? {
+        var detector = AlarmDetector()
+        for g in 0..<Int(20 / AlarmDetector.frameSeconds) {
+            let t = AlarmDetector.seconds(g)
+            var lines: [ToneLines.Line] = []
+            if beeps.contains(where: { t >= $0.0 && t < $0.1 }) {
+                lines.append(.init(hz: 3335, levelDb: -55, contrastDb: 45))
+            } else if t >= 3 && t < 3.1 {
+                lines.append(.init(hz: 3340, levelDb: -55 + blipDb, contrastDb: 14))
+            }
+            detector.push(ToneLines(given: lines), frame: g)
+        }
+        return detector.span
+    }
+    // 35 dB under the beeps, it is the room's: the beeping started at 5 s, new.
+    let alone = try #require(detect(blipDb: -35))
+    #expect(alone.pattern == .steadyBeeps)
+    #expect(abs(alone.from - 5) < 0.05)
+    // As loud, it is the sounder's first beep, one interval before the others.
+    #expect(abs(try #require(detect(blipDb: 0)).from - 3) < 0.05)
+}
+
 @Test func anAlarmClocksFastBeepsBridgedIntoOneAreNoHorn() {
     // An alarm clock at its most urgent: 0.06 s beeps 0.06 s apart for 14 s at 3.4 kHz, held
     // as one line (its gaps are shorter than the horn's bridge) but heard in half its frames.

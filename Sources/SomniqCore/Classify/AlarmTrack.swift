@@ -80,10 +80,13 @@ struct AlarmTrack: Sendable {
         init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel; cues = Sounder.Cues(b) }
 
         /// Whether `b` is the run's next beep: its pitch within `hornPitchTolerance`, its
-        /// length within `steadyLengthTolerance`, one interval after the last (the first
-        /// interval sets it), or two (a beep lost in noise).
+        /// length within `steadyLengthTolerance`, its level within `Sounder.otherSoundDb` of
+        /// the run's (a blip of the room's noise far under a sounder's beeps is not one of
+        /// them, nor are they its), one interval after the last (the first interval sets it),
+        /// or two (a beep lost in noise).
         func continues(with b: Beep) -> Bool {
             guard count > 0, abs(b.hz - first.hz) <= AlarmDetector.hornPitchTolerance * first.hz,
+                  b.peakDb >= cues.loudest - Sounder.otherSoundDb, b.peakDb <= cues.quietest + Sounder.otherSoundDb,
                   abs(b.seconds - first.seconds) <= AlarmDetector.steadyLengthTolerance * first.seconds else { return false }
             let p = Double(b.start - last.start) * AlarmDetector.frameSeconds
             if intervals == 0 { return AlarmDetector.steadyPeriod.contains(p) }
@@ -317,12 +320,13 @@ struct AlarmTrack: Sendable {
     /// at the beep before, when that one came out of silence (a sounder's first beep may be
     /// measured odd, in a room's build-up or begun in a burst of noise, and its run of beeps
     /// then starts at the second); nil when like beeps go further back. Clicks of noise do
-    /// not count.
+    /// not count, nor blips far under `b` (`Sounder.otherSoundDb`): the room's, not a sounder's.
     private func heardToStart(_ b: Beep) -> Int? {
         for k in recent.indices.reversed() {
             let r = recent[k]
             if r.end <= b.start && Double(b.start - r.end) * AlarmDetector.frameSeconds < AlarmDetector.hornNoveltySeconds
-                && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds {
+                && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds
+                && r.peakDb >= b.peakDb - Sounder.otherSoundDb {
                 return recentFirst[k] ? r.start : nil
             }
         }
