@@ -241,7 +241,7 @@ final class WebSite: @unchecked Sendable {
         }
         let s = live.snapshot
         if let problem = LiveState.problem(s, now: now()) { return .text(503, LogText.escape(problem)) }
-        return .text(200, "ok: listening on \(LogText.escape(s.device))" + (s.home.map { "; " + LogText.escape($0) } ?? ""))
+        return .text(200, "ok: listening on \(LogText.escape(s.device))" + [s.home, s.homeFit].compactMap { $0.map { "; " + LogText.escape($0) } }.joined())
     }
 
     /// The metrics as the textfile has them: the daemon's own, or the textfile beside the

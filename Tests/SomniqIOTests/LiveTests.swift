@@ -209,8 +209,8 @@ import SomniqCore
         #expect(try waitForExit(p, timeout: 5) == 0)
     }
 
-    /// The daemon says at start that this home's learning is in force and what it holds:
-    /// in its journal, on /healthz and on the page.
+    /// The daemon says at start that this home's learning is in force and what it holds,
+    /// its memory and its fit: in its journal, on /healthz and on the page.
     @Test func theDaemonSaysAtStartWhatThisHomesLearningHolds() throws {
         let webPort = try freePort()
         let config = rig.home + "/holds-config.json"
@@ -229,19 +229,29 @@ import SomniqCore
         ], radius: 0.5)
         memory.header = [("learned", "2026-11-23T12:00:00.000Z")]
         try HomeMemoryFile.write(memory, to: HomeMemoryFile.besideLog(log))
+        // And this home's fit beside it: the classes it decides, from how many marks, learned when.
+        let fit = HomeFit(classes: [
+            .init(soundClass: .cough, shift: 1.25, used: true, right: 2, against: 1, shippedErrors: 2, fitErrors: 1),
+            .init(soundClass: .door, shift: 0.5, used: false, right: 0, against: 1, shippedErrors: 1, fitErrors: 1),
+        ], header: [("learned", "2026-11-23T12:00:00.000Z")])
+        try HomeFitFile.write(fit, to: HomeFitFile.beside(HomeMemoryFile.besideLog(log)))
         let journal = rig.home + "/holds-journal.txt"
         let p = try rig.start(["--config", config], journal: journal)
         try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
         let said = "this home's learning is in force: 3 sounds marked (1 scream, 1 cough, 1 door), learned 2026-11-2"
-        #expect(try String(contentsOfFile: journal, encoding: .utf8).contains(said))
+        let fitSaid = "this home's fit decides cough (+1.25, from 3 marks); the shipped rules the rest, learned 2026-11-2"
+        let written = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(written.contains(said) && written.contains(fitSaid), "\(written)")
         var health = ""
         try waitUntil(timeout: 10) {
             health = (try? runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(webPort)/healthz"]).stdout) ?? ""
             return health.hasPrefix("ok: ")
         }
         #expect(health.hasPrefix("ok: listening on fixture:FILE=\(fifo); " + said), "\(health)")
+        #expect(health.contains("; " + fitSaid), "\(health)")
         let page = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(webPort)/"]).stdout
         #expect(page.contains(said.replacing("'", with: "&#39;")), "\(page)")
+        #expect(page.contains(fitSaid.replacing("'", with: "&#39;")), "\(page)")
         // The longer status line still fits a phone's screen (390 px, chromium).
         let laid = try runProgram("/usr/bin/python3", [Paths.package + "/scripts/chromium-layout.py", "--size", "390x844", "--mobile",
                                                        "http://127.0.0.1:\(webPort)/"])

@@ -29,6 +29,8 @@ public final class LiveState: Sendable {
         public var streamSeconds = 0.0
         /// What this home's memory in force holds (`HomeMemoryFile.holdings`); nil: none.
         public var home: String?
+        /// What this home's fit in force decides (`HomeFitFile.said`); nil: none.
+        public var homeFit: String?
     }
 
     private let state: Mutex<Snapshot>

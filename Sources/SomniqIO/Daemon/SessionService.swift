@@ -578,6 +578,7 @@ public actor SessionService: Service {
                 pipeline.homeFit = f
                 details.append(.homeFit(HomeFitFile.said(f)))
                 logger.info("reloaded this home's fit: \(HomeFitFile.beside(options.homePath)): \(HomeFitFile.said(f))")
+                homeInForce(journal: false)
             case let .refused(error):
                 details.append(.homeFitRefused(error))
                 logger.warning("this home's fit was not reloaded; the one in force is kept: \(error)")
@@ -592,14 +593,18 @@ public actor SessionService: Service {
     /// This home's fit in force.
     var homeFit: HomeFit? { pipeline.homeFit }
 
-    /// Says what this home's memory in force holds, for /healthz and the page, and with
-    /// `journal` in the journal (at start: a reload and the daily learning say what they
+    /// Says what this home's memory and fit in force hold, for /healthz and the page, and
+    /// with `journal` in the journal (at start: a reload and the daily learning say what they
     /// put in force in their own lines).
     private func homeInForce(journal: Bool) {
         let holdings = homeMemory.map(HomeMemoryFile.holdings)
-        options.live?.update { $0.home = holdings }
+        let fit = pipeline.homeFit.map(HomeFitFile.said)
+        options.live?.update {
+            $0.home = holdings
+            $0.homeFit = fit
+        }
         if journal, let holdings { logger.info("\(holdings)") }
-        if journal, let fit = pipeline.homeFit { logger.info("\(HomeFitFile.said(fit))") }
+        if journal, let fit { logger.info("\(fit)") }
     }
 
     /// With `"home": {"learn_daily": true}`, learns this home's memory when it is due
@@ -647,10 +652,11 @@ public actor SessionService: Service {
             }
             if pipeline.replaceHome(memory) {
                 logger.info("\(said); in force now")
-                homeInForce(journal: false)
             } else {
                 logger.warning("\(said); not in force: this session computes no learned inputs (it has no learned rules); restart somniq to use it")
             }
+            // The fit is in force either way.
+            homeInForce(journal: false)
         }
     }
 

@@ -148,6 +148,7 @@ extension HTMLReport {
             if !s.profile.isEmpty { parts.append("profile \(esc(s.profile))") }
             parts.append("room \(esc(s.room))")
             if let home = s.home { parts.append(esc(home)) }
+            if let fit = s.homeFit { parts.append(esc(fit)) }
             return "<div class=\"status up\">" + parts.joined(separator: " · ") + ". <span class=\"sub\">\(updated)</span></div>"
         }
     }
