@@ -141,6 +141,37 @@ struct HomeMemoryTests {
 
     /// A sound nearer a marked one than a confirmed one, but not by the memory's ratio, is
     /// let through: as near a real bark as a fan's click, it may be a bark.
+    /// A gasp, a scream, glass or a breathing pause is never held back, so its marks neither
+    /// choose the radius nor limit it. In home 51 (every source) three false gasps, with no
+    /// confirmed gasp to be nearer, won the choice at ratio 0, which holds back only a class
+    /// nothing was confirmed of: the memory held back nothing it may.
+    @Test func marksOfAClassNeverHeldBackNeitherChooseNorLimitTheRadius() {
+        let gasps: [HomeMemory.Marked] = [
+            .init(eventID: "a8", night: "A", soundClass: .gasp, right: false, at: nil, windows: [Self.vector(0.5, -1)]),
+            .init(eventID: "b8", night: "B", soundClass: .gasp, right: false, at: nil, windows: [Self.vector(0.52, -1)]),
+        ]
+        let screams: [HomeMemory.Marked] = [
+            .init(eventID: "a9", night: "A", soundClass: .scream, right: true, at: nil, windows: [Self.vector(1.1, 0.1)]),
+            .init(eventID: "b9", night: "B", soundClass: .scream, right: false, at: nil, windows: [Self.vector(1.1, 0.1)]),
+        ]
+        let barks: [HomeMemory.Marked] = [
+            .init(eventID: "a2", night: "A", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1, 1)]),
+            .init(eventID: "b2", night: "B", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1.1, 1)]),
+        ]
+        // The false gasps alone: nothing the memory may hold back was marked false.
+        let (alone, none) = HomeMemory.learn(gasps + barks)
+        #expect(none.falseAlerts == 0 && none.removed == 0 && none.confirmed == 2 && alone.radius == 0, "\(none)")
+        // With two false barks alike, they choose: both held back, the gasps not counted, and
+        // the confirmed scream as near a "not scream" memory as can be (0) limits nothing.
+        let falseBarks: [HomeMemory.Marked] = [
+            .init(eventID: "a1", night: "A", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1, 0.1)]),
+            .init(eventID: "b1", night: "B", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1.05, 0.1)]),
+        ]
+        let (memory, choice) = HomeMemory.learn(gasps + screams + barks + falseBarks)
+        #expect(choice.falseAlerts == 2 && choice.removed == 2 && choice.confirmed == 2 && choice.ratio > 0, "\(choice)")
+        #expect(memory.like([Self.vector(1.02, 0.1)], .dogBark) != nil)
+    }
+
     @Test func aSoundAlmostAsNearAConfirmedOneIsNotHeldBack() {
         var m = Self.memory
         m.radius = 10

@@ -47,7 +47,7 @@ extension HomeMemory {
         /// `leave-one-night-out`; with every label of one night, `leave-one-group-out` (each
         /// recording or hour left out in turn, `Marked.group`), or `leave-one-event-out`.
         public var by: String
-        /// Marked false alerts held out, and how many the choice holds back (judged by their
+        /// Marked false alerts held out (of the classes the memory may hold back), and how many the choice holds back (judged by their
         /// opening windows against the memories of the other folds).
         public var falseAlerts = 0, removed = 0
         /// Confirmed events held out, and the distance at which the first of them would be
@@ -77,7 +77,9 @@ extension HomeMemory {
     /// false alert could be held back at (its own distance ratio, 1 at most), the radius
     /// stops short of the first held-out confirmed event it would hold back; the pair that
     /// holds back the most held-out false alerts wins, the smallest ratio and radius among
-    /// equals. Classes a memory never touches (the alarm) are left out. When that holds back
+    /// equals. Classes a memory never touches (the alarm) are left out, and the marked events
+    /// of a class it never holds back (`neverTaughtAway`) are remembered but neither choose
+    /// nor limit the radius and ratio. When that holds back
     /// no held-out false alert (one or two marks, or none alike yet), the memory is the
     /// corpus's prior (`HomePrior`): its scaling, its radius (short of the first held-out
     /// confirmed event), ratio 1; the cross-validated choice takes over once it holds back one.
@@ -120,10 +122,14 @@ extension HomeMemory {
             }
         }
         // Each held-out event's nearest "not" and "right" distances, from the other folds.
+        // Only those of a class the memory may hold back: a glass break, a scream, a gasp or
+        // a breathing pause is never held back, so a false one cannot be caught, nor a
+        // confirmed one harmed, by any radius (counted, home 51's three false gasps, far from
+        // any confirmed gasp, chose ratio 0: a memory that held back nothing it may).
         func heldOut(_ memory: HomeMemory) -> [(not: Float, right: Float, confirmed: Bool)] {
             let zs = entries.map { memory.standardised($0.inputs) }
             var held: [(not: Float, right: Float, confirmed: Bool)] = []
-            for (k, m) in kept.enumerated() {
+            for (k, m) in kept.enumerated() where !neverTaughtAway.contains(m.soundClass) {
                 let f = fold(k)
                 let others: (Int) -> Bool = { fold(origin[$0]) != f }
                 var not = Float.infinity, right = Float.infinity
@@ -137,8 +143,8 @@ extension HomeMemory {
             return held
         }
         let held = heldOut(memory)
-        choice.confirmed = kept.count { $0.right }
-        choice.falseAlerts = kept.count - choice.confirmed
+        choice.confirmed = held.count { $0.confirmed }
+        choice.falseAlerts = held.count - choice.confirmed
         let ratios = Set(held.filter { !$0.confirmed && $0.not.isFinite }.map { $0.right.isFinite ? $0.not / $0.right : 0 }.filter { $0 <= 1 })
         for q in ratios.sorted() {
             let harm = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: q) }.map(\.not).min() ?? .infinity
