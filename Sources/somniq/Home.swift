@@ -133,6 +133,11 @@ struct Learn: AsyncParsableCommand {
             print(LogText.escape("  \(f.soundClass.rawValue): shift \(f.shift > 0 ? "+" : "")\(JSONValue.format(f.shift)) from \(f.right) marked of it and \(f.against) against it; "
                 + "held-out errors \(JSONValue.format(f.fitErrors)) where the shipped rules made \(JSONValue.format(f.shippedErrors)): "
                 + (f.used ? "used" : "not used")))
+            if let l = f.layer {
+                print(LogText.escape("  \(f.soundClass.rawValue): layer over the scores of \(l.inputs.map(\.rawValue).joined(separator: ", ")) (weights "
+                    + l.weights.dropFirst().map { JSONValue.format($0) }.joined(separator: ", ") + ", intercept \(JSONValue.format(l.weights[0]))); "
+                    + "held-out errors \(JSONValue.format(l.fitErrors)) beside the \(f.used ? "shift" : "shipped rules"): " + (l.used ? "used" : "not used")))
+            }
         }
     }
 }

@@ -92,7 +92,11 @@ struct RulesCommand: ParsableCommand {
             if let fit = try home.loadFit(), let file = home.file {
                 let path = LogText.escape(HomeFitFile.beside(file))
                 if let f = fit.use(c) {
-                    print("\(c.rawValue): decided with this home's fit (\(path)): its score's log-odds shifted by \(f.shift > 0 ? "+" : "")\(JSONValue.format(f.shift)), "
+                    let layer = f.layer.flatMap { l in
+                        l.used ? ", raised where the scores of \(l.inputs.map(\.rawValue).joined(separator: ", ")) say it (weights "
+                            + l.weights.dropFirst().map { JSONValue.format($0) }.joined(separator: ", ") + ", intercept \(JSONValue.format(l.weights[0])))" : nil
+                    } ?? ""
+                    print("\(c.rawValue): decided with this home's fit (\(path)): its score's log-odds shifted by \(f.used && f.shift > 0 ? "+" : "")\(JSONValue.format(f.used ? f.shift : 0))\(layer), "
                         + "learned\(fit.learned.flatMap(WallClock.parse).map { " " + WallClock.localDate($0) } ?? "") from \(f.marks) marks; "
                         + "held-out errors \(JSONValue.format(f.fitErrors)) where the shipped rules made \(JSONValue.format(f.shippedErrors))")
                 } else {

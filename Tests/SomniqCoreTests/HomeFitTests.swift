@@ -118,6 +118,42 @@ struct HomeFitTests {
         }
     }
 
+    /// A home whose doors the shipped rules score 0 as a door, heard as a cough (0.8) and
+    /// marked "it was a door": no shift raises a score of 0, but the layer over the door's
+    /// and the cough's scores finds the next such door; its dog, and silence, stay as they
+    /// were. The file gives the layer back as written.
+    @Test func doorsTheShippedRulesScoreZeroAndHeardAsCoughsAreFoundByTheLayer() throws {
+        var marks: [HomeMemory.Marked] = []
+        for i in 0..<4 { marks.append(Self.marked("d\(i)", .cough, right: false, was: .door, [0.8, 0.85, 0.78])) }
+        for i in 0..<3 { marks.append(Self.marked("b\(i)", .dogBark, right: true, [0.9, 0.85])) }
+        var (fit, _) = HomeFit.learn(marks, line: Self.line)
+        fit.header = [("learned", "2026-11-22T12:00:00.000Z")]
+        let door = try #require(fit.classes.first { $0.soundClass == .door })
+        let layer = try #require(door.layer, "\(fit.text)")
+        #expect(layer.inputs == [.door, .cough] && layer.used && layer.fitErrors < door.shippedErrors, "\(fit.text)")
+        #expect(door.shift == 0 || !door.used, "no shift raises a door scored 0")
+        #expect(layer.weights[0] <= -HomeFit.silenceMargin && layer.weights[2] > 0)
+        var heard = ClassScores(); heard[.cough] = 0.8
+        #expect(fit.score(heard, .door) >= Self.line(.door), "the next door heard as a cough reaches the door's line")
+        #expect(fit.score(ClassScores(), .door) < Self.line(.door), "silence stays under it")
+        var bark = ClassScores(); bark[.dogBark] = 0.9
+        #expect(fit.score(bark, .door) < Self.line(.door) && fit.score(bark, .dogBark) == Double(Float(0.9)))
+        // Through the alert processor: a door event opens where the shipped rules give none.
+        var p = AlertProcessor(profile: .balanced), doors: [EventStart] = []
+        for i in 0..<6 {
+            var s = ClassScores(); s[.cough] = i == 0 || i == 5 ? 0 : 0.8
+            for case let .start(e) in p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50), fit: fit) where e.soundClass == .door {
+                doors.append(e)
+            }
+        }
+        #expect(doors.count == 1 && doors.first?.trace.fit?.soundClass == .door, "\(doors)")
+        let read = try HomeFit(text: fit.text)
+        #expect(read == fit && read.text == fit.text && read.score(heard, .door) == fit.score(heard, .door), "\(fit.text)")
+        // A critical class is never given a layer: marks of glass heard as a cough teach it nothing.
+        let glass = (0..<4).map { Self.marked("g\($0)", .cough, right: false, was: .glassBreak, [0.8]) }
+        #expect(HomeFit.learn(glass + marks, line: Self.line).0.classes.allSatisfy { $0.soundClass != .glassBreak })
+    }
+
     @Test func theSameMarksGiveTheSameFileByteForByte() throws {
         var (a, _) = HomeFit.learn(Self.coughs, line: Self.line)
         var (b, _) = HomeFit.learn(Self.coughs, line: Self.line)
@@ -138,7 +174,12 @@ struct HomeFitTests {
             ("somniq-home-fit 1\nclass cough used 1.2 right 3 against 0 held_out_errors 2 0.5\n", .init(line: 0, problem: "no penalty line: the file is cut short")),
             ("somniq-home-fit 1\npenalty 1\nclass cough used x right 3 against 0 held_out_errors 2 0.5\n", .init(line: 3, problem: "class: \"x\" is not a number")),
             ("somniq-home-fit 1\npenalty 1\nclass cough used 9 right 3 against 0 held_out_errors 2 0.5\n", .init(line: 3, problem: "class: shift 9 of cough beyond 6")),
-            ("somniq-home-fit 1\npenalty 1\nclass cough used 1.2 right 3\n", .init(line: 3, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT")),
+            ("somniq-home-fit 1\npenalty 1\nclass cough used 1.2 right 3\n", .init(line: 3, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT"
+                + " [layer used|unused LINE INTERCEPT CLASS:WEIGHT... held_out_errors ERRORS]")),
+            ("somniq-home-fit 1\npenalty 1\nclass door unused 0 right 3 against 1 held_out_errors 3 3 layer used 0.7 -1 door:1 cough:5 held_out_errors 1\n",
+             .init(line: 3, problem: "class: layer: intercept -1 above -2: silence would reach the line")),
+            ("somniq-home-fit 1\npenalty 1\nclass door unused 0 right 3 against 1 held_out_errors 3 3 layer used 0.7 -3 door:1 cat:5 held_out_errors 1\n",
+             .init(line: 3, problem: "class: layer: \"cat:5\" is not CLASS:WEIGHT")),
             ("somniq-home-fit 1\npenalty 2\n", .init(line: 2, problem: "penalty: this somniq fits with penalty 1: learn it again (somniq learn --home)")),
         ]
         for (text, error) in cases {

@@ -86,7 +86,7 @@ public struct AlertProcessor: Sendable {
     /// re-classifies (`from`), and it ends when that event ends. A class the profile
     /// disables gets none: the event is only held back.
     ///
-    /// `fit`: this home's fit (`HomeFit`): a class it decides is judged by its shifted score,
+    /// `fit`: this home's fit (`HomeFit`): a class it decides is judged by its shifted score (raised by its layer),
     /// the trace naming the fit (`DecisionTrace.fit`).
     public mutating func step(_ scores: ClassScores, frame: Int, classes: [SoundClass] = SoundClass.allCases,
                               levels: Levels, alarm: AlarmDetector.Span? = nil,
@@ -97,7 +97,7 @@ public struct AlertProcessor: Sendable {
         for c in classes {
             let i = c.index
             let shipped = Double(scores[c])
-            let raw = fit?.score(shipped, c) ?? shipped
+            let raw = fit?.score(scores, c) ?? shipped
             nextFrame[i] = frame + 1
             let action = machines[i].step(raw, frame: frame)
             if var event = open[i] {

@@ -133,16 +133,22 @@ public enum HomeFitFile {
     }
 
     /// What the fit decides, in words: "this home's fit decides cough (+1.2, from 14 marks),
-    /// door (+0.4, from 5 marks); the shipped rules the rest, learned 2026-11-22 at 12:00",
+    /// door (+0.4 and from what is heard as cough, from 5 marks); the shipped rules the rest,
+    /// learned 2026-11-22 at 12:00",
     /// or that it decides nothing yet.
     public static func said(_ fit: HomeFit) -> String {
-        let used = fit.classes.filter(\.used)
+        let used = fit.classes.filter { $0.used || $0.layer?.used == true }
         let when = fit.learned.flatMap(WallClock.parse).map { ", learned \(WallClock.localDate($0)) at \(WallClock.localTime($0))" } ?? ""
         guard !used.isEmpty else {
             return "this home's fit decides no class yet: on the held-out marks none did better than the shipped rules\(when)"
         }
         let classes = used.map { f in
-            "\(f.soundClass.rawValue.replacing("_", with: " ")) (+\(JSONValue.format((f.shift * 100).rounded() / 100)), from \(f.marks) marks)"
+            var how: [String] = []
+            if f.used { how.append("+\(JSONValue.format((f.shift * 100).rounded() / 100))") }
+            if let l = f.layer, l.used {
+                how.append("from what is heard as " + l.inputs.dropFirst().map { $0.rawValue.replacing("_", with: " ") }.joined(separator: " or "))
+            }
+            return "\(f.soundClass.rawValue.replacing("_", with: " ")) (\(how.joined(separator: " and ")), from \(f.marks) marks)"
         }
         return "this home's fit decides " + classes.joined(separator: ", ") + "; the shipped rules the rest" + when
     }

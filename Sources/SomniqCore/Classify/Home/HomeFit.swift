@@ -48,9 +48,14 @@ public struct HomeFit: Sendable, Equatable {
         /// shipped decision and of the fit.
         public var shippedErrors: Double, fitErrors: Double
 
+        /// The layer over the shipped scores of the classes this one's sounds were heard as
+        /// (`Layer`), when the marks name any: nil, none fitted.
+        public var layer: Layer?
+
         public var marks: Int { right + against }
 
-        public init(soundClass: SoundClass, shift: Double, used: Bool, right: Int, against: Int, shippedErrors: Double, fitErrors: Double) {
+        public init(soundClass: SoundClass, shift: Double, used: Bool, right: Int, against: Int, shippedErrors: Double, fitErrors: Double,
+                    layer: Layer? = nil) {
             self.soundClass = soundClass
             self.shift = shift
             self.used = used
@@ -58,6 +63,41 @@ public struct HomeFit: Sendable, Equatable {
             self.against = against
             self.shippedErrors = shippedErrors
             self.fitErrors = fitErrors
+            self.layer = layer
+        }
+    }
+
+    /// A logistic over a few shipped scores, for a class the shipped rules may score 0 where
+    /// the home's sound is (a door heard only as a cough: "it was a door"): its inputs are
+    /// the class's own score and those of the (at most `maxInputs` − 1) classes its marked
+    /// sounds were most often heard as. Its log-odds `η = w₀ + Σ wᵢ·sᵢ` are over the line's:
+    /// the class's score becomes the larger of the shifted score and `σ(logit(line) + η)`,
+    /// so that a window reaches the line where the layer says the class is more likely than
+    /// not, and never falls. The intercept is at most −`silenceMargin`, so that a window no
+    /// class scores stays under the line.
+    public struct Layer: Sendable, Equatable {
+        public var inputs: [SoundClass]
+        /// The intercept, then one weight per input.
+        public var weights: [Double]
+        /// The profile's line for the class it was fitted at.
+        public var line: Double
+        /// Whether the held-out marks chose it, and their errors with it (beside the shift, if used).
+        public var used: Bool
+        public var fitErrors: Double
+
+        public init(inputs: [SoundClass], weights: [Double], line: Double, used: Bool, fitErrors: Double) {
+            self.inputs = inputs
+            self.weights = weights
+            self.line = line
+            self.used = used
+            self.fitErrors = fitErrors
+        }
+
+        /// Its log-odds for a window's scores `x` (in class order).
+        func eta(_ x: [Float]) -> Double {
+            var e = weights[0]
+            for (k, c) in inputs.enumerated() { e += weights[k + 1] * Double(x[c.index]) }
+            return e
         }
     }
 
@@ -67,12 +107,19 @@ public struct HomeFit: Sendable, Equatable {
     public var header: [(key: String, value: String)]
     /// Per class index, the odds factor `exp(shift)` where the fit is used, else 1.
     private var factors: [Double]
+    /// Per class index, the layer where it is used (its inputs' indices, its weights, the
+    /// line's log-odds), else nil.
+    private var layers: [(inputs: [Int], weights: [Double], logitLine: Double)?]
 
     public init(classes: [ClassFit], header: [(key: String, value: String)] = []) {
         self.classes = classes.sorted { $0.soundClass.index < $1.soundClass.index }
         self.header = header
         factors = [Double](repeating: 1, count: SoundClass.allCases.count)
+        layers = Array(repeating: nil, count: SoundClass.allCases.count)
         for f in self.classes where f.used { factors[f.soundClass.index] = Double.exp(f.shift) }
+        for f in self.classes {
+            if let l = f.layer, l.used { layers[f.soundClass.index] = (l.inputs.map(\.index), l.weights, Self.logit(l.line)) }
+        }
     }
 
     public static func == (a: HomeFit, b: HomeFit) -> Bool {
@@ -83,10 +130,21 @@ public struct HomeFit: Sendable, Equatable {
     public static let penalty = 1.0
     /// The largest shift fitted (a factor of about 400 on the odds).
     public static let maxShift = 6.0
+    /// A layer reads at most this many scores (the class's own and those it was heard as).
+    public static let maxInputs = 3
+    /// A layer's intercept is at most minus this: silence scores σ(logit(line) − 2) at most.
+    public static let silenceMargin = 2.0
+    /// A layer's weights lie within ± this.
+    public static let maxWeight = 20.0
+    /// The penalty on a layer's input weights' squares, in marked events: a score lies within
+    /// 0 and 1, so that a weight of 4 moves the log-odds by at most 4, the intercept's margin
+    /// and a half; at `penalty` (1) four events marked alike, heard at 0.8, did not move it
+    /// past the margin.
+    public static let layerPenalty = 0.1
 
-    /// The fit of class `c` when it is used, else nil.
+    /// The fit of class `c` when it is used (its shift, its layer, or both), else nil.
     public func use(_ c: SoundClass) -> ClassFit? {
-        factors[c.index] == 1 ? nil : classes.first { $0.soundClass == c }
+        factors[c.index] == 1 && layers[c.index] == nil ? nil : classes.first { $0.soundClass == c }
     }
 
     /// Where this home's fit decided an event's class, for its trace: "decided with this
@@ -108,11 +166,22 @@ public struct HomeFit: Sendable, Equatable {
 
     /// What an event of class `c` says of this fit, when it decides `c`.
     public func decided(_ c: SoundClass) -> Decided? {
-        use(c).map { Decided(soundClass: c, shift: $0.shift, learned: learned, marks: $0.marks) }
+        use(c).map { Decided(soundClass: c, shift: $0.used ? $0.shift : 0, learned: learned, marks: $0.marks) }
     }
 
     /// Whether any class's fit is used.
-    public var acts: Bool { factors.contains { $0 != 1 } }
+    public var acts: Bool { factors.contains { $0 != 1 } || layers.contains { $0 != nil } }
+
+    /// Class `c`'s shipped score in `scores` as this home's fit scores it: shifted, and
+    /// raised by its layer where one is used. Allocates nothing.
+    @inline(__always)
+    public func score(_ scores: ClassScores, _ c: SoundClass) -> Double {
+        let shifted = score(Double(scores[c]), c)
+        guard let l = layers[c.index] else { return shifted }
+        var e = l.logitLine + l.weights[0]
+        for k in 0..<l.inputs.count { e += l.weights[k + 1] * Double(scores.values[l.inputs[k]]) }
+        return max(shifted, Self.sigmoid(e))
+    }
 
     /// `raw`, the shipped score of class `c`, as this home's fit scores it. Allocates nothing.
     @inline(__always)
@@ -165,9 +234,13 @@ public struct HomeFit: Sendable, Equatable {
             guard t > 0, t < 1 else { continue }
             // Each window's log-odds over the line's and whether it is of `c`, weighted so
             // that an event weighs 1.
-            var rows: [(fold: Int, z: Double, s: Double, y: Bool, w: Double)] = []
+            var rows: [(fold: Int, z: Double, s: Double, y: Bool, w: Double, x: [Float])] = []
             var right = 0, against = 0
             var foldIndex: [String: Int] = [:]
+            // The classes its sounds were heard as ("it was c"), most often first: the layer's inputs.
+            var heardAs: [SoundClass: Int] = [:]
+            for e in examples where !e.windows.isEmpty && e.truth == c && e.logged != c { heardAs[e.logged, default: 0] += 1 }
+            let inputs = [c] + heardAs.sorted { ($0.value, $1.key.index) > ($1.value, $0.key.index) }.prefix(maxInputs - 1).map(\.key)
             for e in examples where !e.windows.isEmpty {
                 let y: Bool
                 if let t = e.truth { y = t == c } else if e.logged == c { y = false } else { continue }
@@ -180,7 +253,7 @@ public struct HomeFit: Sendable, Equatable {
                 let w = 1 / Double(e.windows.count)
                 for x in e.windows {
                     let s = Double(x[c.index])
-                    rows.append((f, logit(s) - logit(t), s, y, w))
+                    rows.append((f, logit(s) - logit(t), s, y, w, x))
                 }
             }
             // A class with no event of its own, or none against it, or one event only, is left
@@ -188,17 +261,37 @@ public struct HomeFit: Sendable, Equatable {
             guard right + against >= 2 else { continue }
             let all = fit(rows.map { ($0.z, $0.y, $0.w) })
             var shipped = 0.0, fitted = 0.0
+            var folds: [(held: [Int], b: Double, layer: [Double]?)] = []
             for f in 0..<foldIndex.count {
-                let held = rows.filter { $0.fold == f }
+                let held = rows.indices.filter { rows[$0].fold == f }
                 guard !held.isEmpty else { continue }
-                let b = fit(rows.filter { $0.fold != f }.map { ($0.z, $0.y, $0.w) })
-                for r in held {
+                let others = rows.filter { $0.fold != f }
+                let b = fit(others.map { ($0.z, $0.y, $0.w) })
+                folds.append((held, b, inputs.count > 1 ? fitLayer(others.map { r in (inputs.map { Double(r.x[$0.index]) }, r.y, r.w) }) : nil))
+                for r in held.map({ rows[$0] }) {
                     if (r.s >= t) != r.y { shipped += r.w }
                     if (shifted(r.s, by: b) >= t) != r.y { fitted += r.w }
                 }
             }
-            fits.append(ClassFit(soundClass: c, shift: all, used: all != 0 && fitted < shipped - 1e-9, right: right, against: against,
-                                 shippedErrors: rounded(shipped, 3), fitErrors: rounded(fitted, 3)))
+            let used = all != 0 && fitted < shipped - 1e-9
+            // The layer, where the marks name classes its sounds were heard as: judged beside
+            // the shift as it will be used, and used where it makes fewer held-out errors still.
+            var layer: Layer?
+            if inputs.count > 1 {
+                var layered = 0.0
+                for fold in folds {
+                    for r in fold.held.map({ rows[$0] }) {
+                        let s = used ? shifted(r.s, by: fold.b) : r.s
+                        let l = Layer(inputs: inputs, weights: fold.layer!, line: t, used: true, fitErrors: 0)
+                        if (s >= t || l.eta(r.x) >= 0) != r.y { layered += r.w }
+                    }
+                }
+                let weights = fitLayer(rows.map { r in (inputs.map { Double(r.x[$0.index]) }, r.y, r.w) })
+                layer = Layer(inputs: inputs, weights: weights, line: t, used: layered < (used ? fitted : shipped) - 1e-9,
+                              fitErrors: rounded(layered, 3))
+            }
+            fits.append(ClassFit(soundClass: c, shift: all, used: used, right: right, against: against,
+                                 shippedErrors: rounded(shipped, 3), fitErrors: rounded(fitted, 3), layer: layer))
         }
         return HomeFit(classes: fits)
     }
@@ -220,6 +313,38 @@ public struct HomeFit: Sendable, Equatable {
             b = next
         }
         return rounded(b, 4)
+    }
+
+    /// The layer's weights (intercept first) minimising the weighted logistic loss of `rows`
+    /// (inputs, whether of the class, weight) plus `layerPenalty`/2 × each input weight's square,
+    /// the intercept at most −`silenceMargin` and the weights within ±`maxWeight`: Newton's
+    /// method one weight at a time, in turn (the loss is convex), rounded to 4 decimals.
+    static func fitLayer(_ rows: [(x: [Double], y: Bool, w: Double)]) -> [Double] {
+        guard let n = rows.first?.x.count else { return [] }
+        var theta = [Double](repeating: 0, count: n + 1)
+        theta[0] = -silenceMargin
+        var eta = [Double](repeating: theta[0], count: rows.count)
+        for _ in 0..<500 {
+            var moved = 0.0
+            for j in 0...n {
+                var g = j == 0 ? 0 : layerPenalty * theta[j], h = j == 0 ? 1e-6 : layerPenalty
+                for (k, r) in rows.enumerated() {
+                    let xj = j == 0 ? 1 : r.x[j - 1]
+                    let p = sigmoid(eta[k])
+                    g += r.w * (p - (r.y ? 1 : 0)) * xj
+                    h += r.w * p * (1 - p) * xj * xj
+                }
+                let next = j == 0 ? min(-silenceMargin, max(-maxWeight, theta[j] - g / h)) : min(maxWeight, max(-maxWeight, theta[j] - g / h))
+                let step = next - theta[j]
+                if step != 0 {
+                    for (k, r) in rows.enumerated() { eta[k] += step * (j == 0 ? 1 : r.x[j - 1]) }
+                }
+                moved = max(moved, abs(step))
+                theta[j] = next
+            }
+            if moved < 1e-10 { break }
+        }
+        return theta.map { rounded($0, 4) }
     }
 
     static func shifted(_ s: Double, by b: Double) -> Double {

@@ -7,9 +7,13 @@
 ///     class cough used 1.2345 right 9 against 5 held_out_errors 3.5 1.25
 ///     class door unused 0.4 right 1 against 3 held_out_errors 1 2
 ///
+///     class door unused 0 right 4 against 6 held_out_errors 6 6 layer used 0.7 -3.1 door:2.5 cough:4.2 held_out_errors 4.5
+///
 /// A `class` line gives the class's log-odds shift, whether the held-out marks chose it
 /// (`used`) or not (`unused`), the marked events of the class and against it, and the
-/// held-out errors of the shipped decision and of the fit. The same marks, learned at the
+/// held-out errors of the shipped decision and of the fit; then, where one was fitted, its
+/// layer (`HomeFit.Layer`): used or not, the line it was fitted at, its intercept, each
+/// input's class and weight, and the held-out errors with it. The same marks, learned at the
 /// same time, give the same text byte for byte.
 extension HomeFit {
     public struct ParseError: Error, CustomStringConvertible, Equatable {
@@ -27,7 +31,12 @@ extension HomeFit {
         out.append("penalty \(Self.number(Self.penalty))")
         for f in classes {
             out.append("class \(f.soundClass.rawValue) \(f.used ? "used" : "unused") \(Self.number(f.shift)) right \(f.right) against \(f.against) "
-                + "held_out_errors \(Self.number(f.shippedErrors)) \(Self.number(f.fitErrors))")
+                + "held_out_errors \(Self.number(f.shippedErrors)) \(Self.number(f.fitErrors))"
+                + (f.layer.map { l in
+                    " layer \(l.used ? "used" : "unused") \(Self.number(l.line)) \(Self.number(l.weights[0])) "
+                        + zip(l.inputs, l.weights.dropFirst()).map { "\($0.rawValue):\(Self.number($1))" }.joined(separator: " ")
+                        + " held_out_errors \(Self.number(l.fitErrors))"
+                } ?? ""))
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -73,8 +82,10 @@ extension HomeFit {
                 }
                 sawPenalty = true
             case "class":
-                guard words.count == 11, words[4] == "right", words[6] == "against", words[8] == "held_out_errors" else {
-                    throw ParseError(line: line, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT")
+                guard words.count == 11 || words.count >= 18 && words[11] == "layer" && words[words.count - 2] == "held_out_errors",
+                      words[4] == "right", words[6] == "against", words[8] == "held_out_errors" else {
+                    throw ParseError(line: line, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT"
+                                     + " [layer used|unused LINE INTERCEPT CLASS:WEIGHT... held_out_errors ERRORS]")
                 }
                 guard let c = SoundClass(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "class: no class \"\(words[1].prefix(20))\"") }
                 guard !classes.contains(where: { $0.soundClass == c }) else { throw ParseError(line: line, problem: "class: \(c.rawValue) twice") }
@@ -91,9 +102,33 @@ extension HomeFit {
                 guard shift <= Self.maxShift else {
                     throw ParseError(line: line, problem: "class: shift \(Self.number(shift)) of \(c.rawValue) beyond \(Self.number(Self.maxShift))")
                 }
+                var layer: Layer?
+                if words.count > 11 {
+                    guard words[12] == "used" || words[12] == "unused" else {
+                        throw ParseError(line: line, problem: "class: layer: \"\(words[12].prefix(20))\" is not used or unused")
+                    }
+                    let l = try number(words[13], line, "class: layer"), w0 = try number(words[14], line, "class: layer")
+                    guard l > 0, l < 1 else { throw ParseError(line: line, problem: "class: layer: line \(Self.number(l)) is not between 0 and 1") }
+                    guard w0 <= -Self.silenceMargin else {
+                        throw ParseError(line: line, problem: "class: layer: intercept \(Self.number(w0)) above -\(Self.number(Self.silenceMargin)): silence would reach the line")
+                    }
+                    var inputs: [SoundClass] = [], weights = [w0]
+                    for w in words[15..<(words.count - 2)] {
+                        let parts = w.split(separator: ":", omittingEmptySubsequences: false)
+                        guard parts.count == 2, let ic = SoundClass(rawValue: String(parts[0])) else {
+                            throw ParseError(line: line, problem: "class: layer: \"\(w.prefix(30))\" is not CLASS:WEIGHT")
+                        }
+                        let x = try number(parts[1], line, "class: layer")
+                        guard abs(x) <= Self.maxWeight else { throw ParseError(line: line, problem: "class: layer: weight \(Self.number(x)) beyond ±\(Self.number(Self.maxWeight))") }
+                        inputs.append(ic)
+                        weights.append(x)
+                    }
+                    guard inputs.count <= Self.maxInputs else { throw ParseError(line: line, problem: "class: layer: more than \(Self.maxInputs) inputs") }
+                    layer = Layer(inputs: inputs, weights: weights, line: l, used: words[12] == "used", fitErrors: try number(words[words.count - 1], line, "class: layer"))
+                }
                 classes.append(ClassFit(soundClass: c, shift: shift, used: words[2] == "used", right: try count(words[5], line, "class"),
                                         against: try count(words[7], line, "class"), shippedErrors: try number(words[9], line, "class"),
-                                        fitErrors: try number(words[10], line, "class")))
+                                        fitErrors: try number(words[10], line, "class"), layer: layer))
             default:
                 throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
             }
