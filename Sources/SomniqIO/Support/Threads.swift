@@ -9,11 +9,11 @@ import CSupport
 /// lock held; `wait(until:)` returns false when the deadline (a monotonic instant) passed.
 /// The condition waits on CLOCK_MONOTONIC, so a wall clock set back does not stretch a wait.
 // @unchecked: the pthread mutex and condition it allocates are what makes it safe to share.
-package final class PosixCondition: @unchecked Sendable {
+public final class PosixCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    package init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -29,15 +29,15 @@ package final class PosixCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
-    package func wait() { pthread_cond_wait(cond, mutex) }
-    package func signal() { pthread_cond_signal(cond) }
-    package func broadcast() { pthread_cond_broadcast(cond) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+    public func wait() { pthread_cond_wait(cond, mutex) }
+    public func signal() { pthread_cond_signal(cond) }
+    public func broadcast() { pthread_cond_broadcast(cond) }
 
     /// Waits for a signal until `deadline`; false once it has passed.
     @discardableResult
-    package func wait(until deadline: ContinuousClock.Instant) -> Bool {
+    public func wait(until deadline: ContinuousClock.Instant) -> Bool {
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return false }
         var spec = timespec()
