@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import SomniqCore
+import Synchronization
 
 /// Clips as the session takes them (`Session.clips`): the recorder cuts them from the
 /// stream on the audio path; a thread of their own writes them (`ClipWriter`), so a slow
@@ -14,10 +14,10 @@ public final class ClipCapture {
     /// the daemon and a replay alike; past `maxMB`, the clips `goFirst` names are deleted
     /// before the others (`ClipStore.enforce`). It is asked on the writer's thread.
     public init(policy: ClipPolicy, directory: String, profile: Profile,
-                goFirst: @escaping @Sendable () -> Set<String> = { [] }) {
+                goFirst: @escaping @Sendable () -> Set<String> = { [] }, clock: any IOClock = SystemClock()) {
         store = ClipStore(directory: directory)
         recorder = ClipRecorder(policy: policy, delaySeconds: ClipRecorder.delaySeconds(policy: policy, profile: profile))
-        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays, goFirst: goFirst)
+        writer = ClipWriter(store: store, maxBytes: policy.maxBytes, maxAgeDays: policy.maxAgeDays, goFirst: goFirst, clock: clock)
     }
 
     /// Before the session's first record: the directory is made ready, or the session
@@ -48,11 +48,10 @@ public final class ClipCapture {
     public func takeSkipped() -> [ClipWriter.Skipped] { writer.takeSkipped() }
 }
 
-/// Writes clips on a thread of its own, from a bounded queue: a clip that finds the queue
-/// full is skipped, and said to be, rather than held in memory or holding up the caller.
-/// Its state is guarded by `condition`.
-// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
-public final class ClipWriter: @unchecked Sendable {
+/// Writes clips on a thread of its own (a `Worker` that refuses when full): a clip that
+/// finds `queueLimit` waiting is skipped, and said to be, rather than held in memory or
+/// holding up the caller.
+public final class ClipWriter: Sendable {
     /// A clip not kept: the event's id, the file, why (`reason`: `no_space`, `queue_full`
     /// or `failed`; `problem`: in words).
     public struct Skipped: Sendable, Equatable {
@@ -63,72 +62,54 @@ public final class ClipWriter: @unchecked Sendable {
     private let store: ClipStore
     private let maxBytes: Int64, maxAgeDays: Double
     private let goFirst: @Sendable () -> Set<String>
-    private let condition = PosixCondition()
-    private var queue: [ClipRecorder.Clip] = []
-    private var busy = false
-    private var skipped: [Skipped] = []
-    private var stopping = false
+    private let clock: any IOClock
+    private let worker: Worker<ClipRecorder.Clip>
+    private let skipped = Mutex<[Skipped]>([])
 
-    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double, goFirst: @escaping @Sendable () -> Set<String>) {
+    init(store: ClipStore, maxBytes: Int64, maxAgeDays: Double, goFirst: @escaping @Sendable () -> Set<String>,
+         clock: any IOClock) {
         self.store = store
         self.maxBytes = maxBytes
         self.maxAgeDays = maxAgeDays
         self.goFirst = goFirst
-        PosixThread.start(name: "somniq-clips") { [self] in run() }
+        self.clock = clock
+        worker = Worker(name: "somniq-clips", capacity: Self.queueLimit, whenFull: .refuse, clock: clock)
+        worker.start { [self] clip in write(clip) }
     }
 
     func submit(_ clips: [ClipRecorder.Clip]) {
-        guard !clips.isEmpty else { return }
-        condition.lock()
         for clip in clips {
-            if queue.count < Self.queueLimit {
-                queue.append(clip)
-            } else {
-                skipped.append(Skipped(id: clip.eventID, path: store.path(clip.name), reason: "queue_full",
-                                       problem: "\(Self.queueLimit) clips were already waiting to be written; the disk is too slow"))
+            guard case .refused = worker.offer(clip) else { continue }
+            skipped.withLock {
+                $0.append(Skipped(id: clip.eventID, path: store.path(clip.name), reason: "queue_full",
+                                  problem: "\(Self.queueLimit) clips were already waiting to be written; the disk is too slow"))
             }
         }
-        condition.signal()
-        condition.unlock()
     }
 
-    /// Waits up to `timeout` for the queue to empty, then lets the thread end.
+    /// Waits up to `timeout` for the queue to empty, then lets the thread end once it has
+    /// written what is left.
     func drain(within timeout: Duration) {
-        let deadline = ContinuousClock.now + timeout
-        condition.lock()
-        while (!queue.isEmpty || busy) && condition.wait(until: deadline) {}
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        worker.drain(until: clock.now + timeout)
+        worker.stop(.run)
     }
 
     func takeSkipped() -> [Skipped] {
-        condition.lock()
-        defer { skipped.removeAll(); condition.unlock() }
-        return skipped
+        skipped.withLock { s in
+            defer { s.removeAll() }
+            return s
+        }
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty { condition.unlock(); return }
-            let clip = queue.removeFirst()
-            busy = true
-            condition.unlock()
-            var problem: ClipStore.Failure?
-            do throws(ClipStore.Failure) { try store.write(clip.samples, name: clip.name) } catch { problem = error }
-            if problem == nil {
-                store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: Date().timeIntervalSince1970, first: goFirst)
+    private func write(_ clip: ClipRecorder.Clip) {
+        do throws(ClipStore.Failure) {
+            try store.write(clip.samples, name: clip.name)
+            store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: clock.unix, first: goFirst)
+        } catch {
+            skipped.withLock {
+                $0.append(Skipped(id: clip.eventID, path: error.path, reason: error.noSpace ? "no_space" : "failed",
+                                  problem: error.problem))
             }
-            condition.lock()
-            if let problem {
-                skipped.append(Skipped(id: clip.eventID, path: problem.path, reason: problem.noSpace ? "no_space" : "failed",
-                                       problem: problem.problem))
-            }
-            busy = false
-            condition.broadcast()
-            condition.unlock()
         }
     }
 }
