@@ -16,11 +16,14 @@ public struct DaemonClocks: Sendable {
         self.wall = wall
     }
 
-    /// `ContinuousClock` (it runs on through a suspend, as a stall's length should) and `Date`.
-    public static var system: DaemonClocks {
-        let origin = ContinuousClock.now
-        return DaemonClocks(monotonic: { .now - origin }, wall: { Date() })
+    /// Both read from `clock`, the monotonic one counted from now.
+    public init(_ clock: any IOClock) {
+        let origin = clock.now
+        self.init(monotonic: { clock.now - origin }, wall: { Date(timeIntervalSince1970: clock.unix) })
     }
+
+    /// The machine's (`SystemClock`).
+    public static var system: DaemonClocks { DaemonClocks(SystemClock()) }
 }
 
 extension Duration {
@@ -29,15 +32,20 @@ extension Duration {
 }
 
 /// Systemd's watchdog pings while audio arrives: one at the first block, then at most one
-/// per `interval` of monotonic time.
+/// per `interval` of the monotonic clock it reads.
 struct WatchdogPacer {
     let interval: Duration
+    private let clocks: DaemonClocks
     private var last: Duration?
 
-    init(interval: Duration) { self.interval = interval }
+    init(interval: Duration, clocks: DaemonClocks) {
+        self.interval = interval
+        self.clocks = clocks
+    }
 
-    /// Whether to ping at monotonic time `now`.
-    mutating func due(at now: Duration) -> Bool {
+    /// Whether to ping now.
+    mutating func due() -> Bool {
+        let now = clocks.monotonic()
         if let last, now - last < interval { return false }
         last = now
         return true

@@ -159,7 +159,7 @@ public actor SessionService: Service {
         clocks = options.clocks
         clock = LiveClock(clocks: options.clocks)
         lastMetrics = options.clocks.monotonic()
-        watchdog = notifier.watchdogInterval.map(WatchdogPacer.init)
+        watchdog = notifier.watchdogInterval.map { WatchdogPacer(interval: $0, clocks: options.clocks) }
         daily = DailyLearning(at: options.config.home.learnAt, last: DailyLearning.learned(options.home))
         morning = MorningSchedule(at: options.config.morningSummary.at, last: options.clocks.wall().timeIntervalSince1970)
         let profile: Profile
@@ -704,7 +704,7 @@ public actor SessionService: Service {
 
     /// Tied to audio arriving: a stalled device stops the pings, and systemd restarts us.
     private func pingWatchdog() {
-        guard watchdog?.due(at: clocks.monotonic()) == true else { return }
+        guard watchdog?.due() == true else { return }
         notifier.notify("WATCHDOG=1")
     }
 
