@@ -31,6 +31,8 @@ public final class SinkHub: RecordSink {
     private let page: HTTPConfig?
     private var entries: [Entry] = []
     private let logger: Logger
+    /// The deadlines' and the back-offs' clock.
+    private let clock: any IOClock
     /// Whether the minute levels go out (live: yes; a replay's levels are not the room's now).
     public var forwardsLevels = true
     /// The sinks were told the room cannot be heard (the device lost, the capture
@@ -42,14 +44,16 @@ public final class SinkHub: RecordSink {
 
     /// `profile`: the profile in force, whose tiers decide which classes can reach each
     /// sink (and so which Home Assistant announces).
-    public init(configs: [SinkConfig], room: String, profile: Profile, version: String, logger: Logger, page: HTTPConfig? = nil) {
+    public init(configs: [SinkConfig], room: String, profile: Profile, version: String, logger: Logger, page: HTTPConfig? = nil,
+                clock: any IOClock = SystemClock()) {
         self.room = room
+        self.clock = clock
         self.page = page
         self.logger = logger
         for config in configs {
             let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, page: page)
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
-                                                                     capacity: config.queueSize, logger: logger)))
+                                                                     capacity: config.queueSize, logger: logger, clock: clock)))
         }
         for e in entries { e.worker.start() }
         // The MQTT sink says so when it starts; a webhook would say it only at its first
@@ -204,7 +208,7 @@ public final class SinkHub: RecordSink {
     /// sinks keep running. For the end of a replay, which is over long before a dead
     /// endpoint's backoff has run its course.
     public func drain(within timeout: Duration) {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now + timeout
         for e in entries { e.worker.startDrain() }
         for e in entries { e.worker.waitDrained(until: deadline) }
     }
@@ -212,7 +216,7 @@ public final class SinkHub: RecordSink {
     /// Gives every queue up to `timeout` (together) to drain, then stops the sinks: one
     /// still inside a delivery is cut short (an exec program's process group is killed).
     public func shutdown(within timeout: Duration) {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now + timeout
         for e in entries { e.worker.requestStop() }
         for e in entries { e.worker.waitStopped(until: deadline) }
     }

@@ -74,6 +74,7 @@ final class SinkWorker: @unchecked Sendable {
     private let endpoint: SinkEndpoint
     private let capacity: Int
     private let logger: Logger
+    private let clock: any IOClock
     private let condition = PosixCondition()
     private var queue: [Queued] = []
     private var head = 0
@@ -91,8 +92,10 @@ final class SinkWorker: @unchecked Sendable {
     /// for it ended).
     private var abandoned = false, abandonedCounted = false
 
-    init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger) {
+    /// `clock`: the back-off's and the deadlines' (the hub's).
+    init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger, clock: any IOClock) {
         self.name = name
+        self.clock = clock
         self.endpoint = endpoint
         self.capacity = capacity
         self.logger = logger
@@ -145,7 +148,7 @@ final class SinkWorker: @unchecked Sendable {
     /// (counted as dropped) and cuts a delivery under way short. Call after `requestStop`.
     func waitStopped(until deadline: ContinuousClock.Instant) {
         condition.lock()
-        while !finished, condition.wait(until: deadline) {}
+        while !finished, clock.wait(condition, until: deadline) {}
         let late = !finished
         if late {
             // Still inside a delivery or a retry wait: what is queued is lost with the process.
@@ -171,7 +174,7 @@ final class SinkWorker: @unchecked Sendable {
     /// cut short. The thread goes on taking messages afterwards.
     func waitDrained(until deadline: ContinuousClock.Instant) {
         condition.lock()
-        while head < queue.count, condition.wait(until: deadline) {}
+        while head < queue.count, clock.wait(condition, until: deadline) {}
         let late = head < queue.count
         if late { giveUp() }
         retryNow = false
@@ -195,8 +198,8 @@ final class SinkWorker: @unchecked Sendable {
     private func abortDelivery(waiting wait: Duration) {
         endpoint.abort()
         condition.lock()
-        let until = ContinuousClock.now + wait
-        while inFlight != nil, abandoned, condition.wait(until: until) {}
+        let until = clock.now + wait
+        while inFlight != nil, abandoned, clock.wait(condition, until: until) {}
         if inFlight != nil, abandoned, !abandonedCounted {
             counts.dropped += 1
             abandonedCounted = true
@@ -277,8 +280,8 @@ final class SinkWorker: @unchecked Sendable {
                 failing = true
                 condition.lock()
                 woken = false
-                let until = ContinuousClock.now + backoff
-                while !woken && !stopping && !retryNow, condition.wait(until: until) {}
+                let until = clock.now + backoff
+                while !woken && !stopping && !retryNow, clock.wait(condition, until: until) {}
                 if retryNow {
                     retryNow = false
                     backoff = .seconds(1)
