@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import SomniqCore
@@ -35,6 +34,7 @@ public final class CaptureThread: @unchecked Sendable {
 
     private let capture: any PeriodReader
     private let capacity: Int
+    private let clock: any IOClock
     private let condition = PosixCondition()
     private var queue: [Item] = []
     // capacity queued + one being consumed + one being filled: a slot is never reused
@@ -47,11 +47,13 @@ public final class CaptureThread: @unchecked Sendable {
     /// The consumer, suspended in `next` until the reader queues an item or stops.
     private var waiter: UnsafeContinuation<Item?, Never>?
     private var started = false
-    private let exited = DispatchSemaphore(value: 0)
+    private var exited = false
 
-    public init(capture: any PeriodReader, capacity: Int = 50) {
+    /// `clock`: the one blocks are stamped with, and `waitForExit` waits on.
+    public init(capture: any PeriodReader, capacity: Int = 50, clock: any IOClock = SystemClock()) {
         self.capture = capture
         self.capacity = capacity
+        self.clock = clock
         slots = capacity + 2
         storage = .allocate(capacity: slots * capture.periodFrames)
         storage.initialize(repeating: 0, count: slots * capture.periodFrames)
@@ -91,7 +93,11 @@ public final class CaptureThread: @unchecked Sendable {
     /// stalled source), and closing under it would be a use-after-free.
     public func waitForExit(within timeout: Duration = .seconds(1)) -> Bool {
         guard started else { return true }
-        return exited.wait(timeout: .now() + timeout.inSeconds) == .success
+        let deadline = clock.now + timeout
+        condition.lock()
+        defer { condition.unlock() }
+        while !exited, clock.wait(condition, until: deadline) {}
+        return exited
     }
 
     /// The next item, suspending until the reader has one; nil once stopped (by
@@ -126,7 +132,12 @@ public final class CaptureThread: @unchecked Sendable {
     }
 
     private func loop() {
-        defer { exited.signal() }
+        defer {
+            condition.lock()
+            exited = true
+            condition.broadcast()
+            condition.unlock()
+        }
         while true {
             condition.lock()
             while queue.count >= capacity && !stopped { condition.wait() }
@@ -138,7 +149,7 @@ public final class CaptureThread: @unchecked Sendable {
             let item: Item
             do throws(CaptureError) {
                 if let r = try capture.readPeriod(into: slot(k)) {
-                    item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames, read: .now)
+                    item = .samples(slot: k, count: r.frames, overrunFrames: r.overrunFrames, read: clock.now)
                 } else {
                     item = .ended
                 }
