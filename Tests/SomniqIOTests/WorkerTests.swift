@@ -37,9 +37,9 @@ struct WorkerTests {
         let ran = Locked<[Int]>([])
         let started = Gate(), gate = Gate()
         let worker: Worker<Job>
-        init(capacity: Int, whenFull: Worker<Job>.WhenFull, clock: any IOClock = SystemClock()) {
+        init(capacity: Int, whenFull: Worker<Job>.WhenFull, bound: Worker<Job>.Bound = .waiting, clock: any IOClock = SystemClock()) {
             let ran = ran, started = started, gate = gate
-            worker = Worker(name: "test-worker", capacity: capacity, whenFull: whenFull, clock: clock)
+            worker = Worker(name: "test-worker", capacity: capacity, whenFull: whenFull, bound: bound, clock: clock)
             worker.start { job in
                 switch job {
                 case .hold(let n): started.open(); gate.pass(); ran.update { $0.append(n) }
@@ -88,6 +88,43 @@ struct WorkerTests {
         #expect(rig.worker.drain(until: rig.far))
         #expect(rig.ran.value == [0, 3, 4, 5])
         rig.worker.stop()
+    }
+
+    @Test func aBoundWithTheJobUnderWayGivesItUpFirst() {
+        let rig = Rig(capacity: 2, whenFull: .dropOldest, bound: .withUnderWay)
+        rig.hold(0)
+        var outcomes: [String] = []
+        for n in 1...3 {
+            switch rig.worker.offer(.note(n)) {
+            case .queued: outcomes.append("queued")
+            case .queuedGivingUpUnderWay: outcomes.append("gave up the one under way")
+            case .queuedDropping(let oldest): outcomes.append("dropped \(oldest)")
+            case .refused: outcomes.append("refused")
+            }
+        }
+        #expect(outcomes == ["queued", "gave up the one under way", "dropped note(1)"])
+        #expect(rig.worker.locked { $0.underWayGivenUp && $0.held == 2 })
+        rig.gate.open()
+        #expect(rig.worker.drain(until: rig.far))
+        #expect(rig.ran.value == [0, 2, 3])
+        #expect(rig.worker.dropped == 2)
+        rig.worker.stop()
+    }
+
+    @Test func givingUpTakesOutWhatWaitsAndDrainNoLongerWaitsForTheJobUnderWay() {
+        let rig = Rig(capacity: 4, whenFull: .refuse)
+        rig.hold(0)
+        rig.worker.offer(.note(1))
+        rig.worker.offer(.note(2))
+        var seen: (Int, Bool)?
+        rig.worker.giveUp { takenOut, status in seen = (takenOut, status.underWayGivenUp) }
+        #expect(seen?.0 == 2 && seen?.1 == true)
+        // Nothing left to wait for, though job 0 still holds the thread.
+        #expect(rig.worker.drain(until: rig.far))
+        rig.gate.open()
+        rig.worker.stop()
+        #expect(rig.worker.waitStopped(until: rig.far))
+        #expect(rig.ran.value == [0])
     }
 
     @Test func aFullBacklogMakesTheOffererWaitForRoom() {

@@ -2,10 +2,16 @@ import FoundationEssentials
 import Glibc
 
 /// A thread of its own that runs jobs one at a time, in the order they were offered, from
-/// a backlog of at most `capacity` waiting. What happens when the backlog is full is the
-/// caller's policy (`WhenFull`). `drain` waits, to a deadline on the worker's clock, until
-/// everything offered has run; `stop` ends the thread after the job under way. The backlog
-/// is a ring allocated once: offering a job allocates nothing.
+/// a backlog of at most `capacity` (`Bound`: waiting, or with the job under way). What
+/// happens when the backlog is full is the caller's policy (`WhenFull`). `drain` waits, to
+/// a deadline on the worker's clock, until everything offered has run or been given up;
+/// `stop` ends the thread after the job under way. The backlog is a ring allocated once:
+/// offering a job allocates nothing.
+///
+/// A job that takes long (a delivery retried with back-off) can be given up while it runs
+/// (`giveUp`, or a full backlog that counts it): it sees so in `Status.underWayGivenUp`.
+/// An owner whose state goes with the worker's (counts, flags) keeps it under the worker's
+/// lock, through the closures `offer`, `locked`, `giveUp`, `nudge` and `wait` run with it held.
 ///
 /// The clips, the night audio, the sinks and the web page's reads each run on one.
 // @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
@@ -24,8 +30,19 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
         case queued
         /// Queued, and `oldest` gave way to it.
         case queuedDropping(oldest: Job)
+        /// Queued, and the job under way, the oldest, was given up for it (`Bound.withUnderWay`).
+        case queuedGivingUpUnderWay
         /// Not queued: the backlog was full, or the worker is stopping.
         case refused
+    }
+
+    /// What `capacity` counts.
+    public enum Bound: Sendable {
+        /// The jobs waiting.
+        case waiting
+        /// The jobs waiting and the one under way (unless it was given up): with
+        /// `dropOldest`, a full backlog gives up the job under way when it is the oldest.
+        case withUnderWay
     }
 
     /// What `stop` does with the jobs still waiting.
@@ -39,43 +56,65 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public let name: String
     public let capacity: Int
     private let whenFull: WhenFull
+    private let bound: Bound
     private let clock: any IOClock
     private let condition = PosixCondition()
     private var ring: [Job?]
     private var head = 0, count = 0
     private var running = false
+    /// The job under way was given up.
+    private var givenUp = false
     private var stopping = false
     private var exited = false
     private var droppedCount = 0
 
     /// A worker whose thread, `name`, begins at `start`; jobs offered before wait for it.
-    public init(name: String, capacity: Int, whenFull: WhenFull, clock: any IOClock = SystemClock()) {
+    public init(name: String, capacity: Int, whenFull: WhenFull, bound: Bound = .waiting, clock: any IOClock = SystemClock()) {
         precondition(capacity > 0, "a worker needs room for one job")
         self.name = name
         self.capacity = capacity
         self.whenFull = whenFull
+        self.bound = bound
         self.clock = clock
         ring = Array(repeating: nil, count: capacity)
     }
 
     /// Starts the thread (once); `handle` runs each job on it, and touches only what is
-    /// its own. The thread holds the worker, and what `handle` holds, until it ends.
-    public func start(_ handle: @escaping (Job) -> Void) {
-        PosixThread.start(name: name) { [self] in run(handle) }
+    /// its own; `first` runs on it before the first job, `last` after the last. The thread
+    /// holds the worker, and what the closures hold, until it ends.
+    public func start(first: @escaping () -> Void = {}, last: @escaping () -> Void = {}, _ handle: @escaping (Job) -> Void) {
+        PosixThread.start(name: name) { [self] in
+            first()
+            run(handle)
+            last()
+        }
     }
 
     /// Queues `job` to run after those already waiting; a full backlog as `whenFull` says.
+    /// `then` runs with the lock held, told what became of the job.
     @discardableResult
-    public func offer(_ job: Job) -> Offered {
+    public func offer(_ job: Job, then: (Offered, Status) -> Void = { _, _ in }) -> Offered {
         condition.lock()
         defer { condition.unlock() }
+        let result = place(job)
+        then(result, status)
+        return result
+    }
+
+    /// `offer`'s work, with the lock held.
+    private func place(_ job: Job) -> Offered {
         if whenFull == .block { while count == capacity && !stopping { condition.wait() } }
         guard !stopping else { return .refused }
         var result = Offered.queued
-        if count == capacity {
-            guard whenFull == .dropOldest, let oldest = take() else { return .refused }
+        if status.held == capacity {
+            guard whenFull == .dropOldest else { return .refused }
             droppedCount += 1
-            result = .queuedDropping(oldest: oldest)
+            if bound == .withUnderWay, running, !givenUp {
+                givenUp = true
+                result = .queuedGivingUpUnderWay
+            } else {
+                result = .queuedDropping(oldest: take()!)
+            }
         }
         ring[(head + count) % capacity] = job
         count += 1
@@ -90,7 +129,64 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
         return count
     }
 
-    /// Jobs that gave way to newer ones (`WhenFull.dropOldest`).
+    /// What the worker holds now, for an owner's closures (run with the worker's lock held).
+    public struct Status {
+        /// What `capacity` bounds: the jobs waiting, and with `Bound.withUnderWay` the one
+        /// under way unless it was given up.
+        public var held: Int
+        /// A job is under way, and it was given up.
+        public var underWayGivenUp: Bool
+        public var stopping: Bool
+    }
+
+    private var status: Status {
+        Status(held: count + (bound == .withUnderWay && running && !givenUp ? 1 : 0), underWayGivenUp: running && givenUp,
+               stopping: stopping)
+    }
+
+    /// Runs `body` with the worker's lock held: an owner's state that `body` touches is
+    /// guarded by it, and reads the worker's status in the same instant.
+    public func locked<R>(_ body: (Status) -> R) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(status)
+    }
+
+    /// Takes out the jobs waiting, not run, and gives up the one under way; `then` runs with
+    /// the lock held, told how many were taken out and what is left.
+    public func giveUp(then: (_ takenOut: Int, Status) -> Void = { _, _ in }) {
+        condition.lock()
+        defer { condition.unlock() }
+        if running { givenUp = true }
+        var n = 0
+        while take() != nil { n += 1 }
+        condition.broadcast()
+        then(n, status)
+    }
+
+    /// Runs `body` with the lock held, then wakes every `pause` and `wait` to look again.
+    public func nudge(_ body: () -> Void = {}) {
+        condition.lock()
+        body()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits on the worker's clock until `deadline` while `keepWaiting` (asked with the lock
+    /// held, after each `nudge`) says so; a pause (the job under way waiting to retry) ends
+    /// at `stop` as well.
+    public func wait(until deadline: ContinuousClock.Instant, while keepWaiting: (Status) -> Bool) {
+        condition.lock()
+        while keepWaiting(status), clock.wait(condition, until: deadline) {}
+        condition.unlock()
+    }
+
+    /// For the job under way: waits until `deadline`, `stop`, or `keepWaiting` says no.
+    public func pause(until deadline: ContinuousClock.Instant, while keepWaiting: (Status) -> Bool) {
+        wait(until: deadline) { !$0.stopping && keepWaiting($0) }
+    }
+
+    /// Jobs a full backlog pushed out (`WhenFull.dropOldest`), the one under way included.
     public var dropped: Int {
         condition.lock()
         defer { condition.unlock() }
@@ -103,8 +199,8 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public func drain(until deadline: ContinuousClock.Instant) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while (count > 0 || running) && !exited, clock.wait(condition, until: deadline) {}
-        return count == 0 && !running
+        while (count > 0 || (running && !givenUp)) && !exited, clock.wait(condition, until: deadline) {}
+        return count == 0 && (!running || givenUp)
     }
 
     /// Refuses jobs from now on; the thread ends after the job under way and, with `.run`,
@@ -154,11 +250,13 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
                 return
             }
             running = true
+            givenUp = false
             condition.broadcast()
             condition.unlock()
             handle(job)
             condition.lock()
             running = false
+            givenUp = false
             condition.broadcast()
             condition.unlock()
         }

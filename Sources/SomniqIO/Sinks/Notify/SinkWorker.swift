@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Logging
 
 /// Why a sink could not deliver, in words for the log (already free of control characters).
@@ -59,137 +58,124 @@ public struct SinkCounts: Sendable, Equatable {
     public var lastError: String?
 }
 
-/// One sink's bounded queue and the thread that drains it, so that a slow or dead
-/// endpoint never blocks listening: `offer` never waits; when the queue is full the
-/// oldest message gives way and is counted. A failed delivery is retried, the same
-/// message first, after 1, 2, 4 … 60 s.
-// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
+/// One sink's bounded queue and the thread that drains it (a `Worker` whose bound counts
+/// the message under way), so that a slow or dead endpoint never blocks listening:
+/// `offer` never waits; when the queue is full the oldest message gives way and is
+/// counted, the one under way too. A failed delivery is retried, the same message first,
+/// after 1, 2, 4 … 60 s.
+// @unchecked: `s` is guarded by the worker's lock, touched only in the closures it runs with it held.
 final class SinkWorker: @unchecked Sendable {
-    private struct Queued {
-        var message: SinkMessage
-        var serial: Int
+    private struct State {
+        var counts = SinkCounts()
+        /// Set by `drain`: the next retry goes at once, and the backoff starts again at 1 s.
+        var retryNow = false
+        var woken = false
+        /// `waitStopped` gave up waiting: nothing more is delivered.
+        var finished = false
+        /// A delivery is under way (not a wait to retry).
+        var inFlight = false
+        /// The message under way was given up on and counted as dropped already (it was
+        /// waiting to retry, or still being delivered when the wait for it ended).
+        var abandonedCounted = false
+        /// The last delivery failed, and the wait before the next retry (the worker
+        /// thread's own).
+        var failing = false
+        var backoff = Duration.seconds(1)
     }
 
     let name: String
     private let endpoint: SinkEndpoint
-    private let capacity: Int
     private let logger: Logger
     private let clock: any IOClock
-    private let condition = PosixCondition()
-    private var queue: [Queued] = []
-    private var head = 0
-    private var serial = 0
-    /// Set by `drain`: the next retry goes at once, and the backoff starts again at 1 s.
-    private var retryNow = false
-    private var counts = SinkCounts()
-    private var stopping = false
-    private var woken = false
-    private var finished = false
-    /// The serial of the message being delivered, if one is.
-    private var inFlight: Int?
-    /// The message being delivered was given up on (a full queue, a drain or a stop); and
-    /// whether it was counted as dropped already (it was still under way when the wait
-    /// for it ended).
-    private var abandoned = false, abandonedCounted = false
+    private let worker: Worker<SinkMessage>
+    private var s = State()
 
     /// `clock`: the back-off's and the deadlines' (the hub's).
     init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger, clock: any IOClock) {
         self.name = name
-        self.clock = clock
         self.endpoint = endpoint
-        self.capacity = capacity
         self.logger = logger
-        queue.reserveCapacity(capacity)
+        self.clock = clock
+        worker = Worker(name: "somniq-sink-\(name)", capacity: capacity, whenFull: .dropOldest, bound: .withUnderWay, clock: clock)
     }
 
     func start() {
-        PosixThread.start(name: "somniq-sink-\(name)") { [self] in run() }
+        worker.start(first: { [self] in endpoint.start(wake: { [weak self] in self?.wake() }) },
+                     last: { [endpoint] in endpoint.stop() }) { [self] message in deliver(message) }
     }
 
     func takes(_ kind: SinkMessage.Kind) -> Bool { endpoint.takes(kind) }
 
     /// Queues a message without waiting; a full queue drops its oldest, counted.
     func offer(_ message: SinkMessage) {
-        condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        if queue.count - head >= capacity {
-            // The message under way is not lost yet: it counts when its delivery ends.
-            if queue[head].serial == inFlight { abandoned = true } else { counts.dropped += 1 }
-            head += 1
+        worker.offer(message) { offered, status in
+            s.counts.offered += 1
+            switch offered {
+            case .queued: break
+            case .queuedDropping, .refused: s.counts.dropped += 1
+            // The message under way is lost now if it waits to retry; if it is being
+            // delivered, it counts when its delivery ends.
+            case .queuedGivingUpUnderWay: countAbandonedUnlessInFlight(status)
+            }
         }
-        serial += 1
-        counts.offered += 1
-        queue.append(Queued(message: message, serial: serial))
     }
 
     func countRateLimited() {
-        condition.lock()
-        counts.rateLimited += 1
-        condition.unlock()
+        worker.locked { _ in s.counts.rateLimited += 1 }
     }
 
     var snapshot: SinkCounts {
-        condition.lock()
-        defer { condition.unlock() }
-        var c = counts
-        c.queued = queue.count - head
-        return c
+        worker.locked { status in
+            var c = s.counts
+            c.queued = status.held
+            return c
+        }
     }
 
     /// Asks the thread to stop once the queue is empty, or at once while deliveries fail.
-    func requestStop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func requestStop() { worker.stop(.run) }
 
     /// Waits until `deadline` for the thread to stop, then gives up on what is left
     /// (counted as dropped) and cuts a delivery under way short. Call after `requestStop`.
     func waitStopped(until deadline: ContinuousClock.Instant) {
-        condition.lock()
-        while !finished, clock.wait(condition, until: deadline) {}
-        let late = !finished
-        if late {
-            // Still inside a delivery or a retry wait: what is queued is lost with the process.
-            giveUp()
-            finished = true
+        guard !worker.waitStopped(until: deadline) else { return }
+        // Still inside a delivery or a retry wait: what is queued is lost with the process.
+        worker.giveUp { takenOut, status in
+            s.counts.dropped += takenOut
+            countAbandonedUnlessInFlight(status)
+            s.finished = true
         }
-        condition.unlock()
         // The process is ending: no time to wait for the delivery cut short.
-        if late { abortDelivery(waiting: .zero) }
+        abortDelivery(waiting: .zero)
     }
 
     /// Starts a drain: a failed message is retried at once, and then with the usual
     /// backoff starting again at 1 s (so 1, 2, 4, 8 s).
     func startDrain() {
-        condition.lock()
-        retryNow = true
-        condition.broadcast()
-        condition.unlock()
+        worker.nudge { s.retryNow = true }
     }
 
     /// Gives what is queued until `deadline` to be delivered (after `startDrain`); what
     /// is still queued then is given up, counted as dropped, and a delivery under way is
     /// cut short. The thread goes on taking messages afterwards.
     func waitDrained(until deadline: ContinuousClock.Instant) {
-        condition.lock()
-        while head < queue.count, clock.wait(condition, until: deadline) {}
-        let late = head < queue.count
-        if late { giveUp() }
-        retryNow = false
-        condition.unlock()
+        let late = !worker.drain(until: deadline)
+        if late {
+            worker.giveUp { takenOut, status in
+                s.counts.dropped += takenOut
+                countAbandonedUnlessInFlight(status)
+            }
+        }
+        worker.locked { _ in s.retryNow = false }
         if late { abortDelivery(waiting: .seconds(1)) }
     }
 
-    /// Drops every queued message, counted; the one under way counts when its delivery
-    /// ends. Call with the lock held.
-    private func giveUp() {
-        var n = queue.count - head
-        if n > 0, queue[head].serial == inFlight { abandoned = true; n -= 1 }
-        counts.dropped += n
-        queue.removeAll()
-        head = 0
+    /// A message under way was given up on while it waited to retry: it is dropped now.
+    /// Call with the worker's lock held.
+    private func countAbandonedUnlessInFlight(_ status: Worker<SinkMessage>.Status) {
+        guard status.underWayGivenUp, !s.inFlight, !s.abandonedCounted else { return }
+        s.counts.dropped += 1
+        s.abandonedCounted = true
     }
 
     /// Cuts the delivery under way short, and waits up to `wait` for it to end, so that
@@ -197,98 +183,89 @@ final class SinkWorker: @unchecked Sendable {
     /// cut) is counted as dropped now, and as delivered instead if it does get through.
     private func abortDelivery(waiting wait: Duration) {
         endpoint.abort()
-        condition.lock()
-        let until = clock.now + wait
-        while inFlight != nil, abandoned, clock.wait(condition, until: until) {}
-        if inFlight != nil, abandoned, !abandonedCounted {
-            counts.dropped += 1
-            abandonedCounted = true
+        worker.wait(until: clock.now + wait) { status in s.inFlight && status.underWayGivenUp }
+        worker.locked { status in
+            if s.inFlight, status.underWayGivenUp, !s.abandonedCounted {
+                s.counts.dropped += 1
+                s.abandonedCounted = true
+            }
         }
-        condition.unlock()
     }
 
-    /// Ends the delivery under way in the counts. Call with the lock held.
-    private func settle(delivered: Bool) {
+    /// Ends the delivery under way in the counts. Call with the worker's lock held.
+    private func settle(delivered: Bool, _ status: Worker<SinkMessage>.Status) {
         if delivered {
-            counts.delivered += 1
-            if abandonedCounted { counts.dropped -= 1 }
-        } else if abandoned, !abandonedCounted {
-            counts.dropped += 1
+            s.counts.delivered += 1
+            if s.abandonedCounted { s.counts.dropped -= 1 }
+            s.abandonedCounted = false
+        } else if status.underWayGivenUp, !s.abandonedCounted {
+            s.counts.dropped += 1
+            s.abandonedCounted = true
         }
-        inFlight = nil
-        abandoned = false
-        abandonedCounted = false
+        s.inFlight = false
     }
 
     private func wake() {
-        condition.lock()
-        woken = true
-        condition.broadcast()
-        condition.unlock()
+        worker.nudge { s.woken = true }
     }
 
-    private func run() {
-        endpoint.start(wake: { [weak self] in self?.wake() })
-        var backoff = Duration.seconds(1)
-        var failing = false
+    /// The worker's job: delivers `message`, retrying with backoff until it is delivered,
+    /// given up on (a full queue, a drain, a stop), or the sink stops while it fails.
+    private func deliver(_ message: SinkMessage) {
         while true {
-            condition.lock()
-            while head == queue.count && !stopping { condition.wait() }
-            if head == queue.count || (stopping && failing) || finished {
-                if !finished { counts.dropped += queue.count - head }
-                finished = true
-                condition.broadcast()
-                condition.unlock()
-                endpoint.stop()
-                return
+            let go = worker.locked { status in
+                if status.underWayGivenUp || s.finished {
+                    // Given up on before it was sent: counted when it was.
+                    s.abandonedCounted = false
+                    return false
+                }
+                // Stopping while deliveries fail: what is left is dropped.
+                if s.failing && status.stopping {
+                    s.counts.dropped += 1
+                    return false
+                }
+                s.inFlight = true
+                return true
             }
-            let (message, taken) = (queue[head].message, queue[head].serial)
-            inFlight = taken
-            condition.unlock()
+            guard go else { return }
 
             do {
                 try endpoint.deliver(message)
-                condition.lock()
-                // A full queue, `drain` or `stop` may have given up on the message while
-                // this delivery ran: then it is no longer the head.
-                if head < queue.count, queue[head].serial == taken {
-                    head += 1
-                    if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+                let recovered = worker.locked { status in
+                    settle(delivered: true, status)
+                    defer { s.failing = false; s.backoff = .seconds(1) }
+                    return s.failing
                 }
-                settle(delivered: true)
-                condition.broadcast()
-                condition.unlock()
-                if failing {
-                    failing = false
-                    backoff = .seconds(1)
-                    logger.notice("sink \(name): delivering again")
-                }
+                if recovered { logger.notice("sink \(name): delivering again") }
+                return
             } catch {
-                condition.lock()
                 // A delivery given up on while it ran (and perhaps cut short by `abort`) is
                 // a dropped message, not one more failure: its error would hide the cause.
-                let given = abandoned
-                if !given {
-                    counts.failures += 1
-                    counts.lastError = error.description
+                let (given, wasFailing) = worker.locked { status in
+                    let given = status.underWayGivenUp
+                    if !given {
+                        s.counts.failures += 1
+                        s.counts.lastError = error.description
+                    }
+                    settle(delivered: false, status)
+                    defer { s.failing = true; s.woken = false }
+                    return (given, s.failing)
                 }
-                settle(delivered: false)
-                condition.broadcast()
-                condition.unlock()
-                if given { continue }
-                if !failing { logger.error("sink \(name): \(error); retrying with backoff") }
-                failing = true
-                condition.lock()
-                woken = false
-                let until = clock.now + backoff
-                while !woken && !stopping && !retryNow, clock.wait(condition, until: until) {}
-                if retryNow {
-                    retryNow = false
-                    backoff = .seconds(1)
-                } else {
-                    backoff = min(.seconds(60), backoff * 2)
+                if given {
+                    worker.locked { _ in s.abandonedCounted = false }
+                    return
                 }
-                condition.unlock()
+                if !wasFailing { logger.error("sink \(name): \(error); retrying with backoff") }
+                let until = clock.now + worker.locked { _ in s.backoff }
+                worker.pause(until: until) { _ in !s.woken && !s.retryNow }
+                worker.locked { _ in
+                    if s.retryNow {
+                        s.retryNow = false
+                        s.backoff = .seconds(1)
+                    } else {
+                        s.backoff = min(.seconds(60), s.backoff * 2)
+                    }
+                }
             }
         }
     }
