@@ -36,11 +36,12 @@ public final class NightAudio {
     static let jumpSeconds = 0.01
 
     /// `queueSeconds`: the audio the ring holds while the disk is slow (30 s of 16-bit
-    /// samples, 0.96 MB, allocated once).
-    public init(config: NightAudioConfig, directory: String, queueSeconds: Double = 30) {
+    /// samples, 0.96 MB, allocated once). `clock`: the writer's, for how long `finish` waits.
+    public init(config: NightAudioConfig, directory: String, queueSeconds: Double = 30, clock: any IOClock = SystemClock()) {
         self.config = config
         store = NightStore(directory: directory)
-        writer = NightAudioWriter(store: store, maxBytes: config.maxBytes, keepNights: config.keepNights, queueSeconds: queueSeconds)
+        writer = NightAudioWriter(store: store, maxBytes: config.maxBytes, keepNights: config.keepNights, queueSeconds: queueSeconds,
+                                  clock: clock)
     }
 
     /// Before the session's first record: the directory is made ready (`NightStore.prepare`).

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import SomniqCore
 
-/// Writes night audio on a thread of its own. The session puts 16-bit samples into a ring
+/// Writes night audio on a thread of its own (a `Worker`). The session puts 16-bit samples into a ring
 /// allocated once (`push`), and marks where each part begins (`mark`); the thread encodes
 /// them as FLAC through libsndfile, part by part, and deletes old nights after each part
 /// it opens. The ring full (a slow disk), `push` refuses the samples at once: the caller
@@ -12,9 +12,11 @@ import SomniqCore
 /// `retrySeconds` of it and at each mark, until one is written.
 ///
 /// What the thread has to say (a part started, a failure, audio lost, nights deleted) waits
-/// in `takeNews`. Its state is guarded by `condition`; the ring's samples between `read`
-/// and `written` are the thread's to read, the rest the session's to fill.
-// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
+/// in `takeNews`. The worker's one job is a wake-up: at most one waits (`wakeQueued`), and it
+/// writes whatever the ring and the marks hold when it runs. The shared state is guarded by
+/// `mutex`; the ring's samples between `read` and `written` are the thread's to read, the
+/// rest the session's to fill.
+// @unchecked: the ring is raw memory, and the part under way is the worker thread's alone.
 final class NightAudioWriter: @unchecked Sendable {
     /// Where a part begins: the stream frame of its first sample and that sample's
     /// wall-clock time (Unix).
@@ -43,14 +45,14 @@ final class NightAudioWriter: @unchecked Sendable {
     let store: NightStore
     private let maxBytes: Int64, keepNights: Int
     let capacity: Int
+    private let clock: any IOClock
     private let ring: UnsafeMutablePointer<Int16>
-    private let condition = PosixCondition()
+    private let mutex = PosixCondition()   // as a lock: the worker does the waiting
+    private let worker: Worker<Void>
     private var written: Int64 = 0, read: Int64 = 0
     private var marks: [(at: Int64, start: Start?)] = []
-    private var busy = false
-    /// The session ended and what was left to write is written, or waited for long enough:
-    /// the thread ends once the ring is empty.
-    private var stopping = false
+    /// A wake-up is queued for the worker.
+    private var wakeQueued = false
     private var news: [News] = []
 
     // The thread's own.
@@ -76,56 +78,58 @@ final class NightAudioWriter: @unchecked Sendable {
     private var failure: (path: String, reason: String, problem: String, frame: Int64, unix: Double, frames: Int64)?
     private var sinceRetry: Int64 = 0
 
-    init(store: NightStore, maxBytes: Int64, keepNights: Int, queueSeconds: Double) {
+    init(store: NightStore, maxBytes: Int64, keepNights: Int, queueSeconds: Double, clock: any IOClock) {
         self.store = store
+        self.clock = clock
         self.maxBytes = maxBytes
         self.keepNights = keepNights
         capacity = max(1, Int(queueSeconds * Double(StreamClock.sampleRate)))
         ring = .allocate(capacity: capacity)
         ring.initialize(repeating: 0, count: capacity)
         marks.reserveCapacity(Self.markLimit + 1)
-        PosixThread.start(name: "somniq-nights") { [self] in run() }
+        worker = Worker(name: "somniq-nights", capacity: 1, whenFull: .refuse, clock: clock)
+        worker.start { [self] in writeWhatIsThere() }
     }
 
     deinit { ring.deallocate() }
 
     /// Room in the ring, in samples.
     func room() -> Int {
-        condition.lock()
-        defer { condition.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         return capacity - Int(written - read)
     }
 
     /// Queues the samples (to 16 bits at libsndfile's scale, x · 32768, as clips are), or
     /// refuses them all when the ring has no room for them. Allocates nothing.
     func push(_ samples: UnsafeBufferPointer<Float>) -> Bool {
-        condition.lock()
-        guard capacity - Int(written - read) >= samples.count else { condition.unlock(); return false }
+        mutex.lock()
+        guard capacity - Int(written - read) >= samples.count else { mutex.unlock(); return false }
         var at = Int(written % Int64(capacity))
         for x in samples {
             ring[at] = Int16((max(-32768, min(32767, x * 32768))).rounded())
             at = at + 1 == capacity ? 0 : at + 1
         }
         written += Int64(samples.count)
-        condition.signal()
-        condition.unlock()
+        wake()
+        mutex.unlock()
         return true
     }
 
     /// The samples pushed next begin a part (`start`), or, with nil, the part ends there.
     /// False when too many marks wait already.
     func mark(_ start: Start?) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         guard marks.count < Self.markLimit || start == nil else { return false }
         marks.append((written, start))
-        condition.signal()
+        wake()
         return true
     }
 
     func takeNews() -> [News] {
-        condition.lock()
-        defer { condition.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         guard !news.isEmpty else { return [] }
         defer { news.removeAll() }
         return news
@@ -135,45 +139,50 @@ final class NightAudioWriter: @unchecked Sendable {
     /// holds. Returns the samples it had not written by then.
     func finish(within timeout: Duration) -> Int64 {
         _ = mark(nil)
-        let deadline = ContinuousClock.now + timeout
-        condition.lock()
-        defer { condition.unlock() }
-        while (read < written || !marks.isEmpty || busy) && condition.wait(until: deadline) {}
-        stopping = true
-        condition.broadcast()
+        worker.drain(until: clock.now + timeout)
+        // What is left is written still, and then the thread ends.
+        worker.stop(.run)
+        mutex.lock()
+        defer { mutex.unlock() }
         return written - read
     }
 
-    private func say(_ n: News) {
-        condition.lock()
-        news.append(n)
-        condition.unlock()
+    /// Queues a wake-up for the worker unless one waits already. Call with `mutex` held.
+    private func wake() {
+        guard !wakeQueued else { return }
+        wakeQueued = true
+        worker.offer(())
     }
 
-    private func run() {
+    private func say(_ n: News) {
+        mutex.lock()
+        news.append(n)
+        mutex.unlock()
+    }
+
+    /// The worker's job: writes what the ring holds and begins the parts marked, in order,
+    /// until there is nothing left. What comes meanwhile queues the next wake-up.
+    private func writeWhatIsThere() {
+        mutex.lock()
+        wakeQueued = false
+        mutex.unlock()
         while true {
-            condition.lock()
-            while read == written && marks.first?.at != read && !stopping { condition.wait() }
-            if read == written && marks.isEmpty { condition.unlock(); return }
-            busy = true
+            mutex.lock()
+            if read == written && marks.first?.at != read { mutex.unlock(); return }
             if let m = marks.first, m.at == read {
                 marks.removeFirst()
-                condition.unlock()
+                mutex.unlock()
                 begin(m.start)
             } else {
                 let end = min(written, marks.first?.at ?? written)
                 let from = Int(read % Int64(capacity))
                 let count = min(Int(end - read), capacity - from)
-                condition.unlock()
+                mutex.unlock()
                 write(UnsafeBufferPointer(start: ring + from, count: count))
-                condition.lock()
+                mutex.lock()
                 read += Int64(count)
-                condition.unlock()
+                mutex.unlock()
             }
-            condition.lock()
-            busy = false
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
