@@ -369,7 +369,7 @@ public actor SessionService: Service {
     /// a critical `capture_stalled`, through every sink, and the page's "not listening".
     /// A stall is no loss to the capture (its read may return any moment), so the device
     /// is left open; when audio comes back, `resumed` says so.
-    private func checkStall() {
+    func checkStall() {
         // Before the first block, the wait counts from the start: a device that opens and
         // never sends anything is as deaf as one that stops.
         guard !stalled, unheardSince == nil, let last = lastAudio else { return }
