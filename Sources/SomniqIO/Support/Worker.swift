@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A thread of its own that runs jobs one at a time, in the order they were offered, from
 /// a backlog of at most `capacity` (`Bound`: waiting, or with the job under way). What
@@ -103,7 +102,7 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
 
     /// `offer`'s work, with the lock held.
     private func place(_ job: Job) -> Offered {
-        if whenFull == .block { while count == capacity && !stopping { condition.wait() } }
+        if whenFull == .block { while status.held == capacity && !stopping { condition.wait() } }
         guard !stopping else { return .refused }
         var result = Offered.queued
         if status.held == capacity {
