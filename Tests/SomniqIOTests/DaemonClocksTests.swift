@@ -1,6 +1,7 @@
 import Foundation
 @testable import SomniqIO
 import SomniqLog
+import Synchronization
 import Testing
 
 /// The daemon measures intervals on a monotonic clock: a wall clock stepped back (a board
@@ -35,16 +36,40 @@ struct DaemonClocksTests {
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// A device that is heard once (a block of silence), then sends nothing until the task ends.
+    /// How far the service has read the device: the number of its last `next`.
+    final class Reads: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// A device that is heard once (a block of silence), then sends nothing until the task
+    /// ends. Its third read is asked for once the service has taken the block whole.
     struct StallingDevice: DeviceSource {
+        nonisolated(unsafe) static let silence: UnsafeMutableBufferPointer<Float> = {   // written once, then only read
+            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1600)
+            b.initialize(repeating: 0)
+            return b
+        }()
+        let reads: Reads
         var source: LogRecord.SessionStart.Source { .device(name: "stalling") }
         func close() {}
-        func makeAsyncIterator() -> AsyncThrowingStream<AudioEvent, any Error>.Iterator {
-            AsyncThrowingStream { c in
-                let zeros = [Float](repeating: 0, count: 1600)
-                c.yield(.listening)
-                zeros.withUnsafeBufferPointer { c.yield(.samples(AudioBlock($0))) }
-            }.makeAsyncIterator()
+        func makeAsyncIterator() -> Iterator { Iterator(reads: reads) }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let reads: Reads
+            var step = 0
+            mutating func next() async throws -> AudioEvent? {
+                step += 1
+                let n = step
+                reads.count.withLock { $0 = n }
+                switch n {
+                case 1: return .listening
+                case 2: return .samples(AudioBlock(UnsafeBufferPointer(StallingDevice.silence)))
+                default:
+                    // Nothing more: a stream that never yields ends when the task is cancelled.
+                    for await _ in AsyncStream<Int> { _ in } {}
+                    return nil
+                }
+            }
         }
     }
 
@@ -55,11 +80,19 @@ struct DaemonClocksTests {
         options.clocks = DaemonClocks(clock)
         options.profileDirectory = dir
         let live = LiveState(device: "stalling")
+        let reads = Reads()
         options.live = live
-        let service = try SessionService(options: options, source: StallingDevice(), controls: AsyncStream { $0.finish() },
+        let service = try SessionService(options: options, source: StallingDevice(reads: reads), controls: AsyncStream { $0.finish() },
                                          logger: JournalLines().logger)
         let running = Task { try await service.run() }
-        try waitUntil(timeout: 30) { live.snapshot.listening }
+        // The block taken whole (its time is the last audio's), waited for without holding
+        // a thread of the pool the service runs on.
+        let end = ContinuousClock.now + .seconds(120)
+        while reads.count.withLock({ $0 }) < 3 {
+            try #require(ContinuousClock.now < end, "the service never read past the block")
+            await Task.yield()
+        }
+        #expect(live.snapshot.listening)
         clock.advance(.milliseconds(2900))
         clock.stepWall(-3600)
         await service.checkStall()
