@@ -20,7 +20,7 @@ TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto 
 DEB_PACKAGES = dpkg-dev
 
 .PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval eval-home battery learn learn-venv learn-home clean deb deb-check
+        fuzz bench web-bench eval eval-home battery learn learn-venv learn-home clean deb deb-check format format-check
 
 all: build
 
@@ -93,6 +93,17 @@ test: test-deps ## Runs every test (a debug build) and checks that the manual pa
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/man.sh --check
+
+# The Swift code's rules (.swift-format: the swift-format rules the code keeps; those it
+# does not are off, and its layout, which is laid out by hand, is not checked:
+# --debug-disable-pretty-print). format-check fails on a finding (CI); format fixes what a
+# rule can fix by itself.
+FORMAT_PATHS = Package.swift Sources Tests Fuzz Plugins
+format-check: ## Checks the Swift code against .swift-format's rules; fails on a finding.
+	$(SWIFT) format lint --strict --debug-disable-pretty-print --configuration .swift-format -r -p $(FORMAT_PATHS)
+
+format: ## Rewrites the Swift code where a rule of .swift-format can fix it.
+	$(SWIFT) format format -i --debug-disable-pretty-print --configuration .swift-format -r -p $(FORMAT_PATHS)
 
 # The manual page, docs/man/somniq.1, regenerated from the command definitions by
 # swift-argument-parser's generate-manual plugin (scripts/man.sh); run it after changing
