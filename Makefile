@@ -20,7 +20,7 @@ TEST_PACKAGES = libasound2-plugins alsa-utils ca-certificates openssl mosquitto 
 DEB_PACKAGES = dpkg-dev
 
 .PHONY: all help deps test-deps test-packages deb-deps sedeval build demo report-demo screenshot test man readme-check \
-        fuzz bench web-bench eval eval-home battery learn learn-venv learn-home clean deb deb-check format format-check
+        fuzz bench web-bench eval eval-home battery learn learn-venv learn-home clean deb deb-check format format-check test-python
 
 all: build
 
@@ -89,7 +89,7 @@ sedeval: test-packages ## Makes the virtualenv the tests use (sed_eval, promethe
 	  echo "$(SEDEVAL_PACKAGES)" > .build/sedeval/.installed; }
 
 # Also fails while docs/man/somniq.1 does not match the commands' help (see `man`).
-test: test-deps ## Runs every test (a debug build) and checks that the manual page is current.
+test: test-deps test-python ## Runs every test (a debug build, the Python tools') and checks that the manual page is current.
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/man.sh --check
@@ -104,6 +104,15 @@ format-check: ## Checks the Swift code against .swift-format's rules; fails on a
 
 format: ## Rewrites the Swift code where a rule of .swift-format can fix it.
 	$(SWIFT) format format -i --debug-disable-pretty-print --configuration .swift-format -r -p $(FORMAT_PATHS)
+
+# The Python tools' own tests (tools/tests, pytest; tools/pyproject.toml): the trainer,
+# the home protocol and the scripts, run by the trainer's pinned virtualenv (the packages
+# they run with) with pytest added to it.
+PYTEST = pytest==9.2.0
+test-python: test-packages learn-venv ## Runs the Python tools' tests (tools/tests, pytest).
+	@$(LEARN_VENV)/bin/pip show pytest 2>/dev/null | grep -qx 'Version: $(subst pytest==,,$(PYTEST))' || \
+	  $(LEARN_VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTEST)
+	$(LEARN_VENV)/bin/python -m pytest -q tools
 
 # The manual page, docs/man/somniq.1, regenerated from the command definitions by
 # swift-argument-parser's generate-manual plugin (scripts/man.sh); run it after changing

@@ -1,0 +1,83 @@
+"""tools/eval-home: the home's sources drawn from folds 3-4, its nights' labels and events
+read, and scored against each other; home_prior's one-mark memory distance."""
+import json
+
+import numpy as np
+
+import eval_home
+import home_prior
+from conftest import write
+
+FOLDS_TSV = ("file\tclass\tgroup\tfold\n"
+             "clips/cough/a.flac\tcough\tca\t3\n" "clips/cough/b.flac\tcough\tcb\t4\n"
+             "clips/cough/c.flac\tcough\tcc\t3\n" "clips/cough/d.flac\tcough\tcd\t1\n"
+             "clips/door/e.flac\tdoor\tda\t4\n" "backgrounds/fan/f.flac\tfan\tfa\t3\n")
+
+
+def test_a_home_hears_some_source_groups_of_each_class_of_folds_3_and_4(tmp_path):
+    write(str(tmp_path / "FOLDS.tsv"), FOLDS_TSV)
+    corpus = str(tmp_path)
+    assert eval_home.home_sources(corpus, None, 41) == {"ca", "cb", "cc", "da"}
+    two = eval_home.home_sources(corpus, 2, 41)
+    assert len(two & {"ca", "cb", "cc"}) == 2 and "da" in two and len(two) == 3
+    assert eval_home.home_sources(corpus, 2, 41) == two          # seeded
+
+
+def night(tmp_path, name, labels, length):
+    flac = str(tmp_path / f"{name}.flac")
+    write(flac[:-5] + ".tsv", "".join(f"{a}\t{b}\t{c}\n" for a, b, c in labels))
+    write(flac[:-5] + ".json", json.dumps({"length_s": length}))
+    return flac
+
+
+def test_a_nights_figures(tmp_path):
+    a = night(tmp_path, "a", [(10.0, 12.0, "cough"), (100.0, 110.0, "smoke_alarm"), (200.0, 201.0, "door")], 1800)
+    b = night(tmp_path, "b", [(50.0, 51.0, "dog_bark")], 1800)
+    assert eval_home.labels(a) == [(10.0, 12.0, "cough"), (100.0, 110.0, "smoke_alarm"), (200.0, 201.0, "door")]
+    records = [{"kind": "session_start", "source": {"path": a}},
+               # within the collar (1 s) of the cough: right, alerted
+               {"kind": "event_start", "id": "e1", "class": "cough", "onset_s": 12.5, "alert": True},
+               {"kind": "event_end", "id": "e1", "offset_s": 13.0},
+               {"kind": "event_start", "id": "e2", "class": "smoke_alarm", "onset_s": 101.0, "alert": True},
+               {"kind": "event_end", "id": "e2", "offset_s": 109.0},
+               # a door heard as a scream, alerted: a false alert that was a door
+               {"kind": "event_start", "id": "e3", "class": "scream", "onset_s": 200.0, "alert": True},
+               {"kind": "event_end", "id": "e3", "offset_s": 201.0},
+               {"kind": "session_start", "source": {"path": b}},
+               # the dog held back by the home's memory
+               {"kind": "event_start", "id": "e4", "class": "dog_bark", "onset_s": 50.0, "alert": False,
+                "suppressed": "home"},
+               {"kind": "event_end", "id": "e4", "offset_s": 51.0},
+               {"kind": "event_start", "id": "e5", "class": "cough", "onset_s": 900.0, "alert": False},
+               {"kind": "event_end", "id": "e5", "offset_s": 901.0},
+               {"kind": "event_start", "id": "e6", "class": "cough", "onset_s": 1000.0, "alert": False}]
+    log = write(str(tmp_path / "night.jsonl"), "".join(json.dumps(r) + "\n" for r in records) + "{cut")
+    assert [e[1] for e in eval_home.events(log)] == ["e1", "e2", "e3", "e4", "e5"]
+    figures, verdicts = eval_home.score([a, b], log)
+    assert verdicts == [("e1", "right", None), ("e2", "right", None), ("e3", "not", "door")]
+    assert figures == {
+        "hours": 1.0, "events": 5, "alerts": 3, "false_alerts": 1, "false_alerts_per_hour": 1.0,
+        "false_detections": 2, "false_detections_per_hour": 2.0, "held_back_home": 1, "held_back_true": 1,
+        "labels_in_night": 4, "recall_detected": 0.75, "recall_alerted": 0.5,
+        "alarms": 1, "alarms_found": 1, "alarms_alerted": 1,
+        "per_class": {"cough": {"labels": 1, "alerted": 1, "false_alerts": 0},
+                      "dog_bark": {"labels": 1, "alerted": 0, "false_alerts": 0},
+                      "door": {"labels": 1, "alerted": 0, "false_alerts": 0},
+                      "scream": {"labels": 0, "alerted": 0, "false_alerts": 1},
+                      "smoke_alarm": {"labels": 1, "alerted": 1, "false_alerts": 0}}}
+
+
+def test_the_overlap_allows_a_collar_of_a_second():
+    assert eval_home.overlaps((12.5, 13.0), (10.0, 12.0))
+    assert not eval_home.overlaps((13.0, 14.0), (10.0, 12.0))
+
+
+def test_the_memory_distance_is_the_nearest_pair_of_standardised_windows():
+    mark = np.array([[0.0, 1.0, 5.0], [2.0, 3.0, 5.0]])       # the third input does not vary: left out
+    probe = np.array([[1.0, 2.0, 9.0], [4.0, 5.0, 0.0]])
+    # Standardised by the mark: mean (1, 2), spread (1, 1); the mark's windows at (-1, -1) and
+    # (1, 1), the probe's at (0, 0) and (3, 3): nearest 1 (root mean square over two inputs).
+    assert home_prior.memory_distance(mark, probe) == 1.0
+    scaling = (np.array([0.0, 0.0, 0.0]), np.array([2.0, 2.0, 0.0]))
+    assert home_prior.memory_distance(mark, probe, scaling) == 0.5
+    assert home_prior.memory_distance(mark[:1], probe) == np.inf   # one window: no spread at all
