@@ -45,96 +45,82 @@ extension HomeFit {
     static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : x.description }
 
     public init(text: String) throws(ParseError) {
+        do throws(FormatLines.Problem) {
+            try self.init(FormatLines(text, magic: Self.magic, versions: Self.formatVersion...Self.formatVersion, kind: "home fit",
+                                      writer: "somniq learn --home"))
+        } catch {
+            throw ParseError(line: error.line, problem: error.problem)
+        }
+    }
+
+    private init(_ file: FormatLines) throws(FormatLines.Problem) {
         var header: [(key: String, value: String)] = []
         var classes: [ClassFit] = []
-        var sawVersion = false, sawPenalty = false
-        func number(_ w: Substring, _ line: Int, _ what: String) throws(ParseError) -> Double {
-            guard let x = Double(w), x.isFinite else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a number") }
-            return x
-        }
-        func count(_ w: Substring, _ line: Int, _ what: String) throws(ParseError) -> Int {
-            guard let n = Int(w), n >= 0 else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a count") }
-            return n
-        }
-        for (i, raw) in TextLines.of(text).enumerated() {
-            let line = i + 1
-            let words = raw.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = words.first else { continue }
-            if !sawVersion {
-                guard first == Self.magic, words.count == 2 else {
-                    throw ParseError(line: line, problem: "not a home fit: it starts with \"\(Self.magic) \(Self.formatVersion)\" (somniq learn --home writes one)")
-                }
-                guard words[1] == "\(Self.formatVersion)" else {
-                    throw ParseError(line: line, problem: "format \(words[1].prefix(20)); this somniq reads format \(Self.formatVersion): learn it again (somniq learn --home)")
-                }
-                sawVersion = true
-                continue
-            }
-            switch first {
+        var sawPenalty = false
+        for line in file.lines {
+            let words = line.words
+            switch line.first {
             case "meta":
-                guard words.count == 2, let eq = words[1].firstIndex(of: "=") else {
-                    throw ParseError(line: line, problem: "meta: expected one KEY=VALUE")
-                }
+                guard words.count == 2, let eq = words[1].firstIndex(of: "=") else { throw line.problem("meta: expected one KEY=VALUE") }
                 header.append((String(words[1][..<eq]), String(words[1][words[1].index(after: eq)...])))
             case "penalty":
-                guard words.count == 2, try number(words[1], line, "penalty") == Self.penalty else {
-                    throw ParseError(line: line, problem: "penalty: this somniq fits with penalty \(Self.number(Self.penalty)): learn it again (somniq learn --home)")
+                guard words.count == 2, try line.double(1, "penalty") == Self.penalty else {
+                    throw line.problem("penalty: this somniq fits with penalty \(Self.number(Self.penalty)): learn it again (somniq learn --home)")
                 }
                 sawPenalty = true
             case "class":
                 guard words.count == 11 || words.count >= 18 && words[11] == "layer" && words[words.count - 2] == "held_out_errors",
                       words[4] == "right", words[6] == "against", words[8] == "held_out_errors" else {
-                    throw ParseError(line: line, problem: "class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT"
-                                     + " [layer used|unused LINE INTERCEPT CLASS:WEIGHT... held_out_errors ERRORS]")
+                    throw line.problem("class: expected CLASS used|unused SHIFT right N against N held_out_errors SHIPPED FIT"
+                                       + " [layer used|unused LINE INTERCEPT CLASS:WEIGHT... held_out_errors ERRORS]")
                 }
-                guard let c = SoundClass(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "class: no class \"\(words[1].prefix(20))\"") }
-                guard !classes.contains(where: { $0.soundClass == c }) else { throw ParseError(line: line, problem: "class: \(c.rawValue) twice") }
+                guard let c = SoundClass(rawValue: String(words[1])) else { throw line.problem("class: no class \"\(words[1].prefix(20))\"") }
+                guard !classes.contains(where: { $0.soundClass == c }) else { throw line.problem("class: \(c.rawValue) twice") }
                 guard !HomeMemory.untouchable.contains(c), !HomeMemory.neverTaughtAway.contains(c) else {
-                    throw ParseError(line: line, problem: "class: \(c.rawValue): a home's fit leaves the alarm and the critical classes as shipped")
+                    throw line.problem("class: \(c.rawValue): a home's fit leaves the alarm and the critical classes as shipped")
                 }
                 guard words[2] == "used" || words[2] == "unused" else {
-                    throw ParseError(line: line, problem: "class: \"\(words[2].prefix(20))\" is not used or unused")
+                    throw line.problem("class: \"\(words[2].prefix(20))\" is not used or unused")
                 }
-                let shift = try number(words[3], line, "class")
+                let shift = try line.double(3, "class")
                 guard shift >= 0 else {
-                    throw ParseError(line: line, problem: "class: lowers \(c.rawValue): a home's fit only raises a score (its memory holds back what was marked not this)")
+                    throw line.problem("class: lowers \(c.rawValue): a home's fit only raises a score (its memory holds back what was marked not this)")
                 }
                 guard shift <= Self.maxShift else {
-                    throw ParseError(line: line, problem: "class: shift \(Self.number(shift)) of \(c.rawValue) beyond \(Self.number(Self.maxShift))")
+                    throw line.problem("class: shift \(Self.number(shift)) of \(c.rawValue) beyond \(Self.number(Self.maxShift))")
                 }
                 var layer: Layer?
                 if words.count > 11 {
                     guard words[12] == "used" || words[12] == "unused" else {
-                        throw ParseError(line: line, problem: "class: layer: \"\(words[12].prefix(20))\" is not used or unused")
+                        throw line.problem("class: layer: \"\(words[12].prefix(20))\" is not used or unused")
                     }
-                    let l = try number(words[13], line, "class: layer"), w0 = try number(words[14], line, "class: layer")
-                    guard l > 0, l < 1 else { throw ParseError(line: line, problem: "class: layer: line \(Self.number(l)) is not between 0 and 1") }
+                    let l = try line.double(13, "class: layer"), w0 = try line.double(14, "class: layer")
+                    guard l > 0, l < 1 else { throw line.problem("class: layer: line \(Self.number(l)) is not between 0 and 1") }
                     guard w0 <= -Self.silenceMargin else {
-                        throw ParseError(line: line, problem: "class: layer: intercept \(Self.number(w0)) above -\(Self.number(Self.silenceMargin)): silence would reach the line")
+                        throw line.problem("class: layer: intercept \(Self.number(w0)) above -\(Self.number(Self.silenceMargin)): silence would reach the line")
                     }
                     var inputs: [SoundClass] = [], weights = [w0]
                     for w in words[15..<(words.count - 2)] {
                         let parts = w.split(separator: ":", omittingEmptySubsequences: false)
                         guard parts.count == 2, let ic = SoundClass(rawValue: String(parts[0])) else {
-                            throw ParseError(line: line, problem: "class: layer: \"\(w.prefix(30))\" is not CLASS:WEIGHT")
+                            throw line.problem("class: layer: \"\(w.prefix(30))\" is not CLASS:WEIGHT")
                         }
-                        let x = try number(parts[1], line, "class: layer")
-                        guard abs(x) <= Self.maxWeight else { throw ParseError(line: line, problem: "class: layer: weight \(Self.number(x)) beyond ±\(Self.number(Self.maxWeight))") }
+                        guard let x = Double(parts[1]), x.isFinite else { throw line.problem("class: layer: \"\(parts[1].prefix(20))\" is not a number") }
+                        guard abs(x) <= Self.maxWeight else { throw line.problem("class: layer: weight \(Self.number(x)) beyond ±\(Self.number(Self.maxWeight))") }
                         inputs.append(ic)
                         weights.append(x)
                     }
-                    guard inputs.count <= Self.maxInputs else { throw ParseError(line: line, problem: "class: layer: more than \(Self.maxInputs) inputs") }
-                    layer = Layer(inputs: inputs, weights: weights, line: l, used: words[12] == "used", fitErrors: try number(words[words.count - 1], line, "class: layer"))
+                    guard inputs.count <= Self.maxInputs else { throw line.problem("class: layer: more than \(Self.maxInputs) inputs") }
+                    layer = Layer(inputs: inputs, weights: weights, line: l, used: words[12] == "used", fitErrors: try line.double(words.count - 1, "class: layer"))
                 }
-                classes.append(ClassFit(soundClass: c, shift: shift, used: words[2] == "used", right: try count(words[5], line, "class"),
-                                        against: try count(words[7], line, "class"), shippedErrors: try number(words[9], line, "class"),
-                                        fitErrors: try number(words[10], line, "class"), layer: layer))
+                classes.append(ClassFit(soundClass: c, shift: shift, used: words[2] == "used", right: try line.count(5, "class"),
+                                        against: try line.count(7, "class"), shippedErrors: try line.double(9, "class"),
+                                        fitErrors: try line.double(10, "class"), layer: layer))
             default:
-                throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
+                throw line.unknown
             }
         }
-        guard sawVersion else { throw ParseError(line: 0, problem: "empty: not a home fit (somniq learn --home writes one)") }
-        guard sawPenalty else { throw ParseError(line: 0, problem: "no penalty line: the file is cut short") }
+        guard sawPenalty else { throw FormatLines.Problem(line: 0, problem: "no penalty line: the file is cut short") }
         self.init(classes: classes, header: header)
     }
 

@@ -45,83 +45,78 @@ extension HomeMemory {
     static func number(_ x: Float) -> String { x == x.rounded() && abs(x) < 1e7 ? String(Int(x)) : x.description }
 
     public init(text: String) throws(ParseError) {
+        do throws(FormatLines.Problem) {
+            try self.init(FormatLines(text, magic: Self.magic, versions: Self.oldestRead...Self.formatVersion, kind: "home memory",
+                                      writer: "somniq learn --home"))
+        } catch {
+            throw ParseError(line: error.line, problem: error.problem)
+        }
+    }
+
+    private init(_ file: FormatLines) throws(FormatLines.Problem) {
         let n = LearnedInputs.count
         var header: [(key: String, value: String)] = []
         var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?
         var entries: [Entry] = []
-        var sawVersion = false, sawInputs = false
-        func numbers<S: Collection<Substring>>(_ words: S, _ line: Int, _ what: String) throws(ParseError) -> [Float] {
-            guard words.count == n else { throw ParseError(line: line, problem: "\(what): \(words.count) numbers, not one per input (\(n))") }
+        var sawInputs = false
+        /// Words `start...` of `line`: one number per input.
+        func numbers(_ line: FormatLines.Line, from start: Int, _ what: String) throws(FormatLines.Problem) -> [Float] {
+            let count = line.words.count - start
+            guard count == n else { throw line.problem("\(what): \(count) numbers, not one per input (\(n))") }
             var out: [Float] = []
             out.reserveCapacity(n)
-            for w in words {
-                guard let x = Float(w), x.isFinite else { throw ParseError(line: line, problem: "\(what): \"\(w.prefix(20))\" is not a number") }
-                out.append(x)
-            }
+            for i in start..<line.words.count { out.append(try line.float(i, what)) }
             return out
         }
-        for (i, raw) in TextLines.of(text).enumerated() {
-            let line = i + 1
-            let words = raw.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = words.first else { continue }
-            if !sawVersion {
-                guard first == Self.magic, words.count == 2 else {
-                    throw ParseError(line: line, problem: "not a home memory: it starts with \"\(Self.magic) \(Self.formatVersion)\" (somniq learn --home writes one)")
-                }
-                guard let v = Int(words[1]), v >= Self.oldestRead, v <= Self.formatVersion else {
-                    throw ParseError(line: line, problem: "format \(words[1]); this somniq reads formats \(Self.oldestRead) and \(Self.formatVersion): learn it again (somniq learn --home)")
-                }
-                sawVersion = true
-                continue
-            }
-            switch first {
+        for line in file.lines {
+            let words = line.words
+            switch line.first {
             case "inputs":
                 guard words.count == 3, words[1] == "\(n)", words[2] == LearnedRules.inputsDigest else {
-                    throw ParseError(line: line, problem: "made for other inputs than this somniq's (\(n) inputs, somniq rules inputs): learn it again (somniq learn --home)")
+                    throw line.problem("made for other inputs than this somniq's (\(n) inputs, somniq rules inputs): learn it again (somniq learn --home)")
                 }
                 sawInputs = true
             case "meta":
-                let pair = raw.dropFirst(5)
-                guard let eq = pair.firstIndex(of: "=") else { throw ParseError(line: line, problem: "meta: expected key=value") }
+                let pair = line.text.dropFirst(5)
+                guard let eq = pair.firstIndex(of: "=") else { throw line.problem("meta: expected key=value") }
                 header.append((String(pair[..<eq]), String(pair[pair.index(after: eq)...])))
             case "radius":
                 guard words.count == 2, let r = Float(words[1]), r.isFinite, r >= 0 else {
-                    throw ParseError(line: line, problem: "radius: expected one number, 0 or more")
+                    throw line.problem("radius: expected one number, 0 or more")
                 }
                 radius = r
             case "ratio":
                 guard words.count == 2, let q = Float(words[1]), q >= 0, q <= 1 else {
-                    throw ParseError(line: line, problem: "ratio: expected one number from 0 to 1")
+                    throw line.problem("ratio: expected one number from 0 to 1")
                 }
                 ratio = q
-            case "mean": mean = try numbers(words.dropFirst(), line, "mean")
+            case "mean": mean = try numbers(line, from: 1, "mean")
             case "spread":
-                let s = try numbers(words.dropFirst(), line, "spread")
-                guard s.allSatisfy({ $0 >= 0 }) else { throw ParseError(line: line, problem: "spread: a standard deviation below 0") }
+                let s = try numbers(line, from: 1, "spread")
+                guard s.allSatisfy({ $0 >= 0 }) else { throw line.problem("spread: a standard deviation below 0") }
                 spread = s
             case "memory":
-                guard words.count == 5 + n else { throw ParseError(line: line, problem: "memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
+                guard words.count == 5 + n else { throw line.problem("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
                 let kind: Kind, was: SoundClass?
                 if words[1].hasPrefix("was:") {
                     guard let d = SoundClass(rawValue: String(words[1].dropFirst(4))) else {
-                        throw ParseError(line: line, problem: "memory: no class \"\(words[1].dropFirst(4).prefix(20))\" (was:CLASS)")
+                        throw line.problem("memory: no class \"\(words[1].dropFirst(4).prefix(20))\" (was:CLASS)")
                     }
                     (kind, was) = (.not, d)
                 } else {
-                    guard let k = Kind(rawValue: String(words[1])) else { throw ParseError(line: line, problem: "memory: \"\(words[1].prefix(20))\" is not not, right or was:CLASS") }
+                    guard let k = Kind(rawValue: String(words[1])) else { throw line.problem("memory: \"\(words[1].prefix(20))\" is not not, right or was:CLASS") }
                     (kind, was) = (k, nil)
                 }
-                guard let c = SoundClass(rawValue: String(words[2])) else { throw ParseError(line: line, problem: "memory: no class \"\(words[2])\"") }
+                guard let c = SoundClass(rawValue: String(words[2])) else { throw line.problem("memory: no class \"\(words[2])\"") }
                 entries.append(Entry(kind: kind, soundClass: c, eventID: String(words[3]), at: words[4] == "-" ? nil : String(words[4]),
-                                     inputs: try numbers(words.dropFirst(5), line, "memory"), was: was))
+                                     inputs: try numbers(line, from: 5, "memory"), was: was))
             default:
-                throw ParseError(line: line, problem: "unknown line \"\(first.prefix(20))\"")
+                throw line.unknown
             }
         }
-        guard sawVersion else { throw ParseError(line: 0, problem: "empty: not a home memory (somniq learn --home writes one)") }
-        guard sawInputs else { throw ParseError(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
+        guard sawInputs else { throw FormatLines.Problem(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
         guard let radius, let ratio, let mean, let spread else {
-            throw ParseError(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
+            throw FormatLines.Problem(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
         }
         self.init(entries: entries, radius: radius, ratio: ratio, mean: mean, spread: spread, header: header)
     }
