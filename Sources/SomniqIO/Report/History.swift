@@ -158,21 +158,13 @@ public struct History: Sendable {
         var book = EpisodeBook()
         var labels = LabelBook()
         for path in logs {
-            let reader = try LogReader(path: path)
-            var builder = NightBuilder()
-            func keep(_ n: Night?) {
-                guard let n else { return }
-                let row = NightRow(n)
-                if rows[n.key] == nil { rows[n.key] = row } else { rows[n.key]!.add(row) }
-            }
-            while let r = reader.next() {
+            skipped = skipped + (try LogNights.read(path, line: { r, _ in
                 book.add(r)
                 labels.add(r)
-                keep(builder.add(r))
-            }
-            try reader.finish()
-            keep(builder.finish())
-            skipped = skipped + LogSkips(reader, builder)
+            }, night: { n, _, _ in
+                let row = NightRow(n)
+                if rows[n.key] == nil { rows[n.key] = row } else { rows[n.key]!.add(row) }
+            }))
         }
         skipped = skipped + LogSkips(unreadable: book.unreadable + labels.unreadable)
         attach(book, to: &rows)

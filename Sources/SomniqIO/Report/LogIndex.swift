@@ -102,38 +102,31 @@ public final class LogIndex {
     }
 
     private func read(from: Int, to end: Int, session: Int?) throws(ReportError) {
-        var builder = NightBuilder()
-        // A piece that goes on with an earlier night's session: that session first, so that
-        // its records have their session (the night it gives back has no bytes here).
-        if let session { try prime(&builder, session: session) }
-        let reader = try LogReader(path: path, from: from, to: end)
         var pieceStart = from, pieceSession = session, currentSession = session
+        var startsSession = false
         var before = LogSkips()
-        func add(_ night: Night, to: Int, next: Int?) {
+        func add(_ night: Night, to: Int, next: Int?, skipped now: LogSkips) {
             defer { pieceSession = next }
             guard to > pieceStart else { return }
-            let now = LogSkips(reader, builder)
             pieces.append(Piece(key: night.key, from: pieceStart, to: to, session: pieceSession, start: night.start, row: NightRow(night),
                                 skipped: LogSkips(unreadable: now.unreadable - before.unreadable, overlong: now.overlong - before.overlong,
                                                   outOfRange: now.outOfRange - before.outOfRange)))
             before = now
             pieceStart = to
         }
-        while let line = reader.next() {
-            guard case let .success(r) = line else { continue }
-            if [.episode, .episodeRemoved, .label, .morningSummary].contains(r.kind) { episodeRecords.append((reader.recordOffset, r)) }
-            let startsSession = r.kind == .sessionStart
-            if startsSession { currentSession = reader.recordOffset }
-            if let night = builder.add(r) { add(night, to: reader.recordOffset, next: startsSession ? nil : currentSession) }
-        }
-        try reader.finish()
-        if let night = builder.finish() { add(night, to: end, next: nil) }
-    }
-
-    /// Gives `builder` the `session_start` record at `offset`.
-    private func prime(_ builder: inout NightBuilder, session offset: Int) throws(ReportError) {
-        let reader = try LogReader(path: path, from: offset)
-        if case let .success(r)? = reader.next(), r.kind == .sessionStart { _ = builder.add(r) }
+        // A piece that goes on with an earlier night's session: that session first, so that
+        // its records have their session (the night it gives back has no bytes here).
+        try LogNights.read(path, from: from, to: end, session: session, line: { line, offset in
+            startsSession = false
+            guard case let .success(r) = line else { return }
+            if [.episode, .episodeRemoved, .label, .morningSummary].contains(r.kind) { episodeRecords.append((offset, r)) }
+            startsSession = r.kind == .sessionStart
+            if startsSession { currentSession = offset }
+        }, night: { night, offset, skipped in
+            // The last night, closed by the range's end, goes on with no session.
+            let last = offset == end
+            add(night, to: offset, next: last ? nil : startsSession ? nil : currentSession, skipped: skipped)
+        })
     }
 
     /// The offset just past the last newline at or before `size`.
@@ -209,16 +202,11 @@ public final class LogIndex {
         var found: Night?
         var skipped = LogSkips()
         for (i, p) in pieces.enumerated() where p.key == key {
-            var builder = NightBuilder()
-            if let session = p.session { try prime(&builder, session: session) }
-            let reader = try LogReader(path: path, from: p.from, to: p.to)
             var read: Night?
             // A primed builder first gives back the night its session began in: not this one.
-            while let r = reader.next() { if let n = builder.add(r), n.key == key { read = NightReports.merge(read, n) } }
-            try reader.finish()
-            if let n = builder.finish(atLogEnd: i == pieces.count - 1), n.key == key { read = NightReports.merge(read, n) }
+            skipped = skipped + (try LogNights.read(path, from: p.from, to: p.to, session: p.session, atLogEnd: i == pieces.count - 1,
+                                                    night: { n, _, _ in if n.key == key { read = NightReports.merge(read, n) } }))
             if let read { found = NightReports.merge(found, read) }
-            skipped = skipped + LogSkips(reader, builder)
         }
         found?.skipped = skipped
         found?.episodes = episodes.of(key)

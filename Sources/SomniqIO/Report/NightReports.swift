@@ -8,26 +8,20 @@ public enum NightReports {
     /// The night `key` (`2026-11-22`, or a replayed recording's path) of the log at
     /// `path`, or its last night when `key` is nil. Streams the log, holding one night.
     public static func night(in path: String, key: String?) throws -> Night {
-        let reader = try LogReader(path: path)
-        var builder = NightBuilder()
         var book = EpisodeBook()
         var labels = LabelBook()
         var summaries: [String: LogRecord.MorningSummary] = [:]
         var found: Night?
         var keys: [String] = []
-        func consider(_ n: Night?) {
-            guard let n else { return }
+        func consider(_ n: Night) {
             if keys.last != n.key { keys.append(n.key) }
             if key == nil || n.key == key { found = key == nil ? n : merge(found, n) }
         }
-        while let r = reader.next() {
+        let skipped = try LogNights.read(path, line: { r, _ in
             book.add(r)
             labels.add(r)
             if case let .success(.morningSummary(m)) = r, let night = m.night { summaries[night] = m }
-            consider(builder.add(r))
-        }
-        try reader.finish()
-        consider(builder.finish())
+        }, night: { n, _, _ in consider(n) })
         guard var found else {
             if let key, !book.of(key).isEmpty {
                 throw ReportError(description: "\(LogText.escape(path)): no sound was recorded on the night of \(LogText.escape(key)); it has \(book.of(key).count) episode(s) reported (somniq episode list --night \(LogText.escape(key)))")
@@ -35,7 +29,7 @@ public enum NightReports {
             if keys.isEmpty { throw ReportError(description: "\(LogText.escape(path)): no session in the log") }
             throw ReportError(description: "\(LogText.escape(path)): no night \(LogText.escape(key ?? "")) (nights: \(keys.suffix(14).map { LogText.escape($0) }.joined(separator: ", ")))")
         }
-        found.skipped = LogSkips(reader, builder) + LogSkips(unreadable: book.unreadable + labels.unreadable)
+        found.skipped = skipped + LogSkips(unreadable: book.unreadable + labels.unreadable)
         found.episodes = book.of(found.key)
         found.labels = labels.of(found.key)
         found.morningSummary = summaries[found.key]
