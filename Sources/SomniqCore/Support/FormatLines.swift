@@ -4,10 +4,17 @@
 /// kind of file, and a word is read as a number or a count with one wording; each file's
 /// reader says what its statements mean and gives a `Problem` its own error type.
 public struct FormatLines {
-    /// What is wrong at a line (its number from 1; 0: the file as a whole).
-    public struct Problem: Error, Equatable {
+    /// What is wrong at a line (its number from 1; 0: the file as a whole): the error
+    /// each kind of file's reader throws (`HomeFit.ParseError`, `HomeMemory.ParseError`).
+    public struct Problem: Error, CustomStringConvertible, Equatable {
         public let line: Int
         public let problem: String
+        public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
+
+        public init(line: Int, problem: String) {
+            self.line = line
+            self.problem = problem
+        }
     }
 
     public struct Line {

@@ -16,11 +16,7 @@
 /// input's class and weight, and the held-out errors with it. The same marks, learned at the
 /// same time, give the same text byte for byte.
 extension HomeFit {
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
-        public let line: Int
-        public let problem: String
-        public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
-    }
+    public typealias ParseError = FormatLines.Problem
 
     public static let formatVersion = 1
     static let magic = "somniq-home-fit"
@@ -45,15 +41,10 @@ extension HomeFit {
     static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : x.description }
 
     public init(text: String) throws(ParseError) {
-        do throws(FormatLines.Problem) {
-            try self.init(FormatLines(text, magic: Self.magic, versions: Self.formatVersion...Self.formatVersion, kind: "home fit",
-                                      writer: "somniq learn --home"))
-        } catch {
-            throw ParseError(line: error.line, problem: error.problem)
-        }
+        try self.init(FormatLines(text, magic: Self.magic, versions: Self.formatVersion...Self.formatVersion, kind: "home fit", writer: "somniq learn --home"))
     }
 
-    private init(_ file: FormatLines) throws(FormatLines.Problem) {
+    private init(_ file: FormatLines) throws(ParseError) {
         var header: [(key: String, value: String)] = []
         var classes: [ClassFit] = []
         var sawPenalty = false
@@ -120,7 +111,7 @@ extension HomeFit {
                 throw line.unknown
             }
         }
-        guard sawPenalty else { throw FormatLines.Problem(line: 0, problem: "no penalty line: the file is cut short") }
+        guard sawPenalty else { throw ParseError(line: 0, problem: "no penalty line: the file is cut short") }
         self.init(classes: classes, header: header)
     }
 

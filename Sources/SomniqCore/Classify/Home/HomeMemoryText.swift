@@ -17,11 +17,7 @@
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
 extension HomeMemory {
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
-        public let line: Int
-        public let problem: String
-        public var description: String { line > 0 ? "line \(line): \(problem)" : problem }
-    }
+    public typealias ParseError = FormatLines.Problem
 
     public static let formatVersion = 3
     /// The oldest format read: 2 differs only in having no `was:` memories.
@@ -45,22 +41,17 @@ extension HomeMemory {
     static func number(_ x: Float) -> String { x == x.rounded() && abs(x) < 1e7 ? String(Int(x)) : x.description }
 
     public init(text: String) throws(ParseError) {
-        do throws(FormatLines.Problem) {
-            try self.init(FormatLines(text, magic: Self.magic, versions: Self.oldestRead...Self.formatVersion, kind: "home memory",
-                                      writer: "somniq learn --home"))
-        } catch {
-            throw ParseError(line: error.line, problem: error.problem)
-        }
+        try self.init(FormatLines(text, magic: Self.magic, versions: Self.oldestRead...Self.formatVersion, kind: "home memory", writer: "somniq learn --home"))
     }
 
-    private init(_ file: FormatLines) throws(FormatLines.Problem) {
+    private init(_ file: FormatLines) throws(ParseError) {
         let n = LearnedInputs.count
         var header: [(key: String, value: String)] = []
         var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?
         var entries: [Entry] = []
         var sawInputs = false
         /// Words `start...` of `line`: one number per input.
-        func numbers(_ line: FormatLines.Line, from start: Int, _ what: String) throws(FormatLines.Problem) -> [Float] {
+        func numbers(_ line: FormatLines.Line, from start: Int, _ what: String) throws(ParseError) -> [Float] {
             let count = line.words.count - start
             guard count == n else { throw line.problem("\(what): \(count) numbers, not one per input (\(n))") }
             var out: [Float] = []
@@ -114,9 +105,9 @@ extension HomeMemory {
                 throw line.unknown
             }
         }
-        guard sawInputs else { throw FormatLines.Problem(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
+        guard sawInputs else { throw ParseError(line: 0, problem: "no inputs line: not a home memory written by somniq learn --home") }
         guard let radius, let ratio, let mean, let spread else {
-            throw FormatLines.Problem(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
+            throw ParseError(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
         }
         self.init(entries: entries, radius: radius, ratio: ratio, mean: mean, spread: spread, header: header)
     }
