@@ -74,3 +74,50 @@ private func expectSameBits(_ word: String) {
         expectSameBits(word)
     }
 }
+
+@Test func aThresholdWrittenNearAFloatIsDecidedWithoutTheCLibrary() {
+    // The trainer's thresholds are often a Float's value written as a double: the fast path
+    // decides those exactly (the word against where strtod's rounding turns), to the C
+    // library's bits, on both sides of the Float and for either sign.
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next() -> UInt64 {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return state
+    }
+    var decided = 0, words = 0
+    for k in 0..<20_000 {
+        // 2e-4 to 1e5 (and the power of two below): as far as a word of 19 digits keeps its
+        // power of ten within ±22.
+        let magnitude = Float((2 + 8 * Double(next() >> 11) / Double(1 << 53)) * pow(10, Double(Int(next() % 9)) - 4))
+        let f = k % 2 == 0 ? magnitude : -magnitude
+        guard f.isNormal else { continue }
+        // Powers of two, where the gap below is half the gap above, now and then.
+        let g = k % 7 == 0 ? Float(sign: f.sign, exponent: f.exponent, significand: 1) : f
+        let d = Double(g)
+        for x in [d, d.nextUp, d.nextDown, d.nextUp.nextUp, d.nextDown.nextDown] {
+            for word in [printed("%.17g", x), "\(x)", printed("%.18g", x), printed("%.19g", x)] {
+                expectSameBits(word)
+                words += 1
+                if fast(word).below != nil { decided += 1 }
+            }
+        }
+    }
+    #expect(decided == words)                // every one of them, none left to the C library
+}
+
+@Test func everyNumberOfTheBuiltInRulesIsReadToTheCLibrarysBits() {
+    // The thresholds, node values and network weights somniq reads at every start.
+    var words = 0
+    for line in LearnedRules.builtinText.split(separator: "\n") {
+        let w = line.split(separator: " ").map(String.init)
+        guard let head = w.first else { continue }
+        let numbers: ArraySlice<String> = switch head {
+        case "s": w.dropFirst(2)
+        case "l", "head": w.dropFirst()
+        case "conv": w.dropFirst(6)
+        default: []
+        }
+        for word in numbers { expectSameBits(word); words += 1 }
+    }
+    #expect(words > 35_000)
+}

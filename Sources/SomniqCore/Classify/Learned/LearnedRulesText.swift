@@ -101,6 +101,13 @@ extension LearnedRules {
         func word(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
         /// The current line's words, as ranges of `all`.
         var words: [Range<Int>] = []
+        /// The next word of a line from `i` on (up to `stop`), and `i` past it.
+        func nextWord(_ i: inout Int, _ stop: Int) -> Range<Int>? {
+            while i < stop, all[i] == UInt8(ascii: " ") { i += 1 }
+            let w = i
+            while i < stop, all[i] != UInt8(ascii: " ") { i += 1 }
+            return i > w ? w..<i : nil
+        }
         var digits = [CChar](repeating: 0, count: 64)
         /// A word as a number, read by the C library (`strtod`, `strtof`: correctly rounded, as
         /// Swift's own `Double(_:)` and `Float(_:)` read it).
@@ -134,33 +141,39 @@ extension LearnedRules {
             number += 1
             let stop = end > start && all[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
             if stop == start || all[start] == UInt8(ascii: "#") { continue }
-            words.removeAll(keepingCapacity: true)
-            var i = start
-            while i < stop {
-                while i < stop, all[i] == UInt8(ascii: " ") { i += 1 }
-                let w = i
-                while i < stop, all[i] != UInt8(ascii: " ") { i += 1 }
-                if i > w { words.append(w..<i) }
-            }
             if stop - start > 2, all[start] == UInt8(ascii: "s") || all[start] == UInt8(ascii: "l"), all[start + 1] == UInt8(ascii: " ") {
+                // A node's line, fifteen thousand times: its first four words kept without an
+                // array, the rest only counted.
+                var node = (start..<start, start..<start, start..<start, start..<start), count = 0
+                var i = start
+                while let w = nextWord(&i, stop) {
+                    switch count {
+                    case 0: node.0 = w
+                    case 1: node.1 = w
+                    case 2: node.2 = w
+                    case 3: node.3 = w
+                    default: break
+                    }
+                    count += 1
+                }
                 guard current != nil, !treeDone else { throw fail("a node outside a tree") }
                 if let top = open.last, top.rightNext {
                     nodes[top.node].right = Int32(nodes.count)
                     open[open.count - 1].rightNext = false
                 }
                 if all[start] == UInt8(ascii: "s") {
-                    let f = words.count == 4 ? index.find(bytes(words[1])) : nil
-                    guard let f, let below = DecimalReader.floatAtOrBelow(bytes(words[2]))
-                            ?? decimal(words[2], strtod).flatMap({ $0.isFinite ? DecimalReader.atOrBelow($0) : nil }),
-                          let v = DecimalReader.float(bytes(words[3])) ?? decimal(words[3], strtof), v.isFinite else {
-                        throw fail(words.count == 4 && f == nil ? "unknown input '\(word(words[1]))'"
-                                                                  : "a split is 's INPUT THRESHOLD VALUE'")
+                    let f = count == 4 ? index.find(bytes(node.1)) : nil
+                    guard let f, let below = DecimalReader.floatAtOrBelow(bytes(node.2))
+                            ?? decimal(node.2, strtod).flatMap({ $0.isFinite ? DecimalReader.atOrBelow($0) : nil }),
+                          let v = DecimalReader.float(bytes(node.3)) ?? decimal(node.3, strtof), v.isFinite else {
+                        throw fail(count == 4 && f == nil ? "unknown input '\(word(node.1))'"
+                                                          : "a split is 's INPUT THRESHOLD VALUE'")
                     }
                     nodes.append(Node(feature: f, right: -1, threshold: below, value: v))
                     open.append((nodes.count - 1, false))
                     guard open.count <= Self.maxDepth else { throw fail("a tree deeper than \(Self.maxDepth) splits") }
                 } else {
-                    guard words.count == 2, let v = DecimalReader.float(bytes(words[1])) ?? decimal(words[1], strtof), v.isFinite else {
+                    guard count == 2, let v = DecimalReader.float(bytes(node.1)) ?? decimal(node.1, strtof), v.isFinite else {
                         throw fail("a leaf is 'l VALUE'")
                     }
                     nodes.append(Node(feature: -1, right: -1, threshold: 0, value: v))
@@ -168,6 +181,9 @@ extension LearnedRules {
                 }
                 continue
             }
+            words.removeAll(keepingCapacity: true)
+            var i = start
+            while let w = nextWord(&i, stop) { words.append(w) }
             // A tree's first line, a thousand times.
             if let first = words.first, first.count == 4, all[first.lowerBound] == UInt8(ascii: "t"), word(first) == "tree" {
                 guard current != nil else { throw fail("a tree outside a class") }
@@ -198,8 +214,9 @@ extension LearnedRules {
                 }
                 continue
             }
+            // Split on the bytes: a Substring's own split walks it Character by Character.
             let line = Substring(word(start..<stop))
-            let words = line.split(separator: " ")
+            let words = line.utf8.split(separator: UInt8(ascii: " ")).map { Substring($0) }
             guard let head = words.first else { continue }          // spaces alone
             switch head {
             case "somniq-learned-rules":
@@ -292,7 +309,7 @@ private struct NameIndex {
         while slots[slot] >= 0 {
             let r = ranges[Int(slots[slot])]
             if r.count == word.count && bytes.withUnsafeBufferPointer({ b in
-                (0..<word.count).allSatisfy { b[r.lowerBound + $0] == word[$0] }
+                word.isEmpty || memcmp(b.baseAddress! + r.lowerBound, word.baseAddress!, word.count) == 0
             }) { return slots[slot] }
             slot = (slot + 1) & (slots.count - 1)
         }
