@@ -71,8 +71,9 @@ extension LearnedRules {
         func pairs<S: Sequence>(_ words: S) throws(ParseError) -> [(key: String, value: String)] where S.Element == Substring {
             var out: [(key: String, value: String)] = []
             for w in words {
-                guard let eq = w.firstIndex(of: "="), eq != w.startIndex else { throw fail("'\(w)' is not key=value") }
-                out.append((String(w[..<eq]), String(w[w.index(after: eq)...])))
+                // Found among the bytes: a search for the Character walks the word grapheme by grapheme.
+                guard let eq = w.utf8.firstIndex(of: UInt8(ascii: "=")), eq != w.startIndex else { throw fail("'\(w)' is not key=value") }
+                out.append((String(w[..<eq]), String(w[w.utf8.index(after: eq)...])))
             }
             return out
         }
