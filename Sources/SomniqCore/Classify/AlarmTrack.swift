@@ -86,7 +86,7 @@ struct AlarmTrack: Sendable {
         /// or two (a beep lost in noise).
         func continues(with b: Beep) -> Bool {
             guard count > 0, abs(b.hz - first.hz) <= AlarmDetector.hornPitchTolerance * first.hz,
-                  b.peakDb >= cues.loudest - Sounder.otherSoundDb, b.peakDb <= cues.quietest + Sounder.otherSoundDb,
+                  !Sounder.isOtherSound(b.peakDb, under: cues.loudest), !Sounder.isOtherSound(cues.quietest, under: b.peakDb),
                   abs(b.seconds - first.seconds) <= AlarmDetector.steadyLengthTolerance * first.seconds else { return false }
             let p = Double(b.start - last.start) * AlarmDetector.frameSeconds
             if intervals == 0 { return AlarmDetector.steadyPeriod.contains(p) }
@@ -273,8 +273,8 @@ struct AlarmTrack: Sendable {
         // A beep far over a group's is the sounder's first, and what went before was noise.
         let inGroup = group.beeps > 0
         if inGroup || lastGroup.valid, case let sounder = inGroup ? group : lastGroup, Self.same(b.hz, sounder.hz) {
-            if b.peakDb < sounder.cues.loudest - Sounder.otherSoundDb { return nil }
-            if inGroup && b.peakDb > group.cues.loudest + Sounder.otherSoundDb { group = Group() }
+            if Sounder.isOtherSound(b.peakDb, under: sounder.cues.loudest) { return nil }
+            if inGroup && Sounder.isOtherSound(group.cues.loudest, under: b.peakDb) { group = Group() }
         }
         let isShort = AlarmDetector.t4Beep.contains(b.seconds) && b.spread <= AlarmDetector.sounderSpread
         if isShort && group.beeps > 0 && Self.same(b.hz, group.hz)
@@ -302,7 +302,7 @@ struct AlarmTrack: Sendable {
     private func quiet(before b: Beep) -> Double {
         var forgiven = AlarmDetector.t4Strays
         for earlier in [fineRecent.2, fineRecent.1, fineRecent.0]
-        where abs(earlier.hz - b.hz) <= AlarmDetector.t4QuietBand * b.hz && earlier.peakDb >= b.peakDb - Sounder.otherSoundDb {
+        where abs(earlier.hz - b.hz) <= AlarmDetector.t4QuietBand * b.hz && !Sounder.isOtherSound(earlier.peakDb, under: b.peakDb) {
             if forgiven == 0 { return Double(b.start - earlier.end) * AlarmDetector.frameSeconds }
             forgiven -= 1
         }
@@ -326,7 +326,7 @@ struct AlarmTrack: Sendable {
             let r = recent[k]
             if r.end <= b.start && Double(b.start - r.end) * AlarmDetector.frameSeconds < AlarmDetector.hornNoveltySeconds
                 && Self.same(r.hz, b.hz) && r.seconds >= 0.5 * b.seconds && r.seconds <= 2 * b.seconds
-                && r.peakDb >= b.peakDb - Sounder.otherSoundDb {
+                && !Sounder.isOtherSound(r.peakDb, under: b.peakDb) {
                 return recentFirst[k] ? r.start : nil
             }
         }

@@ -38,6 +38,10 @@ enum Sounder {
     /// (its lines reach `AlarmDetector.startDb` over their neighbourhood now and then) however
     /// loud the alarm is. Measured on the battery: T4 groups broken by blips 30-40 dB under them.
     static let otherSoundDb: Float = 20
+
+    /// Whether a beep at `level` dB is another sound's beside a sounder's at `sounder` dB: more
+    /// than `otherSoundDb` under it.
+    static func isOtherSound(_ level: Float, under sounder: Float) -> Bool { level < sounder - otherSoundDb }
     /// A struck case rings down: a clock's tick falls 20 dB in 0.1–0.15 s, 130–200 dB a second,
     /// from its first frame. A sounder's beep holds its level while its drive is on; with a
     /// room's tail after it (up to the coarse cut's 10 dB drop, RT60 up to 0.6 s) a tone's or
