@@ -87,6 +87,9 @@ public struct AlarmDetector: Sendable {
     static let t3Tone: ClosedRange<Double> = 0.34...0.8
     static let t3Gap: ClosedRange<Double> = 0.28...0.72
     static let t3Pause: ClosedRange<Double> = 1.05...2.1
+    /// T3 sounds three tones, then pauses (ISO 8201 §4.2): three short gaps in a row, four
+    /// tones, are a steady beeper's, whatever gaps follow.
+    static let t3Tones = 3
     /// A sounder's pitch holds within ±3 % over a tone (a piezo's slide, a warble); a voice's
     /// or a cry's glides further.
     static let sounderSpread: Float = 0.065

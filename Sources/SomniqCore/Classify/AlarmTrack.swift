@@ -27,6 +27,10 @@ struct AlarmTrack: Sendable {
         private var tones = (Beep(), Beep(), Beep(), Beep())
         private(set) var count = 0
         var last: Int { count > 0 ? tones.3.end : Int.min }
+        /// Short gaps in a row, up to the last tone, and whether the run ever had three: then
+        /// its tones are a beeper's, four or more in a row, where T3 sounds three and pauses.
+        private var shortGaps = 0
+        private(set) var beeping = false
 
         /// Whether `b` is the next tone: at this run's pitch, within a T3 pause of its last.
         func continues(with b: Beep) -> Bool {
@@ -36,9 +40,13 @@ struct AlarmTrack: Sendable {
         /// Adds a tone; returns the frame of the first of four that keep T3's gaps (short,
         /// short and long, in any order), if they do.
         mutating func add(_ b: Beep) -> Int? {
+            if count > 0 {
+                shortGaps = AlarmDetector.t3Gap.contains(AlarmTrack.gap(tones.3, b)) ? shortGaps + 1 : 0
+                beeping = beeping || shortGaps >= AlarmDetector.t3Tones
+            }
             tones = (tones.1, tones.2, tones.3, b)
             count += 1
-            guard count >= 4 else { return nil }
+            guard count >= 4, !beeping else { return nil }
             let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
             var short = 0, long = 0
             for k in 0..<3 {
@@ -242,7 +250,9 @@ struct AlarmTrack: Sendable {
 
     /// ISO 8201 T3 in the last four tones: all of T3's length and of one pitch, the gaps
     /// between them two short and one long, in any order (the alarm may be first heard
-    /// mid-cycle). A longer sound on the line starts the count again.
+    /// mid-cycle), and never four tones a short gap apart at that pitch (a reversing lorry's
+    /// beeper, one beep lost, keeps T3's gaps once). A longer sound on the line starts the
+    /// count again.
     private mutating func temporalThree(_ b: Beep) -> Int? {
         guard AlarmDetector.t3Tone.contains(b.seconds), b.spread <= AlarmDetector.sounderSpread else {
             if b.seconds > AlarmDetector.t3Tone.upperBound { toneRuns = (ToneRun(), ToneRun()) }
