@@ -184,6 +184,20 @@ private func every(_ period: Double, from start: Double, count: Int, length: Dou
     #expect(detect([notes[0], (hz: 4600, tones: notes[0].tones)], seconds: 25)?.pattern == .steadyBeeps)
 }
 
+@Test func theRoomsNoiseKeepingABeatBetweenASteadyBeepersBeepsFarUnderThemMakesItNoTune() throws {
+    // A piezo beeping 0.35 s every 0.74 s at 2110 Hz from 3 s; between its beeps, four blips
+    // of traffic at 1405 Hz, 0.8 s apart, just 14 dB over their neighbourhood.
+    let beeps = every(0.74, from: 3, count: 20, length: 0.35)
+    let blips = every(0.8, from: 4.1, count: 4, length: 0.1)
+    let sources: [(hz: Float, tones: [(Double, Double)])] = [(2110, beeps), (1405, blips)]
+    // 32 dB under the beeps, the blips are the room's: the beeping is an alarm from its first beep.
+    let span = try #require(detect(sources, seconds: 20, loudness: [1: (-72, 14)]))
+    #expect(span.pattern == .steadyBeeps)
+    #expect(abs(span.from - 3) < 0.05)
+    // As loud as the beeps, they are another note of one tune: no alarm.
+    #expect(detect(sources, seconds: 20) == nil)
+}
+
 @Test func aBeeperThatLosesABeepKeepsT3sGapsOnceButIsNoT3() {
     // A reversing lorry's beeper: 0.5 s beeps every second at 1100 Hz; the seventh is lost in
     // noise, leaving a 1.5 s gap, as T3's pause, between two runs of half-second gaps.

@@ -133,7 +133,7 @@ enum BatterySample {
 /// at a horn's pitch, which is what an EN 14604 smoke alarm is too: nothing in the sound tells
 /// them apart, and the detector must not miss the alarm.
 enum KnownBatteryFailures {
-    static let alarms: Set<Int> = [10, 20, 26, 27, 29, 32, 34]
+    static let alarms: Set<Int> = [10, 20, 27, 29, 32, 34]
     static let lookalikes: Set<Int> = [1, 18]
 }
 

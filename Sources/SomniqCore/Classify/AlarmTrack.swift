@@ -127,8 +127,11 @@ struct AlarmTrack: Sendable {
 
         /// Whether this run beeps at `other`'s interval but between its beeps, as the notes of
         /// a tune played over and over do; a sounder's harmonics (aliased or not) beep with it.
+        /// A tune's notes are one instrument's: a run far under `other`'s beeps
+        /// (`Sounder.otherSoundDb`) is the room's noise keeping a beat by chance.
         func beatsBetween(_ other: SteadyRun, at frame: Int) -> Bool {
             guard count >= 3, intervals >= 2, !isOver(at: frame), other.period > 0,
+                  !Sounder.isOtherSound(cues.loudest, under: other.cues.loudest),
                   abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return false }
             let periodFrames = other.period / AlarmDetector.frameSeconds
             let lag = Double(last.start - other.last.start)
