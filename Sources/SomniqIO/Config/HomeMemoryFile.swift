@@ -80,12 +80,17 @@ public enum HomeMemoryFile {
         return said
     }
 
-    /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
+    /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`; with a radius
+    /// per class, `…, radius door 1.21 (ratio 0.8), cough 0.5 (the corpus's prior)`.
     public static func summary(_ m: HomeMemory) -> String {
         let events = Set(m.entries.map(\.eventID))
         let not = Set(m.entries.filter { $0.kind == .not }.map(\.eventID)).count
-        return "\(m.entries.count) windows of \(events.count) events (\(not) not this, \(events.count - not) right), radius \(JSONValue.format((Double(m.radius) * 1000).rounded() / 1000)), "
-            + "ratio \(JSONValue.format((Double(m.ratio) * 1000).rounded() / 1000))"
+        func figure(_ x: Float) -> String { JSONValue.format((Double(x) * 1000).rounded() / 1000) }
+        let head = "\(m.entries.count) windows of \(events.count) events (\(not) not this, \(events.count - not) right), radius "
+        guard !m.classes.isEmpty else { return head + "\(figure(m.radius)), ratio \(figure(m.ratio))" }
+        return head + m.classes.sorted { $0.key.index < $1.key.index }.map { c, r in
+            "\(c.rawValue) \(figure(r.radius))" + (r.prior ? " (the corpus's prior)" : r.ratio < 1 ? " (ratio \(figure(r.ratio)))" : "")
+        }.joined(separator: ", ")
     }
 }
 

@@ -77,7 +77,7 @@ public struct HomeLearner: Sendable {
         /// of it was kept; nil when it was read, or there was none.
         public var previousRefused: String?
 
-        /// `12 windows of 9 events (7 not this, 2 right), radius 0.41, ratio 0.62`.
+        /// `12 windows of 9 events (7 not this, 2 right), radius cough 0.41 (ratio 0.62)` (`HomeMemoryFile.summary`).
         public var summary: String { HomeMemoryFile.summary(memory) }
 
         /// `1 labelled event skipped: its log records are damaged`, or nil when none was.
@@ -91,18 +91,32 @@ public struct HomeLearner: Sendable {
             reused == 0 ? nil : "\(reused) event\(reused == 1 ? "" : "s") from the previous memory, their audio gone"
         }
 
-        /// How the radius and the ratio were chosen, in a sentence or a few, and what the
-        /// memory will and will not do.
+        /// How the radius and the ratio were chosen, in a sentence or a few (one line a
+        /// class), and what the memory will and will not do.
         public var radiusText: String {
-            var text = "radius and ratio by \(choice.by): hold back \(choice.removed) of \(choice.falseAlerts) held-out false alerts; "
-                + "none of \(choice.confirmed) held-out confirmed events ("
-                + (choice.firstConfirmed.map { "the nearest at \(Self.figure($0))" }
-                    ?? "none was nearer a \"not\" memory at this ratio") + ")"
+            var text = "radius and ratio by \(choice.by), for each class from its own marks: hold back \(choice.removed) of \(choice.falseAlerts) "
+                + "held-out false alerts; none of \(choice.confirmed) held-out confirmed events"
+            for c in choice.classes {
+                let name = c.soundClass.rawValue
+                let nearest = c.firstConfirmed.map { "the nearest confirmed \(EventWords.name(c.soundClass)) at \(Self.figure($0))" }
+                    ?? "no confirmed \(EventWords.name(c.soundClass)) nearer a \"not\" memory"
+                if c.prior {
+                    text += "\n  \(name): the corpus's prior, radius \(Self.figure(c.radius)): of its \(c.falseAlerts) held-out false alerts, "
+                        + "fewer than \(HomeMemory.fewestHeldBack) were like another one marked (\(nearest))"
+                } else if c.radius > 0 {
+                    text += "\n  \(name): radius \(Self.figure(c.radius)), ratio \(Self.figure(c.ratio)): hold back \(c.removed) of its \(c.falseAlerts) "
+                        + "held-out false alerts; none of its \(c.confirmed) held-out confirmed (\(nearest))"
+                } else {
+                    text += "\n  \(name): radius 0, holds back nothing: of its \(c.falseAlerts) held-out false alerts, fewer than "
+                        + "\(HomeMemory.fewestHeldBack) were like another one marked, and its first held-out confirmed \(EventWords.name(c.soundClass)) "
+                        + "lies within the corpus's prior"
+                }
+            }
             if choice.prior {
-                text += "\nno held-out false alert was like another one marked yet, so the first marks act within the corpus's prior, radius "
-                    + "\(Self.figure(choice.radius)) (in the corpus, 37 to 54 % of a sound's next occurrences lie that near it, 4 to 5 % of "
+                text += "\nwhere too few held-out false alerts of a class were like another one marked, its first marks act within the corpus's prior, radius "
+                    + "\(Self.figure(HomePrior.radius)) (in the corpus, 37 to 54 % of a sound's next occurrences lie that near it, 4 to 5 % of "
                     + "other sounds of its class); the radius chosen by leaving \(choice.by.contains("night") ? "nights" : "events") out takes over "
-                    + "once it holds back one"
+                    + "once it holds back \(HomeMemory.fewestHeldBack)"
             }
             if choice.forgotten > 0 {
                 text += "\nthe \(choice.forgotten) oldest marked events are forgotten: the memory keeps the newest \(HomeMemory.maxWindows) windows"
@@ -114,18 +128,20 @@ public struct HomeLearner: Sendable {
 
         /// What `memory` will and will not do, in words.
         static func willDo(_ memory: HomeMemory) -> String {
-            let touchable = memory.entries.filter { $0.kind == .not && !HomeMemory.neverTaughtAway.contains($0.soundClass) }
+            let touchable = memory.entries.filter {
+                $0.kind == .not && !HomeMemory.neverTaughtAway.contains($0.soundClass) && memory.radius(for: $0.soundClass).radius > 0
+            }
             let held = Set(touchable.filter { $0.was == nil }.map(\.soundClass)).sorted()
             let reclassified = Set(touchable.compactMap { e in e.was.map { "\(EventWords.name(e.soundClass)) as \(EventWords.name($0))" } }).sorted()
             var will: [String] = []
-            if memory.radius > 0 {
-                if !held.isEmpty { will.append("hold back a sound heard as " + held.map(EventWords.name).joined(separator: ", ") + " like one marked not this") }
-                if !reclassified.isEmpty { will.append("log a sound like one marked \"it was …\" as what it was: " + reclassified.joined(separator: ", ")) }
-            }
+            if !held.isEmpty { will.append("hold back a sound heard as " + held.map(EventWords.name).joined(separator: ", ") + " like one marked not this") }
+            if !reclassified.isEmpty { will.append("log a sound like one marked \"it was …\" as what it was: " + reclassified.joined(separator: ", ")) }
             let said = will.isEmpty ? "it will hold back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event"
                 : "it will " + will.joined(separator: "; and ")
-            return said + ", within distance \(figure(memory.radius)), unless nearer a sound marked right"
-                + (memory.ratio < 1 ? " (by a ratio of \(figure(memory.ratio)))" : "")
+            let within = memory.classes.isEmpty
+                ? ", within distance \(figure(memory.radius)), unless nearer a sound marked right" + (memory.ratio < 1 ? " (by a ratio of \(figure(memory.ratio)))" : "")
+                : ", within its class's radius, unless nearer a sound marked right"
+            return said + within
                 + "\nit will never hold back nor re-classify a smoke alarm, glass breaking, a scream, a gasp or a breathing pause, "
                 + "and drops nothing: what it holds back stays in the log and the report, to be heard and marked"
         }

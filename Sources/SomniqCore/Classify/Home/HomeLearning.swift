@@ -42,26 +42,45 @@ extension HomeMemory {
         }
     }
 
-    /// How the radius and the ratio were chosen, to be said in the file and by the command.
-    public struct RadiusChoice: Sendable, Equatable {
-        /// `leave-one-night-out`; with every label of one night, `leave-one-group-out` (each
-        /// recording or hour left out in turn, `Marked.group`), or `leave-one-event-out`.
-        public var by: String
-        /// Marked false alerts held out (of the classes the memory may hold back), and how many the choice holds back (judged by their
-        /// opening windows against the memories of the other folds).
+    /// How one class's radius and ratio were chosen, to be said by the command.
+    public struct ClassChoice: Sendable, Equatable {
+        public var soundClass: SoundClass
+        /// Its marked false alerts held out, and how many its pair holds back (0 when the
+        /// prior decides it: too few were).
         public var falseAlerts = 0, removed = 0
-        /// Confirmed events held out, and the distance at which the first of them would be
-        /// held back at the chosen ratio (the radius stays below it).
+        /// Its confirmed events held out, and the distance at which the first of them would
+        /// be held back at its ratio (its radius stays below it).
         public var confirmed = 0
         public var firstConfirmed: Float?
         public var radius: Float = 0
         public var ratio: Float = 1
+        /// True when the corpus's prior decides the class (`HomePrior`: its radius and
+        /// scaling, short of the class's first held-out confirmed event): its own held-out
+        /// marks held back fewer than `fewestHeldBack` of its false alerts.
+        public var prior = false
+
+        public init(soundClass: SoundClass) { self.soundClass = soundClass }
+    }
+
+    /// How the radius and the ratio of each class were chosen, to be said by the command.
+    public struct RadiusChoice: Sendable, Equatable {
+        /// `leave-one-night-out`; with every label of one night, `leave-one-group-out` (each
+        /// recording or hour left out in turn, `Marked.group`), or `leave-one-event-out`.
+        public var by: String
+        /// Marked false alerts held out (of the classes the memory may hold back), and how
+        /// many the classes' own pairs hold back (judged by their opening windows against the
+        /// memories of the other folds).
+        public var falseAlerts = 0, removed = 0
+        /// Confirmed events held out (of those classes).
+        public var confirmed = 0
+        /// Each class marked "not" that the memory may hold back, in `SoundClass` order.
+        public var classes: [ClassChoice] = []
         /// Marked events left out, the oldest, for the memory to stay within its limit (`maxWindows`).
         public var forgotten = 0
-        /// True when no held-out false alert could be held back (the first marks), so that the
-        /// corpus's prior acts instead (`HomePrior`: its radius and scaling), short of the
-        /// first held-out confirmed event.
-        public var prior = false
+        /// True when the corpus's prior decides some class.
+        public var prior: Bool { classes.contains(where: \.prior) }
+
+        public init(by: String) { self.by = by }
     }
 
     /// The most windows a memory keeps: about 2.8 kB of text each, 20 000 stay under the
@@ -69,20 +88,22 @@ extension HomeMemory {
     /// at most, that is 830 marked events or more.
     public static let maxWindows = 20_000
 
-    /// The memory of `marked`, with its radius and ratio chosen by leave-one-night-out
-    /// (leave one group out when all the labels are of one night, one event out when they
-    /// are of one group): each held-out event is judged as a new one would be (by its
-    /// opening windows) against the memories of the other folds, giving its distance to the
-    /// nearest "not" and the nearest "right" memory of its class. For each ratio a held-out
-    /// false alert could be held back at (its own distance ratio, 1 at most), the radius
-    /// stops short of the first held-out confirmed event it would hold back; the pair that
-    /// holds back the most held-out false alerts wins, the smallest ratio and radius among
-    /// equals. Classes a memory never touches (the alarm) are left out, and the marked events
-    /// of a class it never holds back (`neverTaughtAway`) are remembered but neither choose
-    /// nor limit the radius and ratio. When that holds back
-    /// no held-out false alert (one or two marks, or none alike yet), the memory is the
-    /// corpus's prior (`HomePrior`): its scaling, its radius (short of the first held-out
-    /// confirmed event), ratio 1; the cross-validated choice takes over once it holds back one.
+    /// The memory of `marked`, with a radius and ratio for each class chosen by
+    /// leave-one-night-out (leave one group out when all the labels are of one night, one
+    /// event out when they are of one group): each held-out event is judged as a new one
+    /// would be (by its opening windows) against the memories of the other folds, giving its
+    /// distance to the nearest "not" and the nearest "right" memory of its class. Per class,
+    /// from its own held-out events: for each ratio a held-out false alert could be held back
+    /// at (its own distance ratio, 1 at most), the radius stops short of the first held-out
+    /// confirmed event of the class it would hold back; the pair that holds back the most
+    /// held-out false alerts wins, the smallest ratio and radius among equals. A confirmed
+    /// thunder near a "not thunder" mark keeps thunder's radius small, and limits no other
+    /// class's. Classes a memory never touches (the alarm) are left out, and the marked
+    /// events of a class it never holds back (`neverTaughtAway`) are remembered but choose no
+    /// radius. A class whose pair holds back fewer than `fewestHeldBack` of its held-out false
+    /// alerts (one or two marks, or none alike yet) is judged by the corpus's prior
+    /// (`HomePrior`): its scaling, its radius (short of the class's first held-out confirmed
+    /// event), ratio 1; its own choice takes over once it holds back that many.
     public static func learn(_ marked: [Marked], keeping limit: Int = maxWindows) -> (HomeMemory, RadiusChoice) {
         let usable = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
         // The newest events first, as many as the memory's file may hold: older ones are forgotten.
@@ -126,9 +147,9 @@ extension HomeMemory {
         // a breathing pause is never held back, so a false one cannot be caught, nor a
         // confirmed one harmed, by any radius (counted, home 51's three false gasps, far from
         // any confirmed gasp, chose ratio 0: a memory that held back nothing it may).
-        func heldOut(_ memory: HomeMemory) -> [(not: Float, right: Float, confirmed: Bool)] {
+        func heldOut(_ memory: HomeMemory) -> [HeldOut] {
             let zs = entries.map { memory.standardised($0.inputs) }
-            var held: [(not: Float, right: Float, confirmed: Bool)] = []
+            var held: [HeldOut] = []
             for (k, m) in kept.enumerated() where !neverTaughtAway.contains(m.soundClass) {
                 let f = fold(k)
                 let others: (Int) -> Bool = { fold(origin[$0]) != f }
@@ -138,46 +159,89 @@ extension HomeMemory {
                     not = min(not, d.not ?? .infinity)
                     right = min(right, d.right ?? .infinity)
                 }
-                held.append((not, right, m.right))
+                held.append(HeldOut(soundClass: m.soundClass, not: not, right: right, confirmed: m.right))
             }
             return held
         }
         let held = heldOut(memory)
         choice.confirmed = held.count { $0.confirmed }
         choice.falseAlerts = held.count - choice.confirmed
+        // Judged in the corpus's scaling, for the classes the prior decides.
+        let prior = HomePrior.scaling
+        let priorHeld = prior.map { heldOut(HomeMemory(entries: entries, radius: 0, ratio: 1, mean: $0.mean, spread: $0.spread, header: [])) }
+        // Each class its own pair, from its own held-out marks: the first confirmed event of
+        // one class stops its radius alone.
+        var radii: [SoundClass: ClassRadius] = [:]
+        let remembered = Set(kept.filter { !$0.right && !neverTaughtAway.contains($0.soundClass) }.map(\.soundClass))
+        for c in remembered.sorted(by: { $0.index < $1.index }) {
+            var pick = Self.choose(held.filter { $0.soundClass == c })
+            pick.soundClass = c
+            if pick.removed < Self.fewestHeldBack {
+                pick.removed = 0
+                pick.radius = 0
+                pick.ratio = 1
+                pick.firstConfirmed = held.filter { $0.soundClass == c && $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+                // Too few of its held-out false alerts alike (the first marks, or none alike
+                // yet): the prior acts, in its own scaling, short of the first held-out
+                // confirmed event of the class.
+                if let priorHeld {
+                    let harm = priorHeld.filter { $0.soundClass == c && $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+                    let r = min(HomePrior.radius, harm?.nextDown ?? .infinity)
+                    if r > 0 {
+                        pick.prior = true
+                        pick.radius = r
+                        pick.firstConfirmed = harm
+                    }
+                }
+            }
+            choice.removed += pick.removed
+            choice.classes.append(pick)
+            radii[c] = ClassRadius(radius: pick.radius, ratio: pick.ratio, prior: pick.prior)
+        }
+        memory.radius = 0
+        memory.ratio = 1
+        if let prior, radii.values.contains(where: \.prior) {
+            memory.priorMean = prior.mean
+            memory.priorSpread = prior.spread
+        }
+        memory.classes = radii
+        return (memory, choice)
+    }
+
+    /// A class chooses its own radius when it holds back at least this many of its held-out
+    /// false alerts; with fewer (one mark, or one alike), the corpus's prior acts for it.
+    public static let fewestHeldBack = 2
+
+    /// One held-out event: its class, its distances to the nearest "not" and "right" memory
+    /// of its class in the other folds, and whether it was confirmed.
+    struct HeldOut {
+        var soundClass: SoundClass
+        var not: Float, right: Float
+        var confirmed: Bool
+    }
+
+    /// The pair for one class's held-out events: for each ratio at which a held-out false
+    /// alert would be held back, the radius stops short of the first held-out confirmed
+    /// event it would hold back; the pair that holds back the most false alerts wins, the
+    /// smallest among equals.
+    static func choose(_ held: [HeldOut]) -> ClassChoice {
+        var pick = ClassChoice(soundClass: held.first?.soundClass ?? .cough)
+        pick.confirmed = held.count { $0.confirmed }
+        pick.falseAlerts = held.count - pick.confirmed
         let ratios = Set(held.filter { !$0.confirmed && $0.not.isFinite }.map { $0.right.isFinite ? $0.not / $0.right : 0 }.filter { $0 <= 1 })
         for q in ratios.sorted() {
             let harm = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: q) }.map(\.not).min() ?? .infinity
             let caught = held.filter { !$0.confirmed && nearer($0.not, $0.right, ratio: q) && $0.not < harm }.map(\.not)
-            if caught.count > choice.removed {
-                choice.removed = caught.count
-                choice.ratio = q
+            if caught.count > pick.removed {
+                pick.removed = caught.count
+                pick.ratio = q
                 // Just past the farthest it holds back: a radius of 0 holds back nothing, and a
                 // sound the very same as one marked (a recording replayed) lies at 0.
-                choice.radius = caught.max()!.nextUp
-                choice.firstConfirmed = harm.isFinite ? harm : nil
+                pick.radius = caught.max()!.nextUp
+                pick.firstConfirmed = harm.isFinite ? harm : nil
             }
         }
-        if choice.removed == 0 {
-            choice.firstConfirmed = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
-            // Nothing held out was held back (the first marks, or none alike yet): the prior
-            // acts, in its own scaling, stopping short of the first held-out confirmed event.
-            if let prior = HomePrior.scaling, choice.falseAlerts > 0 {
-                var first = HomeMemory(entries: entries, radius: 0, ratio: 1, mean: prior.mean, spread: prior.spread, header: [])
-                let harm = heldOut(first).filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
-                first.radius = min(HomePrior.radius, harm?.nextDown ?? .infinity)
-                if first.radius > 0 {
-                    choice.prior = true
-                    choice.radius = first.radius
-                    choice.ratio = 1
-                    choice.firstConfirmed = harm
-                    return (first, choice)
-                }
-            }
-        }
-        memory.radius = choice.radius
-        memory.ratio = choice.ratio
-        return (memory, choice)
+        return pick
     }
 
     /// The nearest "not" and "right" memories of class `c` among the entries `keep` admits (by index).

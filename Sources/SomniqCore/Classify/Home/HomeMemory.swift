@@ -80,17 +80,39 @@ public struct HomeMemory: Sendable {
     /// with them; a scream is not told from a snore heard as one by how near it lies.
     public static let neverTaughtAway: Set<SoundClass> = [.glassBreak, .scream, .gasp, .breathingPause]
 
+    /// A class's own radius and ratio (format 4), chosen by the home's held-out marks of that
+    /// class, or the corpus's prior (`HomePrior`) where they were too few: a class whose
+    /// confirmed sounds lie near its "not" marks keeps a small radius, and the others theirs.
+    public struct ClassRadius: Sendable, Equatable {
+        public var radius: Float
+        public var ratio: Float
+        /// True: the class is judged in the corpus's scaling (`priorMean`, `priorSpread`).
+        public var prior: Bool
+
+        public init(radius: Float, ratio: Float, prior: Bool = false) {
+            self.radius = radius
+            self.ratio = ratio
+            self.prior = prior
+        }
+    }
+
     public var entries: [Entry] { didSet { index() } }
+    /// The radius and ratio of a class `classes` does not name (a format 2 or 3 file: every class).
     public var radius: Float
     /// How much nearer than the nearest "right" window the "not" one must be (1: nearer at all).
     public var ratio: Float
+    /// Each class's own radius and ratio, where it has one.
+    public var classes: [SoundClass: ClassRadius] = [:] { didSet { index() } }
     /// Each input's mean and standard deviation over the memories' windows (0: left out).
     public var mean: [Float], spread: [Float]
+    /// The corpus's scaling, for the classes judged by the prior (empty when none is).
+    public var priorMean: [Float] = [] { didSet { index() } }
+    public var priorSpread: [Float] = [] { didSet { index() } }
     /// What the file says of how it was made (`meta` lines).
     public var header: [(key: String, value: String)] = []
-    /// Entries by class, standardised.
+    /// Entries by class, standardised in their class's scaling.
     private var byClass: [[(kind: Kind, entry: Int, z: [Float])]] = []
-    private var used: [Int] = []
+    private var used: [Int] = [], priorUsed: [Int] = []
 
     /// A memory of `entries`; the scaling is computed from their inputs.
     public init(entries: [Entry], radius: Float, ratio: Float = 1) {
@@ -127,30 +149,39 @@ public struct HomeMemory: Sendable {
         return (mean, spread)
     }
 
-    private mutating func index() {
+    mutating func index() {
         used = (0..<min(spread.count, LearnedInputs.count)).filter { spread[$0] > 0 }
+        priorUsed = (0..<min(priorSpread.count, priorMean.count, LearnedInputs.count)).filter { priorSpread[$0] > 0 }
         byClass = Array(repeating: [], count: SoundClass.allCases.count)
-        for (k, e) in entries.enumerated() { byClass[e.soundClass.index].append((e.kind, k, standardised(e.inputs))) }
+        for (k, e) in entries.enumerated() {
+            byClass[e.soundClass.index].append((e.kind, k, standardised(e.inputs, prior: radius(for: e.soundClass).prior)))
+        }
+    }
+
+    /// The radius and ratio class `c` is judged by: its own, else the memory's.
+    public func radius(for c: SoundClass) -> ClassRadius {
+        classes[c] ?? ClassRadius(radius: radius, ratio: ratio)
     }
 
     /// A standardised difference larger than this counts as this: one input far out (a
     /// frequency where another window had none) does not outweigh all the others.
     static let clip: Float = 8
 
-    func standardised(_ x: [Float]) -> [Float] {
-        used.map { i in min(Self.clip, max(-Self.clip, (x[i] - mean[i]) / spread[i])) }
+    func standardised(_ x: [Float], prior: Bool = false) -> [Float] {
+        prior ? priorUsed.map { i in min(Self.clip, max(-Self.clip, (x[i] - priorMean[i]) / priorSpread[i])) }
+            : used.map { i in min(Self.clip, max(-Self.clip, (x[i] - mean[i]) / spread[i])) }
     }
 
     /// Whether the memory holds anything of class `c` it may act on (a radius of 0 holds
     /// back nothing, not even the very sound marked).
     public func remembers(_ c: SoundClass) -> Bool {
-        radius > 0 && !Self.untouchable.contains(c) && byClass[c.index].contains { $0.kind == .not }
+        radius(for: c).radius > 0 && !Self.untouchable.contains(c) && byClass[c.index].contains { $0.kind == .not }
     }
 
     /// The nearest memory of each kind of class `c` to the window with inputs `x`, and its distance.
     public func nearest(_ x: [Float], _ c: SoundClass) -> (not: (entry: Int, distance: Float)?, right: Float?) {
-        let z = standardised(x)
-        let d = Float(max(1, used.count))
+        let z = standardised(x, prior: radius(for: c).prior)
+        let d = Float(max(1, z.count))
         var bestNot: (Int, Float)?, bestRight: Float?
         for m in byClass[c.index] {
             var s: Float = 0
@@ -174,7 +205,8 @@ public struct HomeMemory: Sendable {
             if let n = near.not, n.distance < (not?.distance ?? .infinity) { not = n }
             right = min(right, near.right ?? .infinity)
         }
-        guard let not, Self.holds(not: not.distance, right: right, radius: radius, ratio: ratio) else { return nil }
+        let r = radius(for: c)
+        guard let not, Self.holds(not: not.distance, right: right, radius: r.radius, ratio: r.ratio) else { return nil }
         return not
     }
 

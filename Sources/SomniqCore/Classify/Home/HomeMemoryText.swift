@@ -1,26 +1,34 @@
 /// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
 ///
-///     somniq-home-memory 2
+///     somniq-home-memory 4
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
-///     radius 0.41
-///     ratio 0.62
+///     radius 0                            (a class no `class` line names)
+///     ratio 1
 ///     mean <one number per input>
 ///     spread <one number per input; 0: the input is left out>
+///     prior_mean <one number per input>   (the corpus's scaling, when a class is judged by it)
+///     prior_spread <one number per input>
+///     class door radius 1.21 ratio 0.8
+///     class cough radius 0.5 ratio 1 prior
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
 ///     memory was:snoring scream r1795401000-e5 2026-11-22T23:52:10.500Z <…>
 ///     memory right cough r1795401000-e9 - <…>
 ///
 /// `was:CLASS` is a "not" memory whose sound was said to be CLASS ("it was snoring"), which
-/// format 3 added; a format 2 file (no such line) reads as it did.
+/// format 3 added; a format 2 file (no such line) reads as it did. Format 4 added a radius
+/// and ratio per class (`class` lines; `prior`: judged in the `prior_mean`/`prior_spread`
+/// scaling); a format 2 or 3 file (no such line) judges every class by its one `radius`
+/// and `ratio`, as it did.
 ///
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
 extension HomeMemory {
     public typealias ParseError = FormatLines.Problem
 
-    public static let formatVersion = 3
-    /// The oldest format read: 2 differs only in having no `was:` memories.
+    public static let formatVersion = 4
+    /// The oldest format read: 2 differs from 3 only in having no `was:` memories, 3 from 4
+    /// in having no `class` and `prior_` lines.
     static let oldestRead = 2
     static let magic = "somniq-home-memory"
 
@@ -31,6 +39,13 @@ extension HomeMemory {
         out.append("ratio \(Self.number(ratio))")
         out.append("mean " + mean.map(Self.number).joined(separator: " "))
         out.append("spread " + spread.map(Self.number).joined(separator: " "))
+        if !priorMean.isEmpty {
+            out.append("prior_mean " + priorMean.map(Self.number).joined(separator: " "))
+            out.append("prior_spread " + priorSpread.map(Self.number).joined(separator: " "))
+        }
+        for (c, r) in classes.sorted(by: { $0.key.index < $1.key.index }) {
+            out.append("class \(c.rawValue) radius \(Self.number(r.radius)) ratio \(Self.number(r.ratio))" + (r.prior ? " prior" : ""))
+        }
         for e in entries {
             out.append("memory \(e.was.map { "was:" + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
         }
@@ -47,7 +62,8 @@ extension HomeMemory {
     private init(_ file: FormatLines) throws(ParseError) {
         let n = LearnedInputs.count
         var header: [(key: String, value: String)] = []
-        var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?
+        var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?, priorMean: [Float]?, priorSpread: [Float]?
+        var classes: [SoundClass: ClassRadius] = [:]
         var entries: [Entry] = []
         var sawInputs = false
         /// Words `start...` of `line`: one number per input.
@@ -86,6 +102,20 @@ extension HomeMemory {
                 let s = try numbers(line, from: 1, "spread")
                 guard s.allSatisfy({ $0 >= 0 }) else { throw line.problem("spread: a standard deviation below 0") }
                 spread = s
+            case "prior_mean" where file.version >= 4: priorMean = try numbers(line, from: 1, "prior_mean")
+            case "prior_spread" where file.version >= 4:
+                let s = try numbers(line, from: 1, "prior_spread")
+                guard s.allSatisfy({ $0 >= 0 }) else { throw line.problem("prior_spread: a standard deviation below 0") }
+                priorSpread = s
+            case "class" where file.version >= 4:
+                guard words.count == 6 || (words.count == 7 && words[6] == "prior"), words[2] == "radius", words[4] == "ratio" else {
+                    throw line.problem("class: expected CLASS radius R ratio Q, and prior or nothing")
+                }
+                guard let c = SoundClass(rawValue: String(words[1])) else { throw line.problem("class: no class \"\(words[1].prefix(20))\"") }
+                guard let r = Float(words[3]), r.isFinite, r >= 0 else { throw line.problem("class \(c.rawValue): radius: expected one number, 0 or more") }
+                guard let q = Float(words[5]), q >= 0, q <= 1 else { throw line.problem("class \(c.rawValue): ratio: expected one number from 0 to 1") }
+                guard classes[c] == nil else { throw line.problem("class \(c.rawValue): said twice") }
+                classes[c] = ClassRadius(radius: r, ratio: q, prior: words.count == 7)
             case "memory":
                 guard words.count == 5 + n else { throw line.problem("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
                 let kind: Kind, was: SoundClass?
@@ -109,6 +139,16 @@ extension HomeMemory {
         guard let radius, let ratio, let mean, let spread else {
             throw ParseError(line: 0, problem: "no radius, ratio, mean or spread line: the file is cut short")
         }
+        guard (priorMean == nil) == (priorSpread == nil) else {
+            throw ParseError(line: 0, problem: "a prior_mean line without its prior_spread, or the other way: the file is cut short")
+        }
+        if classes.values.contains(where: \.prior), priorMean == nil {
+            throw ParseError(line: 0, problem: "a class judged by the prior, but no prior_mean and prior_spread lines: the file is cut short")
+        }
         self.init(entries: entries, radius: radius, ratio: ratio, mean: mean, spread: spread, header: header)
+        self.priorMean = priorMean ?? []
+        self.priorSpread = priorSpread ?? []
+        self.classes = classes
+        index()
     }
 }
