@@ -154,6 +154,34 @@ struct HomeFitTests {
         #expect(HomeFit.learn(glass + marks, line: Self.line).0.classes.allSatisfy { $0.soundClass != .glassBreak })
     }
 
+    /// The layer's weights are the penalised loss's minimum within its bounds, reached by
+    /// Newton's method on all of them at once: at the weights returned (before rounding to 4
+    /// decimals, which moves the gradient by about 1e-4 an event), the gradient is 0 for a
+    /// weight within its bounds, and pushes outward for one at a bound (the intercept at
+    /// −`silenceMargin`). Rows: doors heard as coughs (0.8), coughs, and a dog.
+    @Test func theLayersWeightsAreTheMinimumWithinTheirBounds() throws {
+        var rows: [(x: [Double], y: Bool, w: Double)] = []
+        for i in 0..<12 {
+            let cough = [0.8, 0.85, 0.78, 0.6][i % 4]
+            rows.append(([0.05 * Double(i % 3), cough, 0], i % 3 != 0, 1 / 3))
+            rows.append(([0, 0.2 * Double(i % 5), 0.9], false, 1 / 2))
+        }
+        let theta = HomeFit.fitLayer(rows)
+        #expect(theta.count == 4 && theta[0] <= -HomeFit.silenceMargin && theta[2] > 0, "\(theta)")
+        var g = [Double](repeating: 0, count: 4)
+        for j in 1..<4 { g[j] = HomeFit.layerPenalty * theta[j] }
+        for r in rows {
+            let e = theta[0] + zip(theta.dropFirst(), r.x).map { $0 * $1 }.reduce(0, +)
+            let p = HomeFit.sigmoid(e)
+            for j in 0..<4 { g[j] += r.w * (p - (r.y ? 1 : 0)) * (j == 0 ? 1 : r.x[j - 1]) }
+        }
+        for j in 0..<4 {
+            let atUpper = j == 0 && theta[0] == -HomeFit.silenceMargin
+            #expect(atUpper ? g[j] <= 1e-3 : abs(g[j]) < 1e-3, "weight \(j): \(theta), gradient \(g)")
+        }
+        #expect(HomeFit.fitLayer(rows) == theta, "the same rows give the same weights")
+    }
+
     @Test func theSameMarksGiveTheSameFileByteForByte() throws {
         var (a, _) = HomeFit.learn(Self.coughs, line: Self.line)
         var (b, _) = HomeFit.learn(Self.coughs, line: Self.line)
