@@ -12,11 +12,13 @@
 /// its mean over the memories' windows, over its standard deviation; inputs that never
 /// varied are left out): 0 for the same window, about 1.4 for two windows drawn at random
 /// from the memories. An event is like a "not" memory when the nearest pair of one of its
-/// opening windows and a "not" window of its class lies within `radius`, and nearer, by
-/// `ratio` or less, than the nearest pair with a "right" window of that class: a sound as
-/// near a confirmed one as a marked one is not held back. `radius` and `ratio` are chosen
-/// together by leave-one-night-out on the home's own labels (`HomeMemory.learn`), never by
-/// hand.
+/// opening windows and a "not" window of its class lies within its class's radius, and
+/// nearer, by its ratio or less, than the nearest pair with a "right" window of that class:
+/// a sound as near a confirmed one as a marked one is not held back. Each class's radius and
+/// ratio (`classes`; a format 2 or 3 file has one `radius` and `ratio` for all) are chosen
+/// together by leave-one-night-out on the home's own labels of the class
+/// (`HomeMemory.learn`), never by hand; a class judged by the corpus's prior is standardised
+/// by the corpus's scaling (`priorMean`, `priorSpread`).
 ///
 /// What a home can never teach away: the smoke alarm, decided by its pattern
 /// (`AlarmDetector`), is never remembered nor judged; glass, a scream, a gasp and a breathing
