@@ -94,29 +94,28 @@ public struct HomeLearner: Sendable {
         /// How the radius and the ratio were chosen, in a sentence or a few (one line a
         /// class), and what the memory will and will not do.
         public var radiusText: String {
-            var text = "radius and ratio by \(choice.by), for each class from its own marks: hold back \(choice.removed) of \(choice.falseAlerts) "
-                + "held-out false alerts; none of \(choice.confirmed) held-out confirmed events"
+            var text = "radius and ratio by \(choice.by), each class's radius short of its own first held-out confirmed event: hold back "
+                + "\(choice.removed) of \(choice.falseAlerts) held-out false alerts; none of \(choice.confirmed) held-out confirmed events"
             for c in choice.classes {
                 let name = c.soundClass.rawValue
                 let nearest = c.firstConfirmed.map { "the nearest confirmed \(EventWords.name(c.soundClass)) at \(Self.figure($0))" }
                     ?? "no confirmed \(EventWords.name(c.soundClass)) nearer a \"not\" memory"
                 if c.prior {
-                    text += "\n  \(name): the corpus's prior, radius \(Self.figure(c.radius)): of its \(c.falseAlerts) held-out false alerts, "
-                        + "fewer than \(HomeMemory.fewestHeldBack) were like another one marked (\(nearest))"
+                    text += "\n  \(name): the corpus's prior, radius \(Self.figure(c.radius)): " + (c.falseAlerts < HomeMemory.fewestMarks
+                        ? "\(c.falseAlerts) marked not this" : "no held-out false alert was like another one marked yet") + " (\(nearest))"
                 } else if c.radius > 0 {
                     text += "\n  \(name): radius \(Self.figure(c.radius)), ratio \(Self.figure(c.ratio)): hold back \(c.removed) of its \(c.falseAlerts) "
                         + "held-out false alerts; none of its \(c.confirmed) held-out confirmed (\(nearest))"
                 } else {
-                    text += "\n  \(name): radius 0, holds back nothing: of its \(c.falseAlerts) held-out false alerts, fewer than "
-                        + "\(HomeMemory.fewestHeldBack) were like another one marked, and its first held-out confirmed \(EventWords.name(c.soundClass)) "
-                        + "lies within the corpus's prior"
+                    text += "\n  \(name): radius 0, holds back nothing: a held-out confirmed \(EventWords.name(c.soundClass)) lies as near "
+                        + "a sound marked not this as can be (\(nearest))"
                 }
             }
             if choice.prior {
-                text += "\nwhere too few held-out false alerts of a class were like another one marked, its first marks act within the corpus's prior, radius "
+                text += "\nwhere a class was marked not this once, or no held-out false alert was like another one marked yet, its marks act within the corpus's prior, radius "
                     + "\(Self.figure(HomePrior.radius)) (in the corpus, 37 to 54 % of a sound's next occurrences lie that near it, 4 to 5 % of "
                     + "other sounds of its class); the radius chosen by leaving \(choice.by.contains("night") ? "nights" : "events") out takes over "
-                    + "once it holds back \(HomeMemory.fewestHeldBack)"
+                    + "once its sound is marked not this twice and one is like another"
             }
             if choice.forgotten > 0 {
                 text += "\nthe \(choice.forgotten) oldest marked events are forgotten: the memory keeps the newest \(HomeMemory.maxWindows) windows"

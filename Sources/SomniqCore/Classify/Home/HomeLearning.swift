@@ -55,8 +55,9 @@ extension HomeMemory {
         public var radius: Float = 0
         public var ratio: Float = 1
         /// True when the corpus's prior decides the class (`HomePrior`: its radius and
-        /// scaling, short of the class's first held-out confirmed event): its own held-out
-        /// marks held back fewer than `fewestHeldBack` of its false alerts.
+        /// scaling, short of the class's first held-out confirmed event): fewer than
+        /// `fewestMarks` of its events were marked "not", or the pair held back no held-out
+        /// false alert at all.
         public var prior = false
 
         public init(soundClass: SoundClass) { self.soundClass = soundClass }
@@ -92,18 +93,19 @@ extension HomeMemory {
     /// leave-one-night-out (leave one group out when all the labels are of one night, one
     /// event out when they are of one group): each held-out event is judged as a new one
     /// would be (by its opening windows) against the memories of the other folds, giving its
-    /// distance to the nearest "not" and the nearest "right" memory of its class. Per class,
-    /// from its own held-out events: for each ratio a held-out false alert could be held back
-    /// at (its own distance ratio, 1 at most), the radius stops short of the first held-out
-    /// confirmed event of the class it would hold back; the pair that holds back the most
-    /// held-out false alerts wins, the smallest ratio and radius among equals. A confirmed
-    /// thunder near a "not thunder" mark keeps thunder's radius small, and limits no other
-    /// class's. Classes a memory never touches (the alarm) are left out, and the marked
-    /// events of a class it never holds back (`neverTaughtAway`) are remembered but choose no
-    /// radius. A class whose pair holds back fewer than `fewestHeldBack` of its held-out false
-    /// alerts (one or two marks, or none alike yet) is judged by the corpus's prior
-    /// (`HomePrior`): its scaling, its radius (short of the class's first held-out confirmed
-    /// event), ratio 1; its own choice takes over once it holds back that many.
+    /// distance to the nearest "not" and the nearest "right" memory of its class. For each
+    /// ratio a held-out false alert could be held back at (its own distance ratio, 1 at
+    /// most), each class's radius stops short of the first held-out confirmed event of the
+    /// class it would hold back, and the others' is just past the farthest held-out false
+    /// alert held back; the pair that holds back the most held-out false alerts wins, the
+    /// smallest ratio and radius among equals (`choose`). So a confirmed thunder near a "not
+    /// thunder" mark keeps thunder's radius under it, and limits no other class's. Classes a
+    /// memory never touches (the alarm) are left out, and the marked events of a class it
+    /// never holds back (`neverTaughtAway`) are remembered but choose no radius. A class with
+    /// fewer than `fewestMarks` events marked "not" (one mark), or every class when the pair
+    /// holds back no held-out false alert (the first marks, or none alike yet), is judged by
+    /// the corpus's prior (`HomePrior`): its scaling, its radius (short of the class's first
+    /// held-out confirmed event), ratio 1.
     public static func learn(_ marked: [Marked], keeping limit: Int = maxWindows) -> (HomeMemory, RadiusChoice) {
         let usable = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
         // The newest events first, as many as the memory's file may hold: older ones are forgotten.
@@ -169,21 +171,27 @@ extension HomeMemory {
         // Judged in the corpus's scaling, for the classes the prior decides.
         let prior = HomePrior.scaling
         let priorHeld = prior.map { heldOut(HomeMemory(entries: entries, radius: 0, ratio: 1, mean: $0.mean, spread: $0.spread, header: [])) }
-        // Each class its own pair, from its own held-out marks: the first confirmed event of
-        // one class stops its radius alone.
+        // One pair for every class, each class's radius stopping short of its own first
+        // held-out confirmed event: a confirmed thunder near a "not thunder" memory keeps
+        // thunder's radius under it, and no other class's.
+        let shared = Self.choose(held)
         var radii: [SoundClass: ClassRadius] = [:]
-        let remembered = Set(kept.filter { !$0.right && !neverTaughtAway.contains($0.soundClass) }.map(\.soundClass))
-        for c in remembered.sorted(by: { $0.index < $1.index }) {
-            var pick = Self.choose(held.filter { $0.soundClass == c })
-            pick.soundClass = c
-            if pick.removed < Self.fewestHeldBack {
-                pick.removed = 0
-                pick.radius = 0
-                pick.ratio = 1
-                pick.firstConfirmed = held.filter { $0.soundClass == c && $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
-                // Too few of its held-out false alerts alike (the first marks, or none alike
-                // yet): the prior acts, in its own scaling, short of the first held-out
-                // confirmed event of the class.
+        let notMarks = Dictionary(kept.filter { !$0.right && !neverTaughtAway.contains($0.soundClass) }.map { ($0.soundClass, 1) }, uniquingKeysWith: +)
+        for c in notMarks.keys.sorted(by: { $0.index < $1.index }) {
+            var pick = ClassChoice(soundClass: c)
+            let own = held.filter { $0.soundClass == c }
+            pick.confirmed = own.count { $0.confirmed }
+            pick.falseAlerts = own.count - pick.confirmed
+            if shared.removed > 0, notMarks[c, default: 0] >= Self.fewestMarks {
+                pick.ratio = shared.ratio
+                pick.firstConfirmed = shared.harm[c]
+                pick.radius = max(0, min(shared.radius, shared.harm[c]?.nextDown ?? .infinity))
+                pick.removed = own.count { !$0.confirmed && Self.holds(not: $0.not, right: $0.right, radius: pick.radius, ratio: pick.ratio) }
+            } else {
+                pick.firstConfirmed = own.filter { $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
+                // Too few marks of the class to choose by (one), or nothing held out held
+                // back at all (the first marks): the prior acts, in its own scaling, short of
+                // the first held-out confirmed event of the class.
                 if let priorHeld {
                     let harm = priorHeld.filter { $0.soundClass == c && $0.confirmed && nearer($0.not, $0.right, ratio: 1) }.map(\.not).min()
                     let r = min(HomePrior.radius, harm?.nextDown ?? .infinity)
@@ -208,9 +216,10 @@ extension HomeMemory {
         return (memory, choice)
     }
 
-    /// A class chooses its own radius when it holds back at least this many of its held-out
-    /// false alerts; with fewer (one mark, or one alike), the corpus's prior acts for it.
-    public static let fewestHeldBack = 2
+    /// A class is judged by the pair chosen when this many events of it or more were marked
+    /// "not" (one mark says nothing of how near its next occurrence lies); with fewer, or when
+    /// the pair holds back no held-out false alert at all, by the corpus's prior.
+    public static let fewestMarks = 2
 
     /// One held-out event: its class, its distances to the nearest "not" and "right" memory
     /// of its class in the other folds, and whether it was confirmed.
@@ -220,28 +229,26 @@ extension HomeMemory {
         var confirmed: Bool
     }
 
-    /// The pair for one class's held-out events: for each ratio at which a held-out false
-    /// alert would be held back, the radius stops short of the first held-out confirmed
-    /// event it would hold back; the pair that holds back the most false alerts wins, the
-    /// smallest among equals.
-    static func choose(_ held: [HeldOut]) -> ClassChoice {
-        var pick = ClassChoice(soundClass: held.first?.soundClass ?? .cough)
-        pick.confirmed = held.count { $0.confirmed }
-        pick.falseAlerts = held.count - pick.confirmed
+    /// The pair chosen on the held-out events of every class: for each ratio at which a
+    /// held-out false alert would be held back, each class's radius stops short of the first
+    /// held-out confirmed event of the class it would hold back (`harm`), and the radius of
+    /// the classes no such event limits is just past the farthest held-out false alert held
+    /// back; the pair that holds back the most held-out false alerts wins, the smallest among
+    /// equals.
+    static func choose(_ held: [HeldOut]) -> (removed: Int, radius: Float, ratio: Float, harm: [SoundClass: Float]) {
+        var best: (removed: Int, radius: Float, ratio: Float, harm: [SoundClass: Float]) = (0, 0, 1, [:])
         let ratios = Set(held.filter { !$0.confirmed && $0.not.isFinite }.map { $0.right.isFinite ? $0.not / $0.right : 0 }.filter { $0 <= 1 })
         for q in ratios.sorted() {
-            let harm = held.filter { $0.confirmed && nearer($0.not, $0.right, ratio: q) }.map(\.not).min() ?? .infinity
-            let caught = held.filter { !$0.confirmed && nearer($0.not, $0.right, ratio: q) && $0.not < harm }.map(\.not)
-            if caught.count > pick.removed {
-                pick.removed = caught.count
-                pick.ratio = q
+            var harm: [SoundClass: Float] = [:]
+            for h in held where h.confirmed && nearer(h.not, h.right, ratio: q) { harm[h.soundClass] = min(harm[h.soundClass] ?? .infinity, h.not) }
+            let caught = held.filter { !$0.confirmed && nearer($0.not, $0.right, ratio: q) && $0.not < (harm[$0.soundClass] ?? .infinity) }.map(\.not)
+            if caught.count > best.removed {
                 // Just past the farthest it holds back: a radius of 0 holds back nothing, and a
                 // sound the very same as one marked (a recording replayed) lies at 0.
-                pick.radius = caught.max()!.nextUp
-                pick.firstConfirmed = harm.isFinite ? harm : nil
+                best = (caught.count, caught.max()!.nextUp, q, harm)
             }
         }
-        return pick
+        return best
     }
 
     /// The nearest "not" and "right" memories of class `c` among the entries `keep` admits (by index).
