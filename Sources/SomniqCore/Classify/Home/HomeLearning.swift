@@ -45,8 +45,8 @@ extension HomeMemory {
     /// How one class's radius and ratio were chosen, to be said by the command.
     public struct ClassChoice: Sendable, Equatable {
         public var soundClass: SoundClass
-        /// Its marked false alerts held out, and how many its pair holds back (0 when the
-        /// prior decides it: too few were).
+        /// Its marked false alerts held out, and how many its radius and ratio hold back (0
+        /// when the prior decides it).
         public var falseAlerts = 0, removed = 0
         /// Its confirmed events held out, and the distance at which the first of them would
         /// be held back at its ratio (its radius stays below it).
@@ -69,8 +69,8 @@ extension HomeMemory {
         /// recording or hour left out in turn, `Marked.group`), or `leave-one-event-out`.
         public var by: String
         /// Marked false alerts held out (of the classes the memory may hold back), and how
-        /// many the classes' own pairs hold back (judged by their opening windows against the
-        /// memories of the other folds).
+        /// many the classes' radii and the ratio hold back (judged by their opening windows
+        /// against the memories of the other folds).
         public var falseAlerts = 0, removed = 0
         /// Confirmed events held out (of those classes).
         public var confirmed = 0
