@@ -101,12 +101,16 @@ struct BeepSegmenter: Sendable {
         let n = Float(frames)
         let variance = sumTT - sumT * sumT / n
         let slope = variance > 0 ? (sumTL - sumT * sumL / n) / variance : 0
-        let taken = levels .> SIMD64(repeating: -.infinity)
-        let topped = levels .>= SIMD64(repeating: peakDb - Sounder.topDb)
+        // The levels one by one through a pointer: the same comparisons, lane by lane, as
+        // masks of 64 lanes, which the compiler made into some 110 instructions a lane.
+        let top = peakDb - Sounder.topDb
         var nTaken = 0, nTop = 0, firstTop = -1, lastTop = -1
-        for k in 0..<64 {
-            if taken[k] { nTaken += 1 }
-            if topped[k] { nTop += 1; if firstTop < 0 { firstTop = k }; lastTop = k }
+        withUnsafeBytes(of: levels) { raw in
+            let level = raw.assumingMemoryBound(to: Float.self)
+            for k in 0..<64 {
+                if level[k] > -.infinity { nTaken += 1 }
+                if level[k] >= top { nTop += 1; if firstTop < 0 { firstTop = k }; lastTop = k }
+            }
         }
         let mean = hzSum / n
         let offset = hzOffsets / n
