@@ -52,25 +52,60 @@ let package = Package(
         // The event log's one schema: every record as a type, encoded and decoded here alone.
         .target(name: "SomniqLog", dependencies: ["SomniqCore"]),
 
-        // The world around the core: files, FFTW, the event log, the sinks, the reports, the
-        // daemon's service (given its device by the command). No ALSA: capture is SomniqCapture.
-        .target(name: "SomniqIO", dependencies: [
-            "SomniqCore", "SomniqLog", "CFFTW", "CSndFile", "CSoxr", "CNetLibs", "CSupport",
+        // What the I/O modules share in place of full Foundation: escaping outside text, raw
+        // paths, stderr, columns, ISO 8601, the clock (`IOClock`), the workers, threads.
+        .target(name: "SomniqSupport", dependencies: ["CSupport"]),
+
+        // Audio in: files (libsndfile), resampling (libsoxr), the FFT (FFTW), the sources.
+        .target(name: "SomniqAudio", dependencies: [
+            "SomniqCore", "SomniqLog", "SomniqSupport", "CFFTW", "CSndFile", "CSoxr",
+        ]),
+
+        // What somniq is told: the daemon's configuration and its parts (HTTP, sinks, clips,
+        // night audio, home), profile lookup, files of learned rules and home memory, and
+        // the clips directory.
+        .target(name: "SomniqConfig", dependencies: ["SomniqCore", "SomniqSupport"]),
+
+        // What a log is read into: nights, episodes, the log's index, the night report (text,
+        // HTML), history, the morning summary, labels and home learning, the nights' folders.
+        .target(name: "SomniqReports", dependencies: ["SomniqCore", "SomniqLog", "SomniqSupport", "SomniqConfig"]),
+
+        // Where records go: the durable event log, the sink protocol, the notification hub
+        // and its notifiers (ntfy, webhook, exec, MQTT), metrics, the journal, the night
+        // recorder, the live state the web page reads. No audio library.
+        .target(name: "SomniqSinks", dependencies: [
+            "SomniqCore", "SomniqLog", "SomniqSupport", "SomniqConfig", "SomniqReports", "CNetLibs",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // One stream through the pipeline: the session and its factory, replay, clips and the
+        // night audio (libsndfile), the record writers (JSONL, TSV, table), eval and bench.
+        .target(name: "SomniqSession", dependencies: [
+            "SomniqCore", "SomniqLog", "SomniqSupport", "SomniqAudio", "SomniqConfig", "SomniqReports",
+            "SomniqSinks", "CSndFile",
+        ]),
+
+        // The daemon's service (given its device by the command): its session, reloads,
+        // daily learning, the live clock, sd_notify, the journal's log handler.
+        .target(name: "SomniqDaemon", dependencies: [
+            "SomniqCore", "SomniqLog", "SomniqSupport", "SomniqAudio", "SomniqConfig", "SomniqReports",
+            "SomniqSinks", "SomniqSession",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
         // ALSA capture: the device, its reader thread, `CaptureSource`, device listing. Its
-        // own module, so that what reads logs and reports (the web page, the fuzz build of
-        // SomniqIO) neither builds nor links ALSA; only `somniq` (run, devices) depends on it.
-        .target(name: "SomniqCapture", dependencies: ["SomniqIO", "SomniqLog", "SomniqCore", "CALSA"]),
+        // own module, so that what reads logs and reports (the web page, the fuzz build)
+        // neither builds nor links ALSA; only `somniq` (run, devices) depends on it.
+        .target(name: "SomniqCapture", dependencies: ["SomniqAudio", "SomniqSupport", "SomniqLog", "SomniqCore", "CALSA"]),
 
         // The web page (`run` with "http", `serve`): routes, the token, clips over HTTP.
-        // Its own module, so that the fuzz build of SomniqIO does not build the server. It
-        // does not depend on SomniqCapture: serving the page needs no microphone.
+        // Its own module, so that the fuzz build does not build the server. It depends on
+        // neither SomniqCapture nor SomniqAudio: serving the page needs no microphone, and
+        // links no audio library.
         .target(name: "SomniqWeb", dependencies: [
-            "SomniqIO", "SomniqLog", "SomniqCore",
+            "SomniqReports", "SomniqSinks", "SomniqConfig", "SomniqSupport", "SomniqLog", "SomniqCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,7 +118,8 @@ let package = Package(
         ]),
 
         .executableTarget(name: "somniq", dependencies: [
-            "SomniqIO", "SomniqCapture", "SomniqLog", "SomniqCore", "SomniqWeb",
+            "SomniqDaemon", "SomniqSession", "SomniqSinks", "SomniqReports", "SomniqConfig", "SomniqAudio",
+            "SomniqSupport", "SomniqCapture", "SomniqLog", "SomniqCore", "SomniqWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -110,15 +146,54 @@ let package = Package(
         ]),
 
         .executableTarget(name: "somniq-battery", dependencies: [
-            "AlarmBattery", "SomniqIO", "SomniqCore",
+            "AlarmBattery", "SomniqAudio", "SomniqConfig", "SomniqSupport", "SomniqCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "SomniqCoreTests", dependencies: ["SomniqCore"]),
         .testTarget(name: "SomniqLogTests", dependencies: ["SomniqLog", "SomniqCore"]),
-        .testTarget(name: "SomniqIOTests", dependencies: ["SomniqIO", "SomniqCapture", "SomniqLog", "SomniqCore", "SomniqWeb", "AlarmBattery",
-                                                          .product(name: "NIOCore", package: "swift-nio")],
-                    resources: []),
+        // What the I/O test targets share: the paths of fixtures and of the somniq under test,
+        // running programs, the live rig (ALSA's file plugin, PulseAudio), brokers and
+        // servers on loopback, the web page's client, the test clock.
+        .target(name: "SomniqTestSupport", dependencies: [
+            "SomniqDaemon", "SomniqSession", "SomniqAudio", "SomniqConfig", "SomniqSupport", "SomniqLog", "SomniqCore",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/SomniqTestSupport"),
+        .testTarget(name: "SomniqSupportTests", dependencies: ["SomniqSupport", "SomniqTestSupport"]),
+        .testTarget(name: "SomniqAudioTests", dependencies: [
+            "SomniqAudio", "SomniqConfig", "SomniqCore", "AlarmBattery", "SomniqTestSupport",
+        ]),
+        .testTarget(name: "SomniqConfigTests", dependencies: [
+            "SomniqConfig", "SomniqSupport", "SomniqCore", "SomniqTestSupport",
+        ]),
+        .testTarget(name: "SomniqReportsTests", dependencies: [
+            "SomniqReports", "SomniqConfig", "SomniqSupport", "SomniqLog", "SomniqCore", "SomniqTestSupport",
+        ]),
+        .testTarget(name: "SomniqSinksTests", dependencies: [
+            "SomniqSinks", "SomniqConfig", "SomniqSupport", "SomniqLog", "SomniqCore", "SomniqTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "SomniqSessionTests", dependencies: [
+            "SomniqSession", "SomniqSinks", "SomniqReports", "SomniqConfig", "SomniqAudio", "SomniqSupport",
+            "SomniqLog", "SomniqCore", "SomniqTestSupport",
+        ]),
+        .testTarget(name: "SomniqDaemonTests", dependencies: [
+            "SomniqDaemon", "SomniqSession", "SomniqSinks", "SomniqReports", "SomniqConfig", "SomniqAudio",
+            "SomniqSupport", "SomniqLog", "SomniqCore", "SomniqTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "SomniqWebTests", dependencies: [
+            "SomniqWeb", "SomniqSinks", "SomniqReports", "SomniqConfig", "SomniqSupport", "SomniqCore",
+            "SomniqTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .testTarget(name: "SomniqCaptureTests", dependencies: [
+            "SomniqCapture", "SomniqAudio", "SomniqSupport", "SomniqLog", "SomniqCore", "SomniqTestSupport",
+        ]),
+        // The program as a whole, as installed: hostile input and signals, `make install`,
+        // the systemd unit, shell completion, the places a class is named.
+        .testTarget(name: "SomniqCommandTests", dependencies: [
+            "SomniqSinks", "SomniqConfig", "SomniqCore", "SomniqTestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,8 @@
 #   FUZZ_FLAGS       more libFuzzer flags for every target (e.g. -jobs=2, -use_value_profile=1)
 #   SOMNIQ_ROOT      the package to fuzz (default: this script's checkout)
 #
-# The library modules (SomniqIO, SomniqCore and their dependencies) are built by SwiftPM
+# The library modules (SomniqSession, which the targets' modules are under: SomniqAudio,
+# SomniqConfig, SomniqReports, SomniqSinks, SomniqSupport, SomniqCore) are built by SwiftPM
 # in release mode with -sanitize=fuzzer,address (coverage and AddressSanitizer), in a
 # scratch directory of their own; each target is then compiled and linked against their
 # objects with swiftc. The committed corpus (Fuzz/corpus/<target>) is read, never written:
@@ -62,7 +63,7 @@ fi
 mkdir -p "$build/bin" "$work/logs"
 started=$(date +%s)
 echo "== building the library modules with -sanitize=fuzzer,address (release) in $build/pkg"
-if ! swift build -c release --package-path "$root" --scratch-path "$build/pkg" --target SomniqIO \
+if ! swift build -c release --package-path "$root" --scratch-path "$build/pkg" --target SomniqSession \
         -Xswiftc -sanitize=fuzzer,address >"$work/logs/build.log" 2>&1; then
     grep -E "error:" "$work/logs/build.log" | head -20 >&2 || tail -20 "$work/logs/build.log" >&2
     echo "fuzz.sh: building the package failed; the whole log: $work/logs/build.log" >&2
@@ -70,14 +71,14 @@ if ! swift build -c release --package-path "$root" --scratch-path "$build/pkg" -
 fi
 out=$build/pkg/release
 objects=("$out"/*.build/*.o)
-# The C modules SomniqIO imports (its own system libraries, its C targets' generated maps
+# The C modules those modules import (their system libraries, their C targets' generated maps
 # and its dependencies' shims).
 modulemaps=()
 for m in "$root"/Sources/*/module.modulemap "$out"/*.build/module.modulemap \
          "$build"/pkg/checkouts/*/Sources/*/include/module.modulemap; do
     if [[ -f $m ]]; then modulemaps+=(-Xcc "-fmodule-map-file=$m"); fi
 done
-# The system libraries of SomniqIO's systemLibrary targets (libcurl and libmosquitto are
+# The system libraries of their systemLibrary targets (libcurl and libmosquitto are
 # not linked: CNetLibs opens them with dlopen; ALSA is SomniqCapture's, not built here).
 read -ra syslibs <<<"$(pkg-config --libs fftw3f sndfile soxr 2>/dev/null ||
                        echo "-lfftw3f -lsndfile -lsoxr")"

@@ -1,5 +1,6 @@
 // Compiled with every libFuzzer target by scripts/fuzz.sh (not part of the package build).
 import Foundation
+import SomniqSupport
 
 /// The file a target writes each input to, for code that reads a path (libsndfile, the
 /// log reader): one per process (libFuzzer -fork/-jobs run several), in

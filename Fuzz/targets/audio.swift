@@ -14,8 +14,9 @@
 //
 // Built by scripts/fuzz.sh; not part of the package build.
 import Foundation
+import SomniqAudio
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 /// Where each input is written (Fuzz/support/InputFile.swift).
 private let input = InputFile("audio", suffix: "bin")

@@ -8,8 +8,8 @@
 // report, a hang or a leak is a finding.
 //
 // Built by scripts/fuzz.sh; not part of the package build.
+import SomniqConfig
 import SomniqCore
-import SomniqIO
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

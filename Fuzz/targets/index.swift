@@ -18,7 +18,8 @@
 // Built by scripts/fuzz.sh; not part of the package build.
 import Foundation
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSupport
 
 /// Where each input is written (Fuzz/support/InputFile.swift), and the log it indexes.
 private let input = InputFile("index", suffix: "index")

@@ -11,7 +11,7 @@
 //
 // Built by scripts/fuzz.sh; not part of the package build.
 import SomniqCore
-import SomniqIO
+import SomniqSession
 
 /// The recording the labels belong to: a long night.
 private let recordingSeconds = 12.0 * 3600

@@ -13,8 +13,9 @@
 //
 // Built by scripts/fuzz.sh; not part of the package build.
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 /// Where each input is written (Fuzz/support/InputFile.swift).
 private let input = InputFile("learned", suffix: "txt")

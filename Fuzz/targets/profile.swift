@@ -11,6 +11,7 @@
 //
 // Built by scripts/fuzz.sh; not part of the package build.
 import SomniqCore
+import SomniqSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProfile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -12,7 +12,8 @@
 // Built by scripts/fuzz.sh; not part of the package build.
 import Foundation
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSupport
 
 /// Where each input is written (Fuzz/support/InputFile.swift).
 private let input = InputFile("report", suffix: "jsonl")

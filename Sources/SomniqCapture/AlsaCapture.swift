@@ -1,8 +1,8 @@
 import CALSA
 import FoundationEssentials
 import Glibc
+import SomniqAudio
 import SomniqCore
-import SomniqIO
 
 extension CaptureError {
     static func from(_ code: Int32, device: String, during what: String) -> CaptureError {

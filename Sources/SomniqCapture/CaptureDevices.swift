@@ -1,7 +1,7 @@
 import CALSA
 import FoundationEssentials
 import Glibc
-import SomniqIO
+import SomniqSupport
 
 /// A capture device on a sound card, as ALSA's control interface reports it.
 public struct CaptureHardware: Sendable, Equatable {

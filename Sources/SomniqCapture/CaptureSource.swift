@@ -1,5 +1,5 @@
+import SomniqAudio
 import SomniqCore
-import SomniqIO
 import SomniqLog
 
 /// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
+import SomniqAudio
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 /// Where a capture thread reads its periods: a device (`AlsaCapture`), or a recording
 /// played at real time (`PlayReader`). Reads block until a period, or less, is there.

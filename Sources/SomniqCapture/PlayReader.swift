@@ -1,6 +1,6 @@
 import Glibc
+import SomniqAudio
 import SomniqCore
-import SomniqIO
 import Synchronization
 
 /// A recording heard as a microphone would hear it (`somniq run --play FILE`): decoded,

@@ -2,7 +2,7 @@ import SomniqCore
 
 extension LogRecord {
     /// `episode`: what the sleeper reported of a night (`somniq episode add`, the web
-    /// page's form), as written. `Episode(record:)` (SomniqIO) checks it is what somniq
+    /// page's form), as written. `Episode(record:)` (SomniqReports) checks it is what somniq
     /// would write.
     public struct Episode: Sendable, Equatable {
         public var id: String?

@@ -2,7 +2,7 @@ import SomniqCore
 
 extension LogRecord {
     /// `label`: what the listener said of one event (`somniq label`, the web page's
-    /// buttons), as written. `EventLabel(record:)` (SomniqIO) checks it is what somniq
+    /// buttons), as written. `EventLabel(record:)` (SomniqReports) checks it is what somniq
     /// would write; a later label for the same event wins, and `"as": "none"` takes it back.
     public struct Label: Sendable, Equatable {
         /// The event's id, as its `event_start` names it.

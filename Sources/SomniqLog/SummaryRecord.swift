@@ -2,7 +2,7 @@ import SomniqCore
 
 extension LogRecord {
     /// `morning_summary`: last night in three lines, as the daemon sent it each morning to
-    /// the sinks that take it (`MorningSummary`, SomniqIO), and kept in the log so that the
+    /// the sinks that take it (`MorningSummary`, SomniqReports), and kept in the log so that the
     /// night's page shows what was sent.
     public struct MorningSummary: Sendable, Equatable {
         /// An alert count of one class.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import SomniqIO
+import SomniqSupport
 
 /// A clip's bytes over HTTP, whole or one range of them (RFC 9110 §14): what lets a
 /// browser's audio element seek. One range is served; a request for several gets the

@@ -2,7 +2,9 @@ import FoundationEssentials
 import Logging
 import NIOConcurrencyHelpers
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSinks
+import SomniqSupport
 
 /// The web page's "send a test notification": what `somniq test-alert` does, through the
 /// daemon's own sinks, one test at a time. POST only, with the token and from the page's

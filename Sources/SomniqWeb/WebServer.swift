@@ -5,8 +5,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSinks
+import SomniqSupport
 
 /// The web page's HTTP server (Hummingbird, over SwiftNIO's HTTP/1.1 parser): routes,
 /// the token, the same-origin check for the requests that act (deleting a clip, adding an

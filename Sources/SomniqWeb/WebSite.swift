@@ -1,7 +1,10 @@
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSinks
+import SomniqSupport
 
 /// What the web page serves, whatever serves it: the pages, the JSON, the clips, read
 /// from one event log through its index. Everything here runs on the site's one worker

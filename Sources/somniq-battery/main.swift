@@ -2,8 +2,10 @@ import AlarmBattery
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqAudio
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 /// `somniq-battery`: makes the alarm battery's cases, pushes each through somniq's
 /// pipeline as `somniq replay` would, and prints the score.

@@ -2,7 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SomniqCore
-import SomniqIO
+import SomniqSession
+import SomniqSupport
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSession
+import SomniqSupport
 
 struct Compare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

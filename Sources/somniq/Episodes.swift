@@ -1,8 +1,11 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSinks
+import SomniqSupport
 
 struct EpisodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,11 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqAudio
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSession
+import SomniqSupport
 
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

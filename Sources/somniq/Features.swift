@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqAudio
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSession
 
 /// Prints what the classifier sees: one row per window, for tuning rules.
 struct Features: AsyncParsableCommand {

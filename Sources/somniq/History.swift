@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SomniqCore
-import SomniqIO
+import SomniqReports
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqDaemon
+import SomniqReports
+import SomniqSession
+import SomniqSupport
 
 /// `--home-rules`: this home's memory (`somniq learn --home`).
 struct HomeOptions: ParsableArguments {

@@ -2,7 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSinks
+import SomniqSupport
 
 struct Label: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SomniqIO
+import SomniqConfig
 
 extension CompletionKind {
     /// The profiles `--profile` can name, listed when the user presses TAB (the shell asks

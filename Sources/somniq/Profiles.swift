@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(

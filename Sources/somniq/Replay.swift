@@ -2,9 +2,15 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Logging
+import SomniqAudio
+import SomniqConfig
 import SomniqCore
+import SomniqDaemon
 import SomniqLog
-import SomniqIO
+import SomniqReports
+import SomniqSession
+import SomniqSinks
+import SomniqSupport
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import SomniqCore
-import SomniqIO
+import SomniqReports
+import SomniqSupport
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

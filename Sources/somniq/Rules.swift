@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSupport
 
 /// `--decide-by` and `--learned-rules`: which rule decides each class, hand or learned.
 struct RulesOptions: ParsableArguments {

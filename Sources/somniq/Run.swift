@@ -3,9 +3,13 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ServiceLifecycle
+import SomniqAudio
 import SomniqCapture
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqDaemon
+import SomniqSinks
+import SomniqSupport
 import SomniqWeb
 
 struct Run: AsyncParsableCommand {

@@ -3,8 +3,10 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ServiceLifecycle
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqDaemon
+import SomniqSupport
 import SomniqWeb
 
 struct Serve: AsyncParsableCommand {

@@ -2,8 +2,10 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Logging
+import SomniqConfig
 import SomniqCore
-import SomniqIO
+import SomniqSinks
+import SomniqSupport
 
 /// `somniq test-alert`: one test notification through every configured sink, to see the
 /// whole chain work (or why not) before a night depends on it.

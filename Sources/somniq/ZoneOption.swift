@@ -1,5 +1,5 @@
 import ArgumentParser
-import SomniqIO
+import SomniqConfig
 
 /// `--config` of the commands that read a log (`report`, `serve`, `history`): its
 /// `time_zone` is the zone their times are shown in, as the daemon's notifications are.

@@ -1,4 +1,4 @@
-/// The FFT backend, chosen in one place only (SomniqIO's FFTW transform).
+/// The FFT backend, chosen in one place only (SomniqAudio's FFTW transform).
 ///
 /// The core computes every spectral feature from what this returns; it never
 /// knows which library did the transform. Implementations make their plans once

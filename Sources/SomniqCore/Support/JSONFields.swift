@@ -1,7 +1,7 @@
 /// An error a JSON file's reader makes: which file, which key path (`sinks[0].url`,
 /// `classes.snoring.on`; empty for the whole document) and what is wrong there.
 ///
-/// Profiles (`ProfileError`) and the daemon's configuration (SomniqIO's `ConfigError`)
+/// Profiles (`ProfileError`) and the daemon's configuration (SomniqConfig's `ConfigError`)
 /// read their JSON with `JSONField` and `JSONFields`, each throwing its own kind.
 public protocol FieldError: Error {
     init(file: String, keyPath: String, problem: String)

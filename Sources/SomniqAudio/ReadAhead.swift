@@ -1,0 +1,279 @@
+import Glibc
+import SomniqCore
+import SomniqSupport
+
+/// A file read on a thread of its own (`replay --threads 2`): the reader decodes and
+/// resamples (`FileSource`) into a bounded ring of blocks while the analysis takes them in
+/// turn. When the ring is full the reader does not wait idle: it analyses the windows the
+/// analysis has not reached, in stream order, up to the alarm detector
+/// (`FeatureExtractor.analyse`, on the pipeline's own extractor), while the analysis follows
+/// and classifies the windows before them. Whichever thread comes first to a window analyses
+/// it, one at a time and in order, so the two cores share the work however costly the
+/// decoding is (a 16 kHz WAV, a 48 kHz FLAC), and the outputs are those of one thread: the
+/// same computations on the same state in the same order.
+///
+/// The blocks and windows live in memory allocated once; a block larger than any before grows
+/// its slot. The analysis calls `next`, `analysed(_:by:)` and `release`, the reader the rest.
+// @unchecked: every field the two threads share is read and written with `condition` held,
+// and the extractor is used by one thread at a time (`nextToAnalyse`).
+public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
+    /// A block of 16 kHz samples, valid until the next call of `next`, and how far into
+    /// the file it reaches.
+    public struct Block {
+        public let samples: UnsafeBufferPointer<Float>
+        public let framesRead: Int64
+        public let fraction: Double
+    }
+
+    private final class BlockSlot {
+        var samples: UnsafeMutablePointer<Float>
+        var capacity: Int
+        var count = 0
+        var framesRead: Int64 = 0
+        var fraction = 0.0
+        init(capacity: Int) {
+            self.capacity = capacity
+            samples = .allocate(capacity: capacity)
+        }
+        deinit { samples.deallocate() }
+        func fill(_ block: UnsafeBufferPointer<Float>) {
+            if block.count > capacity {
+                samples.deallocate()
+                capacity = block.count
+                samples = .allocate(capacity: capacity)
+            }
+            if let from = block.baseAddress { samples.update(from: from, count: block.count) }
+            count = block.count
+        }
+    }
+
+    private enum State { case free, filling, waiting, analysing, ready, taken }
+
+    private final class WindowSlot {
+        var state = State.free
+        var index = -1
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: StreamClock.windowLength)
+        let analysed: AnalysedWindow
+        init(bins: Int) { analysed = AnalysedWindow(bins: bins) }
+        deinit { samples.deallocate() }
+        var window: AudioWindow {
+            AudioWindow(index: index, startFrame: Int64(index) * Int64(StreamClock.hop),
+                        samples: UnsafeBufferPointer(start: samples, count: StreamClock.windowLength))
+        }
+    }
+
+    /// RUSAGE_THREAD (Linux), which Glibc's Swift module leaves out: the calling thread's usage.
+    private static let rusageThread: Int32 = 1
+
+    /// Blocks in the ring, and windows that may be analysed ahead.
+    public static let blocks = 4, windows = 4
+
+    private let file: FileSource
+    private let extractor: FeatureExtractor
+    private let condition = PosixCondition()
+    private let blockSlots: [BlockSlot]
+    private var blockHead = 0, blockCount = 0
+    /// The analysis holds the head block until its next call of `next`.
+    private var holding = false
+    private let windowSlots: [WindowSlot]
+    private var windowHead = 0, windowCount = 0
+    /// The window the extractor analyses next: every one before it is analysed, and no
+    /// thread analyses another.
+    private var nextToAnalyse = 0
+    private var finished = false
+    private var failure: (any Error)?
+    private var cpu = 0.0
+    private var stopped = false
+    /// The reader's own windows of the stream, cut as the analysis will cut them.
+    private var windower = try! Windower()
+    /// Times the reader's stages (the benchmark does): decoding, resampling (`FileSource`)
+    /// and the windows it analyses ahead (`.features`).
+    private let measure: (Stage, () -> Void) -> Void
+
+    /// `extractor`: the pipeline's, which the reader uses for the windows it analyses ahead
+    /// (`Pipeline.extractor`). `measure`: called on the reader's thread.
+    public init(file: FileSource, extractor: FeatureExtractor,
+                measure: @escaping (Stage, () -> Void) -> Void = { $1() }) {
+        self.file = file
+        self.extractor = extractor
+        self.measure = measure
+        file.measure = measure
+        let capacity = Int(8192 * Double(StreamClock.sampleRate) / Double(file.sampleRate)) + 1024
+        blockSlots = (0..<Self.blocks).map { _ in BlockSlot(capacity: capacity) }
+        windowSlots = (0..<Self.windows).map { _ in WindowSlot(bins: extractor.bins) }
+    }
+
+    /// Starts the reader's thread.
+    public func start() {
+        PosixThread.start(name: "somniq-read") { [self] in read() }
+    }
+
+    /// Stops the reader: the file is not read further, nor any window analysed.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next block; nil at the end of the file. Throws what the reader met (the file
+    /// broke off), after the blocks read before it.
+    public func next() throws -> Block? {
+        condition.lock()
+        defer { condition.unlock() }
+        if holding {
+            holding = false
+            blockHead = (blockHead + 1) % Self.blocks
+            blockCount -= 1
+            condition.broadcast()
+        }
+        while blockCount == 0 && !finished { condition.wait() }
+        guard blockCount > 0 else {
+            if let failure { throw failure }
+            return nil
+        }
+        holding = true
+        let slot = blockSlots[blockHead]
+        return Block(samples: UnsafeBufferPointer(start: slot.samples, count: slot.count),
+                     framesRead: slot.framesRead, fraction: slot.fraction)
+    }
+
+    public func analysed(_ window: AudioWindow, by extractor: FeatureExtractor) -> AnalysedWindow? {
+        precondition(extractor === self.extractor, "the reader analyses with the pipeline's extractor")
+        condition.lock()
+        defer { condition.unlock() }
+        while windowCount > 0 {
+            let head = windowSlots[windowHead]
+            if head.state == .analysing || head.state == .filling {
+                condition.wait()
+            } else if head.index < window.index {
+                freeHead()          // a window the analysis passed by (none in a stream read whole)
+            } else {
+                break
+            }
+        }
+        // Not kept (the ring was full when it was cut): the caller analyses it (`release`).
+        guard windowCount > 0, windowSlots[windowHead].index == window.index else { return nil }
+        let slot = windowSlots[windowHead]
+        if slot.state == .waiting {
+            precondition(nextToAnalyse == window.index)
+            slot.state = .analysing
+            condition.unlock()
+            extractor.analyse(window, into: slot.analysed)
+            condition.lock()
+            nextToAnalyse = window.index + 1
+            condition.broadcast()
+        }
+        slot.state = .taken
+        return slot.analysed
+    }
+
+    public func release(_ index: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        nextToAnalyse = max(nextToAnalyse, index + 1)
+        if windowCount > 0, windowSlots[windowHead].index == index, windowSlots[windowHead].state == .taken { freeHead() }
+        condition.broadcast()
+    }
+
+    private func freeHead() {
+        windowSlots[windowHead].state = .free
+        windowHead = (windowHead + 1) % Self.windows
+        windowCount -= 1
+        condition.broadcast()
+    }
+
+    // MARK: - The reader's thread
+
+    private func read() {
+        while true {
+            let block: AudioBlock?
+            do { block = try file.nextBlock() } catch {
+                end(failure: error)
+                return
+            }
+            guard let block else {
+                windower.flush { offer($0) }
+                end(failure: nil)
+                return
+            }
+            windower.push(block.samples) { offer($0) }
+            guard publish(block.samples) else { return }
+        }
+    }
+
+    /// The CPU time the reader's thread took (user and system, seconds), once the file is
+    /// read to its end or its break.
+    public var readerCPUSeconds: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return cpu
+    }
+
+    private func end(failure: (any Error)?) {
+        var usage = rusage()
+        getrusage(Self.rusageThread, &usage)
+        condition.lock()
+        cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+        self.failure = failure
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Keeps `window` to be analysed ahead, if a slot is free; if none is, the analysis
+    /// analyses it when it comes to it.
+    private func offer(_ window: AudioWindow) {
+        condition.lock()
+        guard windowCount < Self.windows, !stopped else { condition.unlock(); return }
+        let slot = windowSlots[(windowHead + windowCount) % Self.windows]
+        windowCount += 1
+        slot.state = .filling
+        slot.index = window.index
+        condition.unlock()
+        slot.samples.update(from: window.samples.baseAddress!, count: StreamClock.windowLength)
+        condition.lock()
+        slot.state = .waiting
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Puts a block in the ring, analysing windows ahead while it is full; false once stopped.
+    private func publish(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+        condition.lock()
+        while blockCount == Self.blocks && !stopped {
+            if let slot = nextWaiting() {
+                slot.state = .analysing
+                condition.unlock()
+                measure(.features) { extractor.analyse(slot.window, into: slot.analysed) }
+                condition.lock()
+                slot.state = .ready
+                nextToAnalyse = slot.index + 1
+                condition.broadcast()
+            } else {
+                condition.wait()
+            }
+        }
+        guard !stopped else { condition.unlock(); return false }
+        let slot = blockSlots[(blockHead + blockCount) % Self.blocks]
+        condition.unlock()
+        slot.fill(samples)
+        slot.framesRead = file.framesRead
+        slot.fraction = file.fraction
+        condition.lock()
+        blockCount += 1
+        condition.broadcast()
+        condition.unlock()
+        return true
+    }
+
+    /// The window the extractor analyses next, if it is kept here and no thread analyses it.
+    private func nextWaiting() -> WindowSlot? {
+        for k in 0..<windowCount {
+            let slot = windowSlots[(windowHead + k) % Self.windows]
+            if slot.index == nextToAnalyse { return slot.state == .waiting ? slot : nil }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import FoundationEssentials
+import SomniqCore
+import SomniqLog
+import SomniqSupport
+
+/// An event in a carer's words, the same on the report, the web page and a notification:
+/// what was heard, the score its profile compared (`confidence`: the peak smoothed score,
+/// which the rule's `on` is measured against) and how far it stood over the room.
+public enum EventWords {
+    /// "cough", "smoke alarm".
+    public static func name(_ c: SoundClass) -> String { c.rawValue.replacing("_", with: " ") }
+
+    /// "Cough", "Smoke alarm".
+    public static func title(_ c: SoundClass) -> String {
+        let n = name(c)
+        return n.prefix(1).uppercased() + n.dropFirst()
+    }
+
+    /// "a dog bark", "snoring": the class as a sentence names one of it.
+    public static func one(_ c: SoundClass) -> String {
+        switch c {
+        case .smokeAlarm, .gasp, .scream, .cough, .babyCry, .dogBark, .door, .phoneRing, .breathingPause: "a " + name(c)
+        case .glassBreak, .snoring, .speech, .laughter, .music, .breathing, .thunder: name(c)
+        }
+    }
+
+    /// What this home's memory made of an event of class `c`, in the words of whoever marked
+    /// the sound it was like: "held back: like the sound you marked “not a dog bark” on
+    /// 2026-11-22 at 23:40 (distance 0.40)"; "held back and logged as snoring: like the sound
+    /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
+    /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)".
+    /// The date and time are the box's local ones.
+    public static func home(_ h: LogRecord.Home, _ c: SoundClass) -> String {
+        var when = ""
+        if let t = h.at.flatMap(WallClock.parse) {
+            when = " on \(WallClock.localDate(t)) at \(WallClock.localTime(t))"
+        } else {
+            when = " (event \(h.like))"
+        }
+        when += String(cFormat: " (distance %.2f)", h.distance)
+        if let from = h.from, let was = h.was {
+            return "sounds like the \(name(was)) you marked\(when), heard as another class (event \(from))"
+        }
+        let like = "like the sound you marked “" + (h.was.map { "it was \(one($0))" } ?? "not \(one(c))") + "”" + when
+        if h.kept != nil { return like + ", alerted all the same: \(one(c)) is never held back by what this home taught" }
+        return (h.was.map { "held back and logged as \(name($0)): " } ?? "held back: ") + like
+    }
+
+    /// How loud a sound was, as a person standing in the room would put it, from how far
+    /// the loudest second of it stood over the room's background (the trace's `level_dbfs`
+    /// over its `floor_dbfs`): "loud, about 22 dB over the room". 10 dB is twice as loud
+    /// to the ear; 20 dB over a quiet bedroom is a sound that wakes a sleeper.
+    public static func loudness(over: Double) -> String {
+        howLoud(over: over) + (over < 3 ? "" : ", " + howFar(over: over))
+    }
+
+    /// "about 22 dB over the room".
+    public static func howFar(over: Double) -> String { String(cFormat: "about %.0f dB over the room", over) }
+
+    /// The word of `loudness`: "hardly louder than the room's background", "quiet",
+    /// "clearly heard", "loud", "very loud".
+    public static func howLoud(over: Double) -> String {
+        switch over {
+        case ..<3: "hardly louder than the room's background"
+        case ..<10: "quiet"
+        case ..<20: "clearly heard"
+        case ..<35: "loud"
+        default: "very loud"
+        }
+    }
+
+    /// How loud an event was, in words (`loudness`), from its trace; nil without levels.
+    public static func loudness(trace t: LogRecord.Trace?) -> String? {
+        guard let level = t?.levelDbfs, let floor = t?.floorDbfs else { return nil }
+        return loudness(over: level - floor)
+    }
+
+    /// How loud a minute was, in words (`loudness`): its Leq over the room's background then.
+    public static func loudness(minute m: Night.Minute) -> String { loudness(over: m.leq - m.floor) }
+
+    /// Why an event was raised, from its `event_start` record's trace: how loud, in words,
+    /// then the score its profile compared, "loud, about 22 dB over the room; score 98 %
+    /// (alerts from 70 %)". A score is how well the sound fits the class's rules, not a
+    /// probability: the words say so and give the line it had to cross. With the event's
+    /// class, what this home's memory made of it follows (`home`).
+    public static func why(trace t: LogRecord.Trace?, of c: SoundClass? = nil) -> String {
+        let score = t?.peakSmoothed ?? 0
+        let on = t?.on ?? 0
+        var s = loudness(trace: t).map { $0 + "; " } ?? ""
+        s += String(cFormat: "score %.0f %% (alerts from %.0f %%)", 100 * score, 100 * on)
+        if let f = t?.fit { s += "; " + fit(f) }
+        if let h = t?.home, let c { s += "; " + home(h, c) }
+        return s
+    }
+
+    /// "decided with this home's fit for cough, learned 22 Nov from 14 marks" (`HomeFit`).
+    public static func fit(_ f: LogRecord.Fit) -> String {
+        "decided with this home's fit for \(f.soundClass.replacing("_", with: " "))"
+            + (f.learned.flatMap(WallClock.parse).map { ", learned \(WallClock.localDate($0))" } ?? "")
+            + " from \(f.marks) mark\(f.marks == 1 ? "" : "s")"
+    }
+
+    /// What a carer is asked to do about an alert of `tier`.
+    public static func todo(_ tier: Tier) -> String {
+        switch tier {
+        case .critical: "Check the room now."
+        case .high: "Listen in or look in when you can."
+        case .medium, .low: "Nothing to do unless it goes on."
+        }
+    }
+}

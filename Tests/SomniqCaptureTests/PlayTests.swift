@@ -1,0 +1,174 @@
+import Foundation
+@testable import SomniqAudio
+@testable import SomniqSupport
+import SomniqTestSupport
+import Testing
+import SomniqCapture
+import SomniqCore
+import SomniqLog
+
+/// A source whose reads come short, of sizes that never fill a period: a counter 1, 2, 3 …
+/// in reads of 700, 1, 1600, 333 … samples, then the end.
+private final class ShortReads: PeriodReader {
+    let periodFrames = 1600
+    let total: Int
+    private var given = 0
+    private let sizes = [700, 1, 1600, 333, 1599, 2]
+    private var k = 0
+    init(total: Int) { self.total = total }
+
+    func readPeriod(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> AlsaCapture.Read? {
+        guard given < total else { return nil }
+        let n = min(sizes[k % sizes.count], total - given, out.count)
+        k += 1
+        for i in 0..<n { out[i] = Float(given + i + 1) }
+        given += n
+        return AlsaCapture.Read(frames: n, overrunFrames: 0)
+    }
+
+    func close() {}
+}
+
+/// `somniq run --play FILE`: a recording heard through the live path at real time, and a
+/// capture source whose reads come short never hands on audio twice.
+@Suite(.serialized) struct PlayTests {
+    let rig: LiveRig
+    init() throws { rig = try LiveRig() }
+
+    /// Through the capture thread and `CaptureSource`, as the daemon reads: every sample
+    /// once, in order, however short the reads, and the stream ends with the source.
+    @Test func shortReadsReachTheSessionOnceEachAndInOrder() async throws {
+        let total = 20_000
+        let source = CaptureSource(device: "short") { () throws(CaptureError) in ShortReads(total: total) }
+        var heard: [Float] = []
+        var events: [String] = []
+        for try await event in source {
+            switch event {
+            case let .samples(block): heard += block.samples
+            case .listening: events.append("listening")
+            case .overrun: events.append("overrun")
+            case .lost: events.append("lost")
+            }
+        }
+        source.close()
+        #expect(events == ["listening"])
+        #expect(heard == (1...total).map(Float.init), "\(heard.count) samples heard of \(total)")
+    }
+
+    /// Through real ALSA: the `file` plugin reading a FIFO that is written a little at a
+    /// time counts each short read as a whole period, its tail the buffer's old contents.
+    /// The daemon must hear each sample once (a short read's tail is silence, never the
+    /// period before it): what its night audio kept, silence aside, is what was written.
+    @Test func aShortReadThroughALSAIsNeverFilledWithThePeriodBefore() throws {
+        // 3 s of a ramp that is never 0, written 1000 bytes (500 samples) at a time.
+        let samples = (0..<48_000).map { Int16(($0 % 30_000) + 1) }
+        let raw = rig.home + "/ramp.raw"
+        try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: raw))
+        let fifo = rig.home + "/short.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        writer.arguments = ["-c", """
+        import sys, time
+        data = open(sys.argv[1], 'rb').read()
+        out = open(sys.argv[2], 'wb', buffering=0)
+        for k in range(0, len(data), 1000):
+            out.write(data[k:k + 1000])
+            time.sleep(0.002)
+        open(sys.argv[3], 'w').close()
+        time.sleep(120)
+        """, raw, fifo, rig.home + "/written"]
+        try writer.run()
+        defer { writer.terminate() }
+        let nights = rig.home + "/nights"
+        let config = rig.home + "/short.json"
+        try """
+        {"log": "\(rig.home)/short.jsonl", "night_audio": {"enabled": true, "dir": "\(nights)"}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)"])
+        // All of it written and taken (the writer then sleeps, holding the FIFO open).
+        try waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: rig.home + "/written") && fifoEmpty(fifo) }
+        // And judged: the daemon has used no CPU for 0.5 s.
+        var last = -1
+        try waitUntil(timeout: 60) {
+            Thread.sleep(forTimeInterval: 0.5)
+            let now = rig.cpuTicks(p.processIdentifier)
+            defer { last = now }
+            return now == last
+        }
+        p.terminate()
+        #expect(try waitForExit(p, timeout: 10) == 0)
+        let part = try #require(try FileManager.default.subpathsOfDirectory(atPath: nights).first { $0.hasSuffix(".flac") })
+        let kept = try readMono16k(nights + "/" + part).map { Int16(($0 * 32_768).rounded()) }
+        #expect(kept.count >= samples.count)
+        let heard = kept.filter { $0 != 0 }
+        #expect(heard.count == samples.count, "\(heard.count) samples heard of \(samples.count) written")
+        let first = zip(heard, samples).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(first == nil, "sample \(first ?? 0) heard is not the one written: a period heard twice, or out of order")
+    }
+
+    func fifoEmpty(_ fifo: String) -> Bool {
+        let fd = open(fifo, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var unread: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &unread) == 0 && unread == 0
+    }
+
+    /// A recording with a smoke alarm played through the live path gives the events its
+    /// replay gives, onsets equal, at real time, and reaches the sinks as a microphone's
+    /// alarm does; the session ends with the recording (`end_of_input`).
+    @Test func aPlayedRecordingGivesTheEventsOfItsReplayAtRealTime() throws {
+        let endpoints = try Endpoints(in: rig.home, name: "play")
+        defer { endpoints.stop() }
+        // 1:50-2:15 of the demo night (its smoke alarm sounds from 7.5 s to 19 s), as a
+        // 44.1 kHz stereo WAV: both resample it alike.
+        let file = rig.home + "/alarm.wav"
+        try sox(Paths.demoNight, "-r", "44100", "-c", "2", file, "trim", "110", "25")
+        let replay = try somniq(["replay", file, "--format", "tsv"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let expected = replay.stdout.split(separator: "\n").map { $0.split(separator: "\t") }.map { "\($0[2]) \($0[0])" }
+        #expect(expected.contains { $0.hasPrefix("smoke_alarm ") }, "\(expected)")
+
+        let log = rig.home + "/play.jsonl"
+        let config = rig.home + "/play.json"
+        try """
+        {"room": "playroom", "log": "\(log)", "sinks": [
+          {"type": "mqtt", "host": "127.0.0.1", "port": \(endpoints.broker.port), "min_tier": "critical"},
+          {"type": "webhook", "url": "http://127.0.0.1:\(endpoints.httpPort)/", "format": "ntfy", "min_tier": "critical"}]}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let started = Date()
+        let p = try rig.start(["--config", config, "--play", file])
+        #expect(try waitForExit(p, timeout: 60) == 0)
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 25, "25 s of audio played in \(took) s: not at real time")
+
+        let records = records(log)
+        let played = records.filter { $0["kind"] == .string("event_start") }.map {
+            "\($0["class"]?.stringValue ?? "?") \(String(format: "%.3f", $0["onset_s"]?.numberValue ?? -1))"
+        }
+        #expect(played == expected)
+        let start = try #require(records.first { $0["kind"] == .string("session_start") })
+        #expect(start["source"]?["device"] == .string("play:\(file)"), "\(start.compactText)")
+        let end = try #require(records.last)
+        #expect(end["kind"] == .string("session_end") && end["reason"] == .string("end_of_input"), "\(end.compactText)")
+        // A live session's wall times: the alarm's onset time is its stream time after the start.
+        let alarm = try #require(records.first { $0["class"] == .string("smoke_alarm") && $0["kind"] == .string("event_start") })
+        let listening = try #require(records.first { $0["status"] == .string("listening") }?["time"]?.stringValue.flatMap(WallClock.parse))
+        let onsetTime = try #require(alarm["onset_time"]?.stringValue.flatMap(WallClock.parse))
+        let onset = try #require(alarm["onset_s"]?.numberValue)
+        #expect(abs(onsetTime - listening - onset) < 1, "onset_time \(onsetTime - listening) s after listening, onset_s \(onset)")
+        // The sinks heard it as they hear a microphone's.
+        try endpoints.subscriber.first { $0 == "somniq/playroom/smoke_alarm ON" }
+        try endpoints.web.first { $0.contains("Smoke alarm in playroom") }
+    }
+
+    @Test func playRefusesWhatItCannotPlay() throws {
+        let missing = rig.home + "/nothing.flac"
+        let r = try runProgram(Paths.somniq, ["run", "--play", missing, "--log", rig.home + "/x.jsonl"], environment: rig.environment)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("somniq: \(missing): "), "\(r.stderr)")
+        let both = try runProgram(Paths.somniq, ["run", "--play", missing, "--device", "default"], environment: rig.environment)
+        #expect(both.status == 64 && both.stderr.contains("give --device or --play, not both"), "\(both.stderr)")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+@testable import SomniqAudio
+@testable import SomniqConfig
+@testable import SomniqDaemon
+import SomniqLog
+@testable import SomniqSinks
+import SomniqTestSupport
+import Synchronization
+import Testing
+
+/// The daemon measures intervals on a monotonic clock: a wall clock stepped back (a board
+/// without an RTC when NTP first answers) must not stop the watchdog's pings, which would
+/// have systemd kill a daemon that hears the room.
+struct DaemonClocksTests {
+    @Test func theWatchdogIsPingedThroughAWallClockStepBack() {
+        let clock = TestClock()
+        let interval = try! #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "2000000"]).watchdogInterval)
+        #expect(interval == .seconds(1))
+        var pacer = WatchdogPacer(interval: interval, clocks: DaemonClocks(clock))
+        var pings: [Int] = []
+        // A block of audio every 0.5 s for 20 s; 10 s in, the wall clock steps an hour back.
+        for block in 0..<40 {
+            if block == 20 { clock.stepWall(-3600) }
+            if pacer.due() { pings.append(block) }
+            clock.advance(.milliseconds(500))
+        }
+        #expect(pings == Array(stride(from: 0, to: 40, by: 2)))
+    }
+
+    @Test func aWatchdogIntervalIsHalfWhatSystemdAsks() {
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "100000"]).watchdogInterval == .milliseconds(50))
+        #expect(SystemdNotifier(environment: [:]).watchdogInterval == nil)
+    }
+}
+
+/// A stall is measured on the daemon's monotonic clock: a test clock stands still until the
+/// test moves it, so the stall is said at `stallSeconds` exactly, and a wall clock stepped
+/// back meanwhile changes nothing.
+@Suite(.serialized) final class DaemonStallClockTests {
+    let dir = temporaryDirectory()
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// How far the service has read the device: the number of its last `next`.
+    final class Reads: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// A device that is heard once (a block of silence), then sends nothing until the task
+    /// ends. Its third read is asked for once the service has taken the block whole.
+    struct StallingDevice: DeviceSource {
+        nonisolated(unsafe) static let silence: UnsafeMutableBufferPointer<Float> = {   // written once, then only read
+            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1600)
+            b.initialize(repeating: 0)
+            return b
+        }()
+        let reads: Reads
+        var source: LogRecord.SessionStart.Source { .device(name: "stalling") }
+        func close() {}
+        func makeAsyncIterator() -> Iterator { Iterator(reads: reads) }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let reads: Reads
+            var step = 0
+            mutating func next() async throws -> AudioEvent? {
+                step += 1
+                let n = step
+                reads.count.withLock { $0 = n }
+                switch n {
+                case 1: return .listening
+                case 2: return .samples(AudioBlock(UnsafeBufferPointer(StallingDevice.silence)))
+                default:
+                    // Nothing more: a stream that never yields ends when the task is cancelled.
+                    for await _ in AsyncStream<Int> { _ in } {}
+                    return nil
+                }
+            }
+        }
+    }
+
+    @Test func aStallIsSaidAtStallSecondsOfTheMonotonicClockThroughAWallStepBack() async throws {
+        let clock = TestClock()
+        let config = try DaemonConfig.parse(#"{"room": "nursery", "log": "\#(dir)/events.jsonl", "silence_s": 3}"#, file: "config.json")
+        var options = SessionService.Options(config: config, configPath: nil)
+        options.clocks = DaemonClocks(clock)
+        options.profileDirectory = dir
+        let live = LiveState(device: "stalling")
+        let reads = Reads()
+        options.live = live
+        let service = try SessionService(options: options, source: StallingDevice(reads: reads), controls: AsyncStream { $0.finish() },
+                                         logger: JournalLines().logger)
+        let running = Task { try await service.run() }
+        // The block taken whole (its time is the last audio's), waited for without holding
+        // a thread of the pool the service runs on.
+        let end = ContinuousClock.now + .seconds(120)
+        while reads.count.withLock({ $0 }) < 3 {
+            try #require(ContinuousClock.now < end, "the service never read past the block")
+            await Task.yield()
+        }
+        #expect(live.snapshot.listening)
+        clock.advance(.milliseconds(2900))
+        clock.stepWall(-3600)
+        await service.checkStall()
+        #expect(!live.snapshot.stalled)
+        clock.advance(.milliseconds(100))
+        await service.checkStall()
+        #expect(live.snapshot.stalled)
+        running.cancel()
+        _ = try? await running.value
+        let stalls = records(dir + "/events.jsonl").filter { $0["status"]?.stringValue == "capture_stalled" }
+        #expect(stalls.count == 1)
+        #expect(stalls.first?["seconds"]?.numberValue == 3)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+@testable import SomniqSinks
+@testable import SomniqSupport
+import SomniqTestSupport
+import Synchronization
+import Testing
+
+/// A sink's retries on the test clock: a failed delivery is tried again after 1, 2, 4 …
+/// 60 s, and a drain tries at once and starts the back-off again. The far end is what is
+/// outside the machine, so it is a stand-in that fails as told; nothing here sleeps.
+struct SinkBackoffTests {
+    /// An endpoint that fails its first `failures` deliveries and notes when (on the clock)
+    /// each attempt came.
+    final class Flaky: SinkEndpoint {
+        private let clock: TestClock
+        private let state: Mutex<(failures: Int, attempts: [Duration])>
+        private let origin: ContinuousClock.Instant
+        private let arrivals = PosixCondition()
+
+        init(clock: TestClock, failures: Int) {
+            self.clock = clock
+            origin = clock.now
+            state = Mutex((failures, []))
+        }
+
+        func start(wake: @escaping @Sendable () -> Void) {}
+        func stop() {}
+        func takes(_ kind: SinkMessage.Kind) -> Bool { true }
+
+        func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure) {
+            let failing = state.withLock { s in
+                s.attempts.append(origin.duration(to: clock.now))
+                s.failures -= 1
+                return s.failures >= 0
+            }
+            arrivals.lock(); arrivals.broadcast(); arrivals.unlock()
+            if failing { throw SinkFailure("refused", unsent: true) }
+        }
+
+        /// The attempts so far, as offsets from the start.
+        var attempts: [Duration] { state.withLock { $0.attempts } }
+
+        /// Waits (for the event, bounded in real time) until `n` attempts were made.
+        func waitForAttempts(_ n: Int) -> Bool {
+            let end = ContinuousClock.now + .seconds(30)
+            arrivals.lock()
+            defer { arrivals.unlock() }
+            while attempts.count < n { if !arrivals.wait(until: end) && attempts.count < n { return false } }
+            return true
+        }
+    }
+
+    func worker(_ endpoint: Flaky, clock: TestClock) -> SinkWorker {
+        let w = SinkWorker(name: "flaky", endpoint: endpoint, capacity: 4, logger: Logger(label: "test"), clock: clock)
+        w.start()
+        return w
+    }
+
+    @Test func aFailedDeliveryIsRetriedAfterOneTwoFourSeconds() throws {
+        let clock = TestClock()
+        let endpoint = Flaky(clock: clock, failures: 3)
+        let w = worker(endpoint, clock: clock)
+        w.offer(.test(room: "bedroom", time: "2026-11-29T04:00:00Z"))
+        try #require(endpoint.waitForAttempts(1))
+        for (step, wait) in [(2, 1), (3, 2), (4, 4)] {
+            try #require(clock.waitForWaiters(1))
+            // Short of the back-off by a second: no attempt yet.
+            if wait > 1 {
+                clock.advance(.seconds(wait - 1))
+                try #require(clock.waitForWaiters(1))
+                #expect(endpoint.attempts.count == step - 1)
+                clock.advance(.seconds(1))
+            } else {
+                clock.advance(.seconds(wait))
+            }
+            try #require(endpoint.waitForAttempts(step))
+        }
+        #expect(endpoint.attempts == [.zero, .seconds(1), .seconds(3), .seconds(7)])
+        w.waitDrained(until: clock.now + .seconds(10))   // the delivery counted
+        let counts = w.snapshot
+        #expect(counts.delivered == 1)
+        #expect(counts.failures == 3)
+        #expect(counts.lastError == "refused")
+        w.requestStop()
+        w.waitStopped(until: clock.now + .seconds(1))
+    }
+
+    @Test func aDrainRetriesAtOnceAndStartsTheBackoffAgain() throws {
+        let clock = TestClock()
+        let endpoint = Flaky(clock: clock, failures: 4)
+        let w = worker(endpoint, clock: clock)
+        w.offer(.test(room: "bedroom", time: "2026-11-29T04:00:00Z"))
+        try #require(endpoint.waitForAttempts(1))
+        for (step, wait) in [(2, 1), (3, 2)] {
+            try #require(clock.waitForWaiters(1))
+            clock.advance(.seconds(wait))
+            try #require(endpoint.waitForAttempts(step))
+        }
+        // Failing with 4 s to wait: the drain tries at once, then after 1 s.
+        try #require(clock.waitForWaiters(1))
+        w.startDrain()
+        try #require(endpoint.waitForAttempts(4))
+        try #require(clock.waitForWaiters(1))
+        clock.advance(.seconds(1))
+        try #require(endpoint.waitForAttempts(5))
+        #expect(endpoint.attempts == [.zero, .seconds(1), .seconds(3), .seconds(3), .seconds(4)])
+        w.waitDrained(until: clock.now + .seconds(10))
+        #expect(w.snapshot.delivered == 1)
+        #expect(w.snapshot.dropped == 0)
+        w.requestStop()
+        w.waitStopped(until: clock.now + .seconds(1))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+@testable import SomniqSupport
+import Synchronization
+
+/// A clock the test moves by hand (`advance`, `stepWall`): the code under test reads it for
+/// its deadlines and back-offs, and a thread waiting on it for a deadline wakes when the
+/// test moves it past. Nothing waits on real time but `waitForWaiters`, which waits for an
+/// event (a thread has begun waiting on the clock), with a generous bound in case it never
+/// comes.
+package final class TestClock: IOClock {
+    private struct State {
+        package var now: ContinuousClock.Instant
+        package var unix: Double
+        /// The conditions threads wait on, one entry per waiting thread.
+        package var waiting: [PosixCondition] = []
+    }
+    private let state: Mutex<State>
+    /// Signalled whenever a thread begins waiting, for `waitForWaiters`.
+    private let arrivals = PosixCondition()
+
+    package init(unix: Double = 1_750_000_000) {
+        state = Mutex(State(now: .now, unix: unix))
+    }
+
+    package var now: ContinuousClock.Instant { state.withLock { $0.now } }
+    package var unix: Double { state.withLock { $0.unix } }
+
+    package func wait(_ condition: PosixCondition, until deadline: ContinuousClock.Instant) -> Bool {
+        let passed = state.withLock { s in
+            guard s.now < deadline else { return true }
+            s.waiting.append(condition)
+            return false
+        }
+        guard !passed else { return false }
+        arrivals.lock(); arrivals.broadcast(); arrivals.unlock()
+        condition.wait()
+        return state.withLock { s in
+            if let k = s.waiting.firstIndex(where: { $0 === condition }) { s.waiting.remove(at: k) }
+            return s.now < deadline
+        }
+    }
+
+    /// Moves both clocks on by `d`, waking every thread waiting on the clock.
+    package func advance(_ d: Duration) {
+        let waiting = state.withLock { s in
+            s.now += d
+            s.unix += d.inSeconds
+            return s.waiting
+        }
+        for c in waiting { c.lock(); c.broadcast(); c.unlock() }
+    }
+
+    /// Steps the wall clock alone (NTP's first answer); the monotonic clock stays.
+    package func stepWall(_ seconds: Double) { state.withLock { $0.unix += seconds } }
+
+    /// How many threads wait on the clock now.
+    package var waiters: Int { state.withLock { $0.waiting.count } }
+
+    /// Waits until at least `n` threads wait on the clock; false if none came within `bound`
+    /// of real time (the code under test never got there).
+    package func waitForWaiters(_ n: Int = 1, bound: Duration = .seconds(30)) -> Bool {
+        let end = ContinuousClock.now + bound
+        arrivals.lock()
+        defer { arrivals.unlock() }
+        while waiters < n { if !arrivals.wait(until: end) && waiters < n { return false } }
+        return true
+    }
+}
