@@ -1,7 +1,7 @@
 """The learned rules' file format (docs/learned-rules.md) on the trainer's side: the page's
 example, what train.py's writer writes and rules/learned.txt all read by one checker of the
 page (learned_rules_spec.py); and the writer's output kept in fixtures/learned-rules/,
-which somniq's reader is tested on (Tests/SomniqIOTests/LearnedRulesTrainerTests.swift).
+which somniq's reader is tested on (Tests/SomniqConfigTests/LearnedRulesTrainerTests.swift).
 
 After a change to the writer: `.build/learn/venv/bin/python tools/tests/test_learned_rules_format.py`
 writes the fixture again (review the diff; the Swift test reads it)."""
