@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -14,3 +17,4 @@ package func craftTrace(_ log: String, id: String, confirmed value: String) thro
     try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
     return onset
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import Logging
 @testable import SomniqAudio
@@ -49,3 +52,4 @@ package struct NoDevice: DeviceSource {
         AsyncThrowingStream { $0.finish() }.makeAsyncIterator()
     }
 }
+#endif

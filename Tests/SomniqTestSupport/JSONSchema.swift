@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import SomniqCore
 import Testing
@@ -20,3 +23,4 @@ package func validate(_ documents: [String], against schema: String) throws -> [
     let verdicts: [JSONValue]? = if case let .array(v) = try JSONValue(parsing: r.stdout), v.count == documents.count { v } else { nil }
     return try #require(verdicts, "jsonschema printed \(r.stdout)").map(\.stringValue)
 }
+#endif

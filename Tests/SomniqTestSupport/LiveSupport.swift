@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import SomniqCore
 
@@ -216,3 +219,4 @@ package func waitForExit(_ p: Process, timeout: Double) throws -> Int32 {
     }
     return p.terminationStatus
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import SomniqAudio
 import SomniqCore
@@ -30,3 +33,4 @@ package func nightParts(_ log: [JSONValue]) -> [(path: String, startS: Double, s
         return (p, s, t, n)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -253,3 +256,4 @@ package func expectWithinOneSecond(_ latencies: [(String, Double)], _ what: Stri
           + latencies.map { "\($0.0) \(Int($0.1 * 1000)) ms" }.joined(separator: ", "))
     for (name, latency) in latencies { #expect(latency < 1.0, "\(name): \(latency) s") }
 }
+#endif

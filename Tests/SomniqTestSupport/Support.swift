@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 @testable import SomniqAudio
 import SomniqCore
@@ -146,3 +149,4 @@ package func withoutWaiting<T>(on fifo: String, seconds: Double = 10, _ body: ()
     }
     return try body()
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 @testable import SomniqSupport
 import Synchronization
@@ -66,3 +69,4 @@ package final class TestClock: IOClock {
         return true
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only where Swift Testing is: with the tests (`swift build` builds every target,
+// and a release build has no Testing module).
+#if canImport(Testing)
 import Foundation
 import SomniqCore
 
@@ -295,3 +298,4 @@ package final class SlowClients: @unchecked Sendable {
         for case let h? in held { seen(h.since) }
     }
 }
+#endif
