@@ -181,6 +181,8 @@ public struct AlarmDetector: Sendable {
     /// The current (or last) alarm, and the frame its pattern last showed.
     public private(set) var span: Span?
     private var lastHeardFrame = 0
+    /// The channels whose coarse beep the last frame pushed ended (`forEachEndedBeep`).
+    private var endedBeeps: UInt64 = 0
 
     public init() {
         channels = []
@@ -202,11 +204,13 @@ public struct AlarmDetector: Sendable {
         }
         let heard = channelLines(lines)
         var due = heard | ~quiet & Self.allChannels
+        endedBeeps = 0
         while due != 0 {
             let c = due.trailingZeroBitCount
             due &= due &- 1
             let found = channels[c].frame(lines, inChannel: lineBits[c], at: frame)
             lineBits[c] = 0
+            if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
             if channels[c].ended.coarse != nil, isTune(c, frame: frame) { channels[c].markSteadyRunTune() }
             if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsTune {
@@ -216,6 +220,18 @@ public struct AlarmDetector: Sendable {
             if let s = span, s.active, goesOn(s, channels[c].ended.coarse) { lastHeardFrame = frame }
         }
         follow(frame: frame)
+    }
+
+    /// Calls `body` with each beep the last frame pushed ended, as its channel cut it coarsely
+    /// (`AlarmTrack.ended`): for what listens for single beeps rather than patterns
+    /// (`ChirpTrain`). A beep on the edge of two channels may come twice, with the same frames.
+    func forEachEndedBeep(_ body: (BeepSegmenter.Beep) -> Void) {
+        var bits = endedBeeps
+        while bits != 0 {
+            let c = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            if let beep = channels[c].ended.coarse { body(beep) }
+        }
     }
 
     /// One bit per channel, for every channel.
