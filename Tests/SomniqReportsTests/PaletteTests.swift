@@ -24,8 +24,10 @@ import SomniqCore
 
     @Test func everyClassHasAColourAndPatternOfItsOwn() {
         let swatches = SoundClass.allCases.map(Palette.swatch)
-        #expect(Set(swatches).count == SoundClass.allCases.count, "16 classes, 16 swatches")
-        #expect(Set(swatches.map(\.colour)) == Set(Palette.okabeIto), "the eight colours, and no other")
+        #expect(Set(swatches).count == SoundClass.allCases.count, "17 classes, 17 swatches")
+        #expect(Set(swatches.map(\.colour)) == Set(Palette.okabeIto + [Palette.slate]),
+                "the eight colours, and a grey for the low-battery chirp, and no other")
+        #expect(swatches.filter { $0.colour == Palette.slate } == [Palette.Swatch(colour: Palette.slate, hatched: false)])
         for colour in Palette.okabeIto {
             #expect(swatches.filter { $0.colour == colour }.map(\.hatched).sorted { !$0 && $1 } == [false, true], "\(colour): one solid, one hatched")
         }
@@ -36,7 +38,8 @@ import SomniqCore
 
     @Test func theColoursStayApartForEveryKindOfColourBlindness() {
         var report: [String] = []
-        for (name, palette) in [("Okabe–Ito", Palette.okabeIto), ("tiers", Tier.allCases.map(Palette.tier))] {
+        for (name, palette) in [("Okabe–Ito", Palette.okabeIto), ("Okabe–Ito and the low-battery chirp's grey", Palette.okabeIto + [Palette.slate]),
+                                ("tiers", Tier.allCases.map(Palette.tier))] {
             for (vision, matrix) in Self.simulations {
                 var closest = (Double.infinity, "", "")
                 for i in palette.indices {

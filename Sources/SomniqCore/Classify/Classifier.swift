@@ -195,11 +195,20 @@ public struct Classifier: Sendable {
         return (0...Self.lookahead).contains { pending[$0]?.features.alarm?.overlaps(middle) == true } ? 1 : 0
     }
 
+    /// Whether a train of low-battery chirps (`ChirpTrain`) was under way in the first half of
+    /// the window being decided, as known to the newest window in view: the window that holds
+    /// its second chirp's start opens it, and it goes on while the train does.
+    private func chirping(in f: WindowFeatures) -> Float {
+        let firstHalf = f.startSeconds..<(f.startSeconds + 0.5)
+        return (0...Self.lookahead).contains { pending[$0]?.features.lowBattery?.overlaps(firstHalf) == true } ? 1 : 0
+    }
+
     /// Scores one window into `s`; returns its breathing score before snoring (see `TrainBacklog`).
     ///
     /// Each class's instant score comes from its rule (`Rules/`); here the classes are
     /// arbitrated, in this order, each suppressed by what explains the window better:
     /// 1. Smoke alarm: by nothing; a sounder's line explains the window's onsets and lines.
+    ///    A smoke alarm's low-battery chirp, by the alarm: where it sounds, no chirp is heard.
     /// 2. Phone ring, by the alarm: the alarm's beeps are tonal lines too.
     /// 3. Thunder, by a snore train: a burst in the train is the next snore, unless it
     ///    fills the whole lookahead (longer than the inhalation the train expects).
@@ -238,6 +247,7 @@ public struct Classifier: Sendable {
 
         // Tones first: an alarm or a ringer explains the window's onsets and lines.
         s[.smokeAlarm] = alarmSounds(in: f)
+        s[.lowBattery] = chirping(in: f) * (1 - s[.smokeAlarm])
         // Before its pattern has shown, a window whose line sounds like a sounder's beep
         // (`SmokeAlarm`), or one in view after it, explains a ringer's or a scream's line too.
         let sounder = max(s[.smokeAlarm], most(\.smokeAlarm, from: 0))

@@ -36,7 +36,9 @@ extension SoundClass {
     ///   speech: about 5 s [5.62, 4.68, 6.44, 6.86 s];
     /// - a smoke alarm sounds until it is silenced, and snoring, breathing and music go on
     ///   for minutes: 10 s is a short spell [10.66, 33.5, 21.3, 10.76 s];
-    /// - a breathing pause is marked at one frame, where breathing resumes.
+    /// - a breathing pause is marked at one frame, where breathing resumes;
+    /// - a smoke alarm chirps for a low battery until the battery is changed (days), and its
+    ///   event lasts at least the 75 s a third chirp may take to come (`ChirpTrain`): 60 s.
     public var descriptor: Descriptor {
         switch self {
         case .smokeAlarm: Descriptor(tier: .critical, usualSeconds: 10)
@@ -55,6 +57,7 @@ extension SoundClass {
         case .music: Descriptor(tier: .low, usualSeconds: 10, learned: true)
         case .breathing: Descriptor(tier: .low, usualSeconds: 10, train: true)
         case .breathingPause: Descriptor(tier: .high, usualSeconds: 0.5, derived: true)
+        case .lowBattery: Descriptor(tier: .low, usualSeconds: 60, derived: true)
         }
     }
 

@@ -28,6 +28,9 @@ public enum SoundClass: String, CaseIterable, Sendable, Comparable {
     case breathing
     /// Derived: a regular snore train stops for ≥ 10 s and ends with a gasp or a louder snore.
     case breathingPause = "breathing_pause"
+    /// Derived: a smoke alarm's low-battery chirp, one short beep alone about once a minute
+    /// (`ChirpTrain`).
+    case lowBattery = "low_battery"
 
     /// The tier a class has unless a profile moves it.
     public var defaultTier: Tier { descriptor.tier }
@@ -51,6 +54,7 @@ public enum SoundClass: String, CaseIterable, Sendable, Comparable {
         case .music: 13
         case .breathing: 14
         case .breathingPause: 15
+        case .lowBattery: 16
         }
     }
 

@@ -27,10 +27,12 @@ public final class AnalysedWindow {
 }
 
 /// The alarm detector's side of the feature extraction: each new frame's narrow lines
-/// (`ToneLines`), and the detector that follows them frame by frame (`AlarmDetector`).
+/// (`ToneLines`), the detector that follows them frame by frame (`AlarmDetector`), and the
+/// low-battery chirps among its beeps (`ChirpTrain`).
 public struct AlarmFollower {
     private var toneLines: ToneLines
     private var alarms = AlarmDetector()
+    private var chirps = ChirpTrain()
 
     /// `bins`, `binHz`: the spectrum's (`FeatureExtractor`).
     init(bins: Int, binHz: Float) {
@@ -48,7 +50,11 @@ public struct AlarmFollower {
         for i in window.first..<SubFrame.perWindow {
             toneLines.find(in: UnsafeBufferPointer(window.log(i)))
             alarms.push(toneLines, frame: window.features.index * step + i)
+            chirps.follow(alarms, frame: window.features.index * step + i)
         }
         return alarms.span
     }
+
+    /// The chirps' train as known after the last window followed (`WindowFeatures.lowBattery`).
+    public var lowBattery: ChirpTrain.Span? { chirps.span }
 }

@@ -115,6 +115,7 @@ public final class FeatureExtractor {
         analyse(window, into: analysed)
         var f = analysed.features
         f.alarm = follower.follow(analysed)
+        f.lowBattery = follower.lowBattery
         return f
     }
 

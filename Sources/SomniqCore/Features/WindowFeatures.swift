@@ -65,6 +65,9 @@ public struct WindowFeatures: Sendable {
     /// The latest smoke, heat or CO alarm the detector has found by its pattern, as known at
     /// the end of this window (it may have ended; nil when there has been none).
     public var alarm: AlarmDetector.Span?
+    /// The latest train of a smoke alarm's low-battery chirps (`ChirpTrain`), as known at the
+    /// end of this window (nil when there has been none).
+    public var lowBattery: ChirpTrain.Span?
     /// Samples at or beyond ±0.999 full scale.
     public var clippedSamples = 0
     /// The log-mel spectrogram of the window's last 0.5 s (the frames it does not share with

@@ -148,6 +148,7 @@ public final class Pipeline {
             }()
             var f = a.features
             f.alarm = follower.follow(a)
+            f.lowBattery = follower.lowBattery
             ahead?.release(window.index)
             return f
         }

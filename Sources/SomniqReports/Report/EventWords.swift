@@ -7,8 +7,10 @@ import SomniqSupport
 /// what was heard, the score its profile compared (`confidence`: the peak smoothed score,
 /// which the rule's `on` is measured against) and how far it stood over the room.
 public enum EventWords {
-    /// "cough", "smoke alarm".
-    public static func name(_ c: SoundClass) -> String { c.rawValue.replacing("_", with: " ") }
+    /// "cough", "smoke alarm", "low-battery chirp".
+    public static func name(_ c: SoundClass) -> String {
+        c == .lowBattery ? "low-battery chirp" : c.rawValue.replacing("_", with: " ")
+    }
 
     /// "Cough", "Smoke alarm".
     public static func title(_ c: SoundClass) -> String {
@@ -21,6 +23,7 @@ public enum EventWords {
         switch c {
         case .smokeAlarm, .gasp, .scream, .cough, .babyCry, .dogBark, .door, .phoneRing, .breathingPause: "a " + name(c)
         case .glassBreak, .snoring, .speech, .laughter, .music, .breathing, .thunder: name(c)
+        case .lowBattery: "a smoke alarm's low-battery chirp"
         }
     }
 

@@ -11,12 +11,17 @@ import SomniqCore
 /// one hatched (white diagonal stripes in the charts and in the legend's swatch), so that
 /// no two classes look alike by colour and pattern together. The classes heard most in a
 /// bedroom (snoring, breathing, cough, speech, …) are the solid ones, each its own colour;
-/// the rarer ones are hatched.
+/// the rarer ones are hatched. The seventeenth, a smoke alarm's low-battery chirp, is no
+/// sound of a sleeper or a room but a device's: it wears a neutral dark grey (`slate`).
 public enum Palette {
     /// Okabe–Ito, in their published order.
     public static let black = "#000000", orange = "#E69F00", skyBlue = "#56B4E9", bluishGreen = "#009E73",
                       yellow = "#F0E442", blue = "#0072B2", vermillion = "#D55E00", reddishPurple = "#CC79A7"
     public static let okabeIto = [black, orange, skyBlue, bluishGreen, yellow, blue, vermillion, reddishPurple]
+    /// A neutral dark grey, CIEDE2000 22 or more from each of the eight under every
+    /// simulation `PaletteTests` makes (the low tier's lighter grey comes within 6.2 of
+    /// reddish purple for a deuteranope).
+    public static let slate = "#505050"
 
     /// How a class is drawn: its colour, and whether it is hatched.
     public struct Swatch: Hashable, Sendable {
@@ -42,6 +47,7 @@ public enum Palette {
         case .phoneRing: Swatch(colour: reddishPurple, hatched: true)
         case .music: Swatch(colour: blue, hatched: true)
         case .thunder: Swatch(colour: black, hatched: true)
+        case .lowBattery: Swatch(colour: slate, hatched: false)
         }
     }
 
