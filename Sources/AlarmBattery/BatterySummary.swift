@@ -2,7 +2,8 @@ import RealModule
 
 /// The battery's score: how many required alarms were found (and as one event), broken
 /// down by family, in-band SNR, level and background, the look-alikes that raised a
-/// smoke alarm, and the worst cases with all their parameters.
+/// smoke alarm, the low-battery chirps logged as what they are, and the worst cases with all
+/// their parameters.
 public struct BatterySummary: Sendable {
     public var seed: UInt64
     public var profile: String
@@ -19,7 +20,7 @@ public struct BatterySummary: Sendable {
     public var required: [CaseRun] { runs.filter(\.isRequired) }
     public var lookalikes: [CaseRun] { runs.filter { !$0.isAlarm } }
     /// Every case that breaks what the battery requires: a required alarm missed or split,
-    /// a look-alike that raised a smoke alarm.
+    /// a look-alike that raised a smoke alarm, a low-battery chirp not logged as `low_battery`.
     public var failures: [CaseRun] { runs.filter { !$0.passed } }
 
     /// SNR bands of the breakdown, dB.
@@ -76,10 +77,16 @@ public struct BatterySummary: Sendable {
         let raised = lookalikes.filter { !$0.events.isEmpty }
         let byKind = Dictionary(grouping: raised, by: \.family).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.count)" }
         lines.append("look-alikes raised \(raised.count)/\(lookalikes.count)" + (byKind.isEmpty ? "" : ": " + byKind.joined(separator: ", ")))
+        let chirps = lookalikes.filter(\.isChirp), unlogged = chirps.filter(\.lowBattery.isEmpty)
+        let elsewhere = runs.filter { !$0.isChirp && !$0.lowBattery.isEmpty }.count
+        if !chirps.isEmpty || elsewhere > 0 {
+            lines.append("low-battery chirps logged as low_battery \(chirps.count - unlogged.count)/\(chirps.count);"
+                + " low_battery logged in \(elsewhere) other case\(elsewhere == 1 ? "" : "s")")
+        }
         let worst = req.filter { !$0.found }.sorted { $0.inBandSnrDb > $1.inBandSnrDb }
-            + split.sorted { $0.overlapping > $1.overlapping } + raised
+            + split.sorted { $0.overlapping > $1.overlapping } + raised + unlogged.filter(\.events.isEmpty)
         if !worst.isEmpty {
-            lines.append("worst cases (missed at the highest SNR first, then split, then look-alikes raised), up to 15:")
+            lines.append("worst cases (missed at the highest SNR first, then split, then look-alikes raised, then chirps not logged), up to 15:")
             lines += worst.prefix(15).map { "  " + $0.verdict }
         }
         return lines.joined(separator: "\n")

@@ -7,8 +7,9 @@ import SomniqCore
 /// alert comes the profile's debounce later; a T4 alarm is allowed until its second group
 /// has begun sounding, onset + group period + 0.5 s. "One event each": exactly one
 /// `smoke_alarm` event overlaps the label. A look-alike fails when it raises any
-/// `smoke_alarm` event at all. Where the event says the alarm began (its onset, the first
-/// beep the detector heard) is judged apart: `onsetError`.
+/// `smoke_alarm` event at all; a smoke alarm's low-battery chirp fails too when it is not
+/// logged as what it is, a `low_battery` event. Where the event says the alarm began (its
+/// onset, the first beep the detector heard) is judged apart: `onsetError`.
 public struct CaseRun: Sendable {
     public var name: String
     public var index: Int
@@ -26,6 +27,8 @@ public struct CaseRun: Sendable {
     public var labels: [(onset: Double, offset: Double)]
     /// The smoke_alarm events the pipeline raised (onset, offset), in order.
     public var events: [(onset: Double, offset: Double)]
+    /// The onsets of the low_battery events the pipeline opened, in order.
+    public var lowBattery: [Double] = []
     /// When each of them was raised: its score rose to the profile's `on` (its trace's
     /// `confirmed_s` less the debounce), in order.
     public var raised: [Double]
@@ -43,8 +46,13 @@ public struct CaseRun: Sendable {
     public var found: Bool { latency != nil }
     /// Found, and as one event.
     public var foundOnce: Bool { found && overlapping == 1 }
+    /// The look-alikes' family that is a smoke alarm's low-battery chirp: it must be logged
+    /// as `low_battery`.
+    public static let chirpFamily = "low-battery-chirp"
+    /// Whether this is a low-battery chirp's case.
+    public var isChirp: Bool { !isAlarm && family == Self.chirpFamily }
     /// What the battery requires of this case held.
-    public var passed: Bool { isAlarm ? (!isRequired || foundOnce) : events.isEmpty }
+    public var passed: Bool { isAlarm ? (!isRequired || foundOnce) : events.isEmpty && (!isChirp || !lowBattery.isEmpty) }
 
     /// Samples handed to the pipeline per push, as the file reader's blocks.
     public static let block = 8192
@@ -61,6 +69,7 @@ public struct CaseRun: Sendable {
         let pipeline = try Pipeline(transform: transform, profile: profile, home: home)
         var found: [(onset: Double, offset: Double)] = []
         var raised: [Double] = []
+        var lowBattery: [Double] = []
         var opened = 0, heldBack = 0
         func collect(_ outputs: [PipelineOutput]) {
             for o in outputs {
@@ -70,6 +79,7 @@ public struct CaseRun: Sendable {
                     if e.suppressed == .home { heldBack += 1 }
                     raised.append((e.trace.confirmed ?? e.onset) - e.trace.rule.debounce)
                 case let .end(e) where e.soundClass == .smokeAlarm: found.append((e.onset, e.offset))
+                case let .start(e) where e.soundClass == .lowBattery: lowBattery.append(e.onset)
                 default: break
                 }
             }
@@ -86,6 +96,7 @@ public struct CaseRun: Sendable {
         precondition(opened == found.count, "every smoke_alarm event opened is closed by finish()")
         self.init(item, events: found, raised: raised)
         self.heldBack = heldBack
+        self.lowBattery = lowBattery
     }
 
     /// Judges `item` given the smoke_alarm events raised on it.
@@ -138,8 +149,10 @@ public struct CaseRun: Sendable {
         let events = self.events.map { "\(fixed($0.onset, 1))-\(fixed($0.offset, 1))" }.joined(separator: ", ")
         let what: String
         if !isAlarm {
-            what = self.events.isEmpty ? "raised nothing"
-                : "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))"
+            what = (self.events.isEmpty ? "raised nothing"
+                : "raised \(self.events.count) smoke_alarm event\(self.events.count == 1 ? "" : "s") (\(events))")
+                + (!isChirp ? "" : lowBattery.isEmpty ? ", logged no low_battery event"
+                    : ", logged low_battery at " + lowBattery.map { fixed($0, 1) }.joined(separator: ", ") + " s")
         } else if !found {
             what = self.events.isEmpty ? "missed (no smoke_alarm event)"
                 : "missed (events \(events); label \(fixed(labels[0].onset, 1))-\(fixed(labels[0].offset, 1)), allowed \(fixed(allowed, 1)) s)"
