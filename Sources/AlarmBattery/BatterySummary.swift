@@ -86,7 +86,8 @@ public struct BatterySummary: Sendable {
         let worst = req.filter { !$0.found }.sorted { $0.inBandSnrDb > $1.inBandSnrDb }
             + split.sorted { $0.overlapping > $1.overlapping } + raised + unlogged.filter(\.events.isEmpty)
         if !worst.isEmpty {
-            lines.append("worst cases (missed at the highest SNR first, then split, then look-alikes raised, then chirps not logged), up to 15:")
+            lines.append("worst cases (missed at the highest SNR first, then split, then look-alikes raised"
+                + (unlogged.isEmpty ? "" : ", then chirps not logged") + "), up to 15:")
             lines += worst.prefix(15).map { "  " + $0.verdict }
         }
         return lines.joined(separator: "\n")
