@@ -2,7 +2,7 @@ import RealModule
 
 /// Sounds of a bedroom that beep, ring, whistle or hold a tone and are not a smoke or CO
 /// alarm: none may raise `smoke_alarm`. Each is drawn whole from the seed, 20-60 s long
-/// (the low-battery chirp as long as its 2-3 chirps need), at a peak of -55..-5 dBFS over
+/// (the low-battery chirp as long as its 3 chirps need), at a peak of -55..-5 dBFS over
 /// a background as the alarms have, at 10-35 dB SNR (RMS while it sounds over the
 /// background's RMS, full band), half of them through a room.
 extension Battery {
@@ -174,9 +174,11 @@ struct Sketch {
     }
 
     /// A smoke alarm's low-battery chirp: one 3-4 kHz chirp of 30-100 ms every 30-60 s.
-    /// It is a warning, not an alarm; 2-3 chirps (the case is as long as they need).
+    /// It is a warning, not an alarm; 3 chirps, the fewest that show its timer's period (the
+    /// case is as long as they need). `n` is still drawn, 2-3, and not used, so that every
+    /// other draw and every other case stays as it was.
     mutating func lowBatteryChirp(_ rng: inout SplitMix64) -> String {
-        let f = rng.uniform(3000...4000), d = rng.uniform(0.03...0.1), every = rng.uniform(30...60), n = rng.int(2...3)
+        let f = rng.uniform(3000...4000), d = rng.uniform(0.03...0.1), every = rng.uniform(30...60), _ = rng.int(2...3), n = 3
         let wave = Waveform.drawPiezo(&rng)
         let first = rng.uniform(1...5)
         for k in 0..<n { note([f], at: first + Double(k) * every, for: d, waveform: wave, ramp: 0.002) }

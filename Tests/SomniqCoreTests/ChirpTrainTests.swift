@@ -31,25 +31,35 @@ private func firstFrame(after t: Double) -> Double {
     return AlarmDetector.seconds(g)
 }
 
-@Test func aTrainOfChirpsOpensAtItsSecondChirpAndIsOneTrainUntilTheyStop() throws {
-    let second = try #require(listen(chirps(at: [5, 45.3]), seconds: 50).train)
-    #expect(second.from == firstFrame(after: 45.3))      // the second chirp, to the frame
-    #expect(second.chirps == 2 && second.active && second.hz > 3250 && second.hz < 3350)
-    // A third and a fourth 30-40 s later: the same train, still open at its second chirp.
-    let going = try #require(listen(chirps(at: [5, 45.3, 80, 118]), seconds: 125).train)
-    #expect(going.from == second.from && going.chirps == 4 && going.active)
-    #expect(going.to > 124)                              // now, while the next may come
+@Test func aTrainOfChirpsOpensAtItsThirdChirpAndIsOneTrainUntilTheyStop() throws {
+    let third = try #require(listen(chirps(at: [5, 45.3, 85.6]), seconds: 90).train)
+    #expect(third.from == firstFrame(after: 85.6))       // the third chirp, to the frame
+    #expect(third.chirps == 3 && third.active && third.hz > 3250 && third.hz < 3350)
+    // A fourth and a fifth 30-40 s later: the same train, still open at its third chirp.
+    let going = try #require(listen(chirps(at: [5, 45.3, 85.6, 120, 158]), seconds: 165).train)
+    #expect(going.from == third.from && going.chirps == 5 && going.active)
+    #expect(going.to > 164)                              // now, while the next may come
     // None for 75 s after the last: over, at the end of its last chirp.
-    let over = try #require(listen(chirps(at: [5, 45.3, 80]), seconds: 160).train)
-    #expect(!over.active && over.chirps == 3 && over.from == second.from)
-    #expect(abs(over.to - 80.06) < 2 * AlarmDetector.frameSeconds)
+    let over = try #require(listen(chirps(at: [5, 45.3, 85.6, 120]), seconds: 200).train)
+    #expect(!over.active && over.chirps == 4 && over.from == third.from)
+    #expect(abs(over.to - 120.06) < 2 * AlarmDetector.frameSeconds)
 }
 
-@Test func oneChirpIsNotYetATrain() {
+@Test func oneOrTwoChirpsAreNotYetATrain() {
     #expect(listen(chirps(at: [5]), seconds: 90).train == nil)
+    #expect(listen(chirps(at: [5, 45.3]), seconds: 125).train == nil)
     // A second one too soon or too late after it is not the next of a train.
-    #expect(listen(chirps(at: [5, 20]), seconds: 30).train == nil)
-    #expect(listen(chirps(at: [5, 85]), seconds: 90).train == nil)
+    #expect(listen(chirps(at: [5, 20, 35]), seconds: 40).train == nil)
+    #expect(listen(chirps(at: [5, 85, 165]), seconds: 170).train == nil)
+}
+
+@Test func threeChirpsAtUnequalIntervalsAreNotATrain() {
+    // 40 s, then 30 s: no one timer's period.
+    #expect(listen(chirps(at: [5, 45, 75]), seconds: 80).train == nil)
+    // 40 s, then 42 s: 5 % longer, more than a timer drifts.
+    #expect(listen(chirps(at: [5, 45, 87]), seconds: 90).train == nil)
+    // 40 s, then 40.8 s: within 3 %, one timer's.
+    #expect(listen(chirps(at: [5, 45, 85.8]), seconds: 90).train != nil)
 }
 
 @Test func chirpsTenSecondsApartAreNoLowBatteryChirps() {
@@ -58,22 +68,22 @@ private func firstFrame(after t: Double) -> Double {
 
 @Test func chirpsAtTwoPitchesAreNotOneTrain() {
     // 10 % apart: two devices, not one alarm's disc.
-    #expect(listen(chirps(at: [5], hz: 3000) + chirps(at: [45], hz: 3300), seconds: 50).train == nil)
+    #expect(listen(chirps(at: [5, 85], hz: 3000) + chirps(at: [45], hz: 3300), seconds: 90).train == nil)
     // Within 3 %: one.
-    #expect(listen(chirps(at: [5], hz: 3200) + chirps(at: [45], hz: 3280), seconds: 50).train != nil)
+    #expect(listen(chirps(at: [5, 85], hz: 3200) + chirps(at: [45], hz: 3280), seconds: 90).train != nil)
 }
 
 @Test func aChirpMustBeShortAtAPiezosPitchAndAlone() {
     // 0.6 s beeps, 40 s apart: not chirps.
-    #expect(listen(chirps(at: [5, 45], length: 0.6), seconds: 50).train == nil)
+    #expect(listen(chirps(at: [5, 45, 85], length: 0.6), seconds: 90).train == nil)
     // At 1 kHz: no piezo's resonance.
-    #expect(listen(chirps(at: [5, 45], hz: 1000), seconds: 50).train == nil)
-    // The second followed 1 s later by another beep at its pitch: not alone.
-    #expect(listen(chirps(at: [5, 45, 46.1]), seconds: 50).train == nil)
+    #expect(listen(chirps(at: [5, 45, 85], hz: 1000), seconds: 90).train == nil)
+    // The third followed 1 s later by another beep at its pitch: not alone.
+    #expect(listen(chirps(at: [5, 45, 85, 86.1]), seconds: 90).train == nil)
     // … or preceded 2 s before by one (a longer beep, itself no chirp).
-    #expect(listen(chirps(at: [5, 45]) + chirps(at: [42.4], length: 0.6), seconds: 50).train == nil)
+    #expect(listen(chirps(at: [5, 45, 85]) + chirps(at: [82.4], length: 0.6), seconds: 90).train == nil)
     // A beep at another pitch near it does not make it less alone.
-    #expect(listen(chirps(at: [5, 45]) + chirps(at: [44, 46], hz: 1500), seconds: 50).train != nil)
+    #expect(listen(chirps(at: [5, 45, 85]) + chirps(at: [84, 86], hz: 1500), seconds: 90).train != nil)
 }
 
 /// ISO 8201 T3 from `start` for `cycles` cycles at `hz`.
@@ -100,7 +110,7 @@ private func t4(from start: Double, groups: Int, hz: Float) -> [Tone] {
     #expect(three.alarm?.pattern == .temporalThree && three.train == nil)
     let four = listen(t4(from: 3, groups: 15, hz: 3100), seconds: 95)
     #expect(four.alarm?.pattern == .temporalFour && four.train == nil)
-    // A chirp, then another 40 s later while a T3 alarm sounds at another pitch: no train.
-    let during = listen(chirps(at: [5, 45], hz: 3600) + t3(from: 30, cycles: 8, hz: 3000), seconds: 50)
+    // Two chirps 40 s apart, then a third 40 s later while a T3 alarm sounds at another pitch: no train.
+    let during = listen(chirps(at: [5, 45, 85], hz: 3600) + t3(from: 70, cycles: 8, hz: 3000), seconds: 90)
     #expect(during.alarm?.active == true && during.train == nil)
 }

@@ -15,27 +15,29 @@
 /// pattern has another within 3 s (T3's tones are 0.5 s apart, its pause 1.5 s; T4's beeps
 /// 0.1 s apart; steady beeping 0.3–3 s), a chirp has none for 30 s. A blip of the room's
 /// noise far under it at its pitch (`Sounder.isOtherSound`) is not another beep. One chirp
-/// is not yet a pattern: the train starts at the second chirp of the same pitch
-/// (`samePitch`) 25–75 s after the first (`interval`), the two a sounder's beeps (neither
-/// noise-like, their peaks within `Sounder.levelSpreadDb`: one drive, one place), and goes
-/// on while each chirp comes that long after the one before, as alike. It is over once
-/// `interval`'s longest passes without one. Where a smoke alarm sounds (the detector's
-/// span) there is no chirp.
+/// is not yet a pattern, nor are two: lone blips of a room's noise pair up by chance. The
+/// chirps come from the alarm's timer, so its interval repeats: the train starts at the
+/// third chirp of the same pitch (`samePitch`), the second 25–75 s after the first
+/// (`interval`) and the third as long after the second as that (`repeatTolerance`), the
+/// three a sounder's beeps (none noise-like, their peaks within `Sounder.levelSpreadDb`: one
+/// drive, one place), and goes on while each chirp comes 25–75 s after the one before, as
+/// alike. It is over once `interval`'s longest passes without one. Where a smoke alarm
+/// sounds (the detector's span) there is no chirp.
 ///
 /// Time is counted in the detector's frames (`AlarmDetector.frameSeconds`), from sample
 /// counts. Pure and allocation-free per frame.
 public struct ChirpTrain: Sendable {
-    /// The train heard last: from its second chirp on.
+    /// The train heard last: from its third chirp on.
     public struct Span: Sendable, Equatable {
-        /// The second chirp's start (seconds of the stream): where the event opens.
+        /// The third chirp's start (seconds of the stream): where the event opens.
         public var from: Double
         /// Now while the train goes on; once it is over, the end of its last chirp.
         public var to: Double
         /// Whether the next chirp may still come (`interval`'s longest has not passed).
         public var active: Bool
-        /// The first chirp's pitch; every chirp of the train lies within `samePitch` of it.
+        /// The second chirp's pitch; every later chirp of the train lies within `samePitch` of it.
         public var hz: Float
-        /// Chirps heard in it, the first (before `from`) among them.
+        /// Chirps heard in it, the first two (before `from`) among them.
         public var chirps: Int
         /// The latest chirp's start and end (seconds of the stream).
         public var lastChirp: Double, lastChirpEnd: Double
@@ -65,6 +67,11 @@ public struct ChirpTrain: Sendable {
     /// The next chirp comes 25–75 s after the one before: "at least once a minute"
     /// (UL 217, NFPA 72), 30–60 s as made, with a quarter more or less for the makers' spread.
     static let interval: ClosedRange<Double> = 25...75
+    /// The third chirp comes as long after the second as the second after the first, within
+    /// 3 %: one timer's period (a smoke alarm's microcontroller counts its minute on an RC or
+    /// crystal clock, a few percent at worst over its temperature range), and the frame each
+    /// chirp is heard to start in (15.6 ms either way).
+    static let repeatTolerance = 0.03
     /// No other beep within 4 % of a chirp's pitch (a sounder's ±3 % and the estimate's
     /// error, `AlarmDetector.t4QuietBand`) in the 3 s before it …
     static let quietBefore = 3.0
@@ -74,12 +81,16 @@ public struct ChirpTrain: Sendable {
     static let quietAfter = 1.5
     static let quietBand: Float = AlarmDetector.t4QuietBand
 
-    /// A beep heard: its frames (`end` exclusive), mean pitch and peak level, and its cues.
+    /// A beep heard: its frames (`end` exclusive), mean pitch and peak level, and its cues;
+    /// as a lone chirp that came a train's interval after another like it, that interval
+    /// (seconds) and the two chirps' cues.
     private struct Heard: Sendable {
         var start = Int.min / 2, end = Int.min / 2
         var hz: Float = 0
         var peakDb: Float = -.infinity
         var cues = Sounder.Cues()
+        var pairedAfter: Double?
+        var pairCues = Sounder.Cues()
 
         /// Whether `other` is another beep near this one's pitch (not this one again, cut by
         /// the next channel too: that one shares its frames), and not a blip far under it.
@@ -105,8 +116,9 @@ public struct ChirpTrain: Sendable {
     /// chirp takes the place of a quieter one when they are full.
     private var candidates = InlineArray<4, Heard>(repeating: Heard())
     private var waiting: UInt8 = 0, spoilt: UInt8 = 0
-    /// Chirps heard alone that start no train yet, each the first of the next one, for
-    /// `interval`'s longest (bit k of `lonely` for slot k); as full, the same way.
+    /// Chirps heard alone that start no train yet, each the first (or, paired, the second) of
+    /// the next one, for `interval`'s longest (bit k of `lonely` for slot k); as full, the
+    /// same way.
     private var lones = InlineArray<8, Heard>(repeating: Heard())
     private var lonely: UInt8 = 0
     /// The latest train (nil when there has been none).
@@ -180,8 +192,9 @@ public struct ChirpTrain: Sendable {
         span = s
     }
 
-    /// A chirp, alone: the next of the train, the second of a new one, or a first.
+    /// A chirp, alone: the next of the train, the third of a new one, a second or a first.
     private mutating func chirped(_ c: Heard) {
+        var c = c
         let start = AlarmDetector.seconds(c.start), end = AlarmDetector.seconds(c.end)
         if var s = span, s.active {
             if abs(c.hz - s.hz) <= Self.samePitch * s.hz, Self.interval.contains(start - s.lastChirp),
@@ -200,12 +213,19 @@ public struct ChirpTrain: Sendable {
             for k in lones.indices where lonely & (1 << k) != 0 {
                 if c.maySoundLike(lones[k]), lones[k].start > first?.start ?? .min { first = lones[k] }
             }
-            if let first, Self.interval.contains(start - AlarmDetector.seconds(first.start)),
-               (first.cues + c.cues).areSounder(levelSpread: Sounder.levelSpreadDb) {
-                span = Span(from: start, to: end, active: true, hz: first.hz, chirps: 2, lastChirp: start, lastChirpEnd: end,
-                            cues: first.cues + c.cues)
-                lonely = 0
-                return
+            let after = first.map { start - AlarmDetector.seconds($0.start) } ?? 0
+            if let first, Self.interval.contains(after) {
+                if let period = first.pairedAfter, abs(after - period) <= Self.repeatTolerance * period,
+                   (first.pairCues + c.cues).areSounder(levelSpread: Sounder.levelSpreadDb) {
+                    span = Span(from: start, to: end, active: true, hz: first.hz, chirps: 3, lastChirp: start, lastChirpEnd: end,
+                                cues: first.pairCues + c.cues)
+                    lonely = 0
+                    return
+                }
+                if (first.cues + c.cues).areSounder(levelSpread: Sounder.levelSpreadDb) {
+                    c.pairedAfter = after
+                    c.pairCues = first.cues + c.cues
+                }
             }
         }
         // This one is now its sounder's last.

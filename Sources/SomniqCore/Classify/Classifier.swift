@@ -197,7 +197,7 @@ public struct Classifier: Sendable {
 
     /// Whether a train of low-battery chirps (`ChirpTrain`) was under way in the first half of
     /// the window being decided, as known to the newest window in view: the window that holds
-    /// its second chirp's start opens it, and it goes on while the train does.
+    /// its third chirp's start opens it, and it goes on while the train does.
     private func chirping(in f: WindowFeatures) -> Float {
         let firstHalf = f.startSeconds..<(f.startSeconds + 0.5)
         return (0...Self.lookahead).contains { pending[$0]?.features.lowBattery?.overlaps(firstHalf) == true } ? 1 : 0
