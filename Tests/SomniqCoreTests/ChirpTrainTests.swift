@@ -84,6 +84,9 @@ private func firstFrame(after t: Double) -> Double {
     #expect(listen(chirps(at: [5, 45, 85]) + chirps(at: [82.4], length: 0.6), seconds: 90).train == nil)
     // A beep at another pitch near it does not make it less alone.
     #expect(listen(chirps(at: [5, 45, 85]) + chirps(at: [84, 86], hz: 1500), seconds: 90).train != nil)
+    // Nor does another line in its own frames that ends first (a piezo's harmonic aliased
+    // past 8 kHz): it is not the chirp again.
+    #expect(listen(chirps(at: [5, 45, 85]) + chirps(at: [5], hz: 4300, length: 0.04), seconds: 90).train != nil)
 }
 
 /// ISO 8201 T3 from `start` for `cycles` cycles at `hz`.

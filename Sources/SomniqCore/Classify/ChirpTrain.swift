@@ -100,6 +100,11 @@ public struct ChirpTrain: Sendable {
 
         func overlaps(_ other: Heard) -> Bool { other.end > start && other.start < end }
 
+        /// Whether `other` is this beep again, cut by the next channel: it shares its frames
+        /// and its pitch. Not another line in the same frames, such as a piezo's harmonic
+        /// aliased past 8 kHz (a 3.9 kHz chirp's third at 4.3 kHz), heard first.
+        func isAgain(_ other: Heard) -> Bool { overlaps(other) && abs(other.hz - hz) <= ChirpTrain.quietBand * hz }
+
         /// Whether `other` may be the same sounder's: its pitch within `samePitch`, its peak
         /// within `Sounder.levelSpreadDb` (a blip of the room's noise at the pitch is not).
         func maySoundLike(_ other: Heard) -> Bool {
@@ -153,7 +158,7 @@ public struct ChirpTrain: Sendable {
         var again = false
         for k in candidates.indices where waiting & (1 << k) != 0 {
             if candidates[k].isNear(h) { spoilt |= 1 << k }
-            if candidates[k].overlaps(h) { again = true }
+            if candidates[k].isAgain(h) { again = true }
         }
         if !again, Self.chirpSeconds.contains(b.seconds), Self.hz.contains(b.hz), b.hzDeviation <= Self.pitchDeviation {
             let quiet = Self.frames(Self.quietBefore)
