@@ -13,6 +13,8 @@ struct BeepSegmenter: Sendable {
         var spread: Float = 0
         /// Its loudest frame's level (dB, the frame's scale).
         var peakDb: Float = 0
+        /// The highest its line stood over its neighbourhood in any frame (dB).
+        var contrastDb: Float = 0
         /// How its level moved over its frames: the slope of a line fitted to them (dB a second).
         var slopeDbPerSecond: Float = 0
         /// The share of its frames within `Sounder.topDb` of its peak (of its first 64).
@@ -32,7 +34,7 @@ struct BeepSegmenter: Sendable {
     private(set) var beepStart = 0, lastOn = -1_000_000
     private var hzSum: Float = 0, frames = 0
     private(set) var hzMin: Float = 0, hzMax: Float = 0
-    private var peakDb: Float = 0
+    private var peakDb: Float = 0, contrastDb: Float = 0
     /// The lowest level the line fell to since its last beep, or nil when it vanished.
     private var valleyDb: Float?
     /// Sums over the beep's frames of t, t², level and t·level, t counted in frames from its
@@ -71,6 +73,7 @@ struct BeepSegmenter: Sendable {
         beepStart = frame
         lastOn = frame
         hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
+        contrastDb = line.contrastDb
         valleyDb = nil
         sumT = 0; sumTT = 0; sumL = line.levelDb; sumTL = 0
         levels = SIMD64(repeating: -.infinity)
@@ -116,7 +119,7 @@ struct BeepSegmenter: Sendable {
         let offset = hzOffsets / n
         let hzVar: Float = max(0, hzOffsetSquares / n - offset * offset)
         let topShare = Float(nTop) / Float(max(1, nTaken))
-        return Beep(start: beepStart, end: lastOn + 1, hz: mean, spread: hzMax / hzMin - 1, peakDb: peakDb,
+        return Beep(start: beepStart, end: lastOn + 1, hz: mean, spread: hzMax / hzMin - 1, peakDb: peakDb, contrastDb: contrastDb,
                     slopeDbPerSecond: slope * SubFrame.rate, topShare: topShare, hzDeviation: hzVar.squareRoot() / mean,
                     topFrames: lastTop - firstTop + 1)
     }
@@ -144,6 +147,7 @@ struct BeepSegmenter: Sendable {
                 hzOffsets += line.hz - hzFirst; hzOffsetSquares += (line.hz - hzFirst) * (line.hz - hzFirst)
                 hzMin = min(hzMin, line.hz); hzMax = max(hzMax, line.hz)
                 peakDb = max(peakDb, line.levelDb)
+                contrastDb = max(contrastDb, line.contrastDb)
                 return nil
             }
             guard frame - lastOn > bridgeFrames else { return nil }
