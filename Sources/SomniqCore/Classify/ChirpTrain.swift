@@ -10,12 +10,12 @@
 /// Fed the beeps `AlarmDetector` cuts (`forEachEndedBeep`), frame by frame; it changes none of
 /// the detector's rules. A chirp is a beep of `chirpSeconds` at `hz`, its pitch steady as a
 /// driven disc's (`pitchDeviation`: a room's noise makes lone blips at any pitch, and theirs
-/// wander further), with no other beep near its pitch `quietBefore` before it or
-/// `quietAfter` after it: every beep of an alarm's
-/// pattern has another within 3 s (T3's tones are 0.5 s apart, its pause 1.5 s; T4's beeps
-/// 0.1 s apart; steady beeping 0.3–3 s), a chirp has none for 30 s. A blip of the room's
-/// noise far under it at its pitch (`Sounder.isOtherSound`) is not another beep. One chirp
-/// is not yet a pattern, nor are two: lone blips of a room's noise pair up by chance. The
+/// wander further) and standing far over the room's noise at it (`contrastDb`), with no
+/// other beep near its pitch `quietBefore` before it or `quietAfter` after it: every beep of
+/// an alarm's pattern has another within 3 s (T3's tones are 0.5 s apart, its pause 1.5 s;
+/// T4's beeps 0.1 s apart; steady beeping 0.3–3 s), a chirp has none for 30 s. A blip of
+/// the room's noise far under it at its pitch (`Sounder.isOtherSound`) is not another beep.
+/// One chirp is not yet a pattern, nor are two: lone blips of a room's noise pair up by chance. The
 /// chirps come from the alarm's timer, so its interval repeats: the train starts at the
 /// third chirp of the same pitch (`samePitch`), the second 25–75 s after the first
 /// (`interval`) and the third as long after the second as that (`repeatTolerance`), the
@@ -61,6 +61,13 @@ public struct ChirpTrain: Sendable {
     /// a room 0.06–0.11 %; the lone blips of a room's noise in the band that paired up as
     /// chirps on the demo night and `quiet/` nights, 0.5–2 % (one of each pair at least).
     static let pitchDeviation: Float = 0.004
+    /// A chirp's line stands 25 dB or more over its neighbourhood (`BeepSegmenter.Beep.contrastDb`)
+    /// in some frame: a piezo disc driven at full strength for its moment, as loud as the
+    /// alarm's beeps, stands far out of the room's noise at its pitch. Measured: the battery's
+    /// chirps 39.6-55 dB (at 12-34 dB SNR full band, in rooms); the lone blips of the room's
+    /// noise that came as chirps 12-15.2 dB, just over the cut's start, among them the three
+    /// of the fan loop (`stress-fan-fg_fan-dry`, 12.3 dB) that a 3 s loop repeats 30.03 s apart.
+    static let contrastDb: Float = 25
     /// The chirps of one alarm lie within 3 % of the first's pitch: its disc's resonance,
     /// with the frame pitch estimate's error (a tenth of a bin) and a warm or cold room's drift.
     static let samePitch: Float = 0.03
@@ -160,7 +167,8 @@ public struct ChirpTrain: Sendable {
             if candidates[k].isNear(h) { spoilt |= 1 << k }
             if candidates[k].isAgain(h) { again = true }
         }
-        if !again, Self.chirpSeconds.contains(b.seconds), Self.hz.contains(b.hz), b.hzDeviation <= Self.pitchDeviation {
+        if !again, Self.chirpSeconds.contains(b.seconds), Self.hz.contains(b.hz), b.hzDeviation <= Self.pitchDeviation,
+           b.contrastDb >= Self.contrastDb {
             let quiet = Self.frames(Self.quietBefore)
             var alone = true
             for k in recent.indices where h.isNear(recent[k]) && h.start - recent[k].end < quiet { alone = false }
