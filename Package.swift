@@ -44,10 +44,7 @@ let package = Package(
         .target(name: "SomniqCore", dependencies: [
             .product(name: "RealModule", package: "swift-numerics"),
         ], plugins: ["EmbedData"]),
-        .plugin(name: "EmbedData", capability: .buildTool(), dependencies: ["learned-rules-form"]),
-        // Reads rules/learned.txt into the Swift source of its binary form, for EmbedData:
-        // the build's own tool, built for the host (Swift's standard library alone).
-        .executableTarget(name: "learned-rules-form"),
+        .plugin(name: "EmbedData", capability: .buildTool()),
 
         // The event log's one schema: every record as a type, encoded and decoded here alone.
         .target(name: "SomniqLog", dependencies: ["SomniqCore"]),

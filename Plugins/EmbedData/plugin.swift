@@ -5,10 +5,8 @@ import PackagePlugin
 /// repository: the built-in profiles (`profiles/*.json`) and the learned rules
 /// (`rules/learned.txt`, written by the trainer) become Swift sources in the build's own
 /// directory (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts
-/// that write them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`); the
-/// rules' binary form (`BuiltinLearnedRulesForm.swift`: their numbers as Floats' bits, so
-/// that somniq reads no text at start) is written by a tool built for the host first,
-/// `learned-rules-form`.
+/// that write them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`), so no
+/// tool is built for the host first.
 @main
 struct EmbedData: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -28,11 +26,6 @@ struct EmbedData: BuildToolPlugin {
                           arguments: [embedRules.path(), out.appending(path: "BuiltinLearnedRules.swift").path()],
                           inputFiles: [rules, embedRules],
                           outputFiles: [out.appending(path: "BuiltinLearnedRules.swift")]),
-            .buildCommand(displayName: "Reading rules/learned.txt into its binary form",
-                          executable: try context.tool(named: "learned-rules-form").url,
-                          arguments: [rules.path(), out.appending(path: "BuiltinLearnedRulesForm.swift").path()],
-                          inputFiles: [rules],
-                          outputFiles: [out.appending(path: "BuiltinLearnedRulesForm.swift")]),
         ]
     }
 }
