@@ -346,3 +346,17 @@ private struct NarrowbandNoise {
     })
     #expect(span.pattern == .steadyBeeps)
 }
+
+@Test func aT4sSecondGroupLouderThanItsFirstIsNoOneSoundersAlarm() throws {
+    // A sounder drives every group alike, and the room is the same five seconds later: a
+    // second group 5 dB over the first keeps T4's cadence as a tune's notes or a phone's rings
+    // may, but is no alarm; 1 dB over it, it is one.
+    let beeps = t4(from: 4, groups: 3)
+    func level(_ k: Int, second: Float) -> Float {
+        let t = AlarmDetector.seconds(k)
+        return t > 9 && t < 11 ? second : 0
+    }
+    #expect(detect(beeps, seconds: 12) { k in (level(k, second: 5), 0) } == nil)
+    #expect(try #require(detect(beeps, seconds: 12) { k in (level(k, second: 1), 0) }).pattern == .temporalFour)
+}
+

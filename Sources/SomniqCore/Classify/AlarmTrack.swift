@@ -306,7 +306,8 @@ struct AlarmTrack: Sendable {
               strays <= AlarmDetector.t4Strays, abs(group.beeps - lastGroup.beeps) <= 1 || group.beeps < lastGroup.beeps
         else { return nil }
         let pause = Double(group.start - lastGroup.end) * AlarmDetector.frameSeconds
-        guard AlarmDetector.t4Pause.contains(pause), (lastGroup.cues + group.cues).areSounder() else { return nil }
+        guard AlarmDetector.t4Pause.contains(pause), (lastGroup.cues + group.cues).areSounder(),
+              abs(group.cues.loudest - lastGroup.cues.loudest) <= Sounder.groupLevelDb else { return nil }
         return lastGroup.start
     }
 
