@@ -360,3 +360,14 @@ private struct NarrowbandNoise {
     #expect(try #require(detect(beeps, seconds: 12) { k in (level(k, second: 1), 0) }).pattern == .temporalFour)
 }
 
+@Test func theOvertonesOfABeeperUnderTheHornBandAreNoSteadyBeeping() throws {
+    // A reversing lorry's beeper at 1120 Hz, 0.5 s every 0.94 s for 20 s: its second and
+    // third harmonics, 20 dB under it, beep steadily in the horn band, in step with it.
+    let beeps = every(0.94, from: 3, count: 21, length: 0.5)
+    let beeper: [(hz: Float, tones: [(Double, Double)])] = [(1120, beeps), (2240, beeps), (3360, beeps)]
+    #expect(detect(beeper, seconds: 24, loudness: [1: (-60, 20), 2: (-62, 18)]) == nil)
+    // A piezo at 2240 Hz with its overtone at 3360 Hz is an alarm: nothing sounds under it.
+    let span = try #require(detect(Array(beeper.dropFirst()), seconds: 24, loudness: [1: (-62, 18)]))
+    #expect(span.pattern == .steadyBeeps)
+    #expect(abs(span.from - 3) < 0.05)
+}

@@ -212,8 +212,8 @@ public struct AlarmDetector: Sendable {
             lineBits[c] = 0
             if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
-            if channels[c].ended.coarse != nil, isTune(c, frame: frame) { channels[c].markSteadyRunTune() }
-            if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsTune {
+            if channels[c].ended.coarse != nil, isTune(c, frame: frame) || isOvertone(c, frame: frame) { channels[c].markSteadyRunOther() }
+            if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsOther {
                 confirm(pattern, from: from, channel: c, frame: frame)
             }
             if channels[c].held.on { horn(c, frame: frame) }
@@ -277,6 +277,28 @@ public struct AlarmDetector: Sendable {
         for d in channels.indices where d != c {
             let theirs = channels[d].steadyRuns
             if theirs.0.beatsBetween(run, at: frame) || theirs.1.beatsBetween(run, at: frame) { return true }
+        }
+        return false
+    }
+
+    /// Whether the steady run that channel `c`'s last beep went on is the overtone of a
+    /// sounder under the horn band: a run at half or a third of its pitch (within
+    /// `sameToneTolerance`), as loud or louder, beeps with it, in step. A piezo horn's line is
+    /// its disc's resonance, 2-4.5 kHz, with overtones above it and nothing under it; a
+    /// reversing lorry's beeper at 1.1 kHz has its second and third harmonics in the band.
+    private func isOvertone(_ c: Int, frame: Int) -> Bool {
+        guard let run = channels[c].steadyRun, run.novel, run.intervals >= 1 else { return false }
+        func fundamental(_ theirs: AlarmTrack.SteadyRun, at under: Float) -> Bool {
+            abs(theirs.first.hz - under) <= Self.sameToneTolerance * under && theirs.cues.loudest >= run.cues.loudest
+                && theirs.beatsWith(run, at: frame)
+        }
+        for k in 2...3 {
+            let under = run.first.hz / Float(k)
+            guard !Self.hornHz.contains(under) else { continue }
+            for d in channels.indices where Self.inChannel(under, centre: Self.centres[d]) {
+                let theirs = channels[d].steadyRuns
+                if fundamental(theirs.0, at: under) || fundamental(theirs.1, at: under) { return true }
+            }
         }
         return false
     }

@@ -75,9 +75,10 @@ struct AlarmTrack: Sendable {
         private(set) var count = 0, intervals = 0
         private(set) var period: Double = 0
         private(set) var cues = Sounder.Cues()
-        /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`): then it never
+        /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`) or the
+        /// overtone of a sounder under the horn band (`AlarmDetector.isOvertone`): then it never
         /// becomes an alarm.
-        var tune = false
+        var other = false
 
         init() {}
         /// Whether its first beep, or the one before it, came out of silence at its pitch, after
@@ -139,6 +140,17 @@ struct AlarmTrack: Sendable {
             return offset > max(2, 0.5 * Double(min(other.last.end - other.last.start, last.end - last.start)))
         }
 
+        /// Whether this run beeps with `other`, in step (its beeps start within two frames of
+        /// `other`'s) and at its interval, as a sounder's fundamental does with its overtones.
+        func beatsWith(_ other: SteadyRun, at frame: Int) -> Bool {
+            guard count >= 3, intervals >= 2, !isOver(at: frame), other.period > 0,
+                  abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return false }
+            let periodFrames = other.period / AlarmDetector.frameSeconds
+            let lag = Double(last.start - other.last.start)
+            let offset = abs(lag - (lag / periodFrames).rounded() * periodFrames)
+            return offset <= 2
+        }
+
         private func isOver(at frame: Int) -> Bool {
             let since = Double(frame - last.start) * AlarmDetector.frameSeconds
             let longest = intervals == 0 ? AlarmDetector.steadyPeriod.upperBound : 2 * (1 + AlarmDetector.steadyPeriodTolerance) * period
@@ -151,7 +163,7 @@ struct AlarmTrack: Sendable {
             let span = Double(last.end - first.start) * AlarmDetector.frameSeconds
             // A beep lost in noise is forgiven once in every four intervals; blips that come
             // now and then at a multiple of some period are not a sounder's beeping.
-            guard novel, !tune, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
+            guard novel, !other, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
                   AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz),
                   cues.areSoundersTones else { return nil }
             return first.start
@@ -353,13 +365,13 @@ struct AlarmTrack: Sendable {
         return steadyRuns.0.count > 0 && steadyRuns.0.last == b ? steadyRuns.0 : steadyRuns.1.count > 0 && steadyRuns.1.last == b ? steadyRuns.1 : nil
     }
 
-    /// Whether that run was heard to be a tune's.
-    var steadyRunIsTune: Bool { steadyRun?.tune ?? false }
+    /// Whether that run was heard to be another sound's (a tune's, an overtone).
+    var steadyRunIsOther: Bool { steadyRun?.other ?? false }
 
-    /// Marks that run as a tune's.
-    mutating func markSteadyRunTune() {
+    /// Marks that run as another sound's.
+    mutating func markSteadyRunOther() {
         guard let b = ended.coarse else { return }
-        if steadyRuns.0.last == b { steadyRuns.0.tune = true } else if steadyRuns.1.last == b { steadyRuns.1.tune = true }
+        if steadyRuns.0.last == b { steadyRuns.0.other = true } else if steadyRuns.1.last == b { steadyRuns.1.other = true }
     }
 
     /// A piezo horn beeping steadily, without the T3 rhythm (EN 14604 prescribes no pattern):
