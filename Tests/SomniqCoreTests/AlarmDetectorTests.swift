@@ -371,3 +371,18 @@ private struct NarrowbandNoise {
     #expect(span.pattern == .steadyBeeps)
     #expect(abs(span.from - 3) < 0.05)
 }
+
+@Test func aT4GroupThatALongerSoundInItsBandFollowsIsNoAlarm() throws {
+    // A phone's ring every 6 s, 2 s long: its line at 486 Hz beats into short beeps, and from
+    // 0.4 s on another line holds at 471 Hz (3 % lower, 4 dB louder). Where that line is the
+    // stronger, the first three beeps keep a T4 group and pause, but T4's pause is silent in
+    // its band: no alarm. The three beeps alone, every 6 s, are one.
+    let starts = [4.0, 10.0, 16.0]
+    let beeps: [(Double, Double)] = starts.flatMap { s in every(0.125, from: s, count: 16, length: 0.05) }
+    let holds: [(Double, Double)] = starts.map { s in (s + 0.4, s + 1.9) }
+    let ring: [(hz: Float, tones: [(Double, Double)])] = [(486, beeps), (471, holds)]
+    #expect(detect(ring, seconds: 20, loudness: [1: (-36, 34)]) == nil)
+    let three: [(Double, Double)] = starts.flatMap { s in every(0.125, from: s, count: 3, length: 0.05) }
+    let alone: [(hz: Float, tones: [(Double, Double)])] = [(486, three)]
+    #expect(try #require(detect(alone, seconds: 20)).pattern == .temporalFour)
+}

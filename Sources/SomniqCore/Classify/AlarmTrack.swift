@@ -242,9 +242,12 @@ struct AlarmTrack: Sendable {
         }
         quiescent = false
         var found: (AlarmDetector.Pattern, from: Int)?
-        if let beep = fine.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
-            ended.fine = beep
-            if let from = temporalFour(beep) { found = (.temporalFour, from) }
+        if let beep = fine.frame(lines, inChannel: inChannel, at: frame) {
+            if beep.seconds > AlarmDetector.t4Beep.upperBound { holds(beep) }
+            if beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
+                ended.fine = beep
+                if let from = temporalFour(beep) { found = (.temporalFour, from) }
+            }
         }
         if let beep = held.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
         if let beep = coarse.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
@@ -321,6 +324,23 @@ struct AlarmTrack: Sendable {
         guard AlarmDetector.t4Pause.contains(pause), (lastGroup.cues + group.cues).areSounder(),
               abs(group.cues.loudest - lastGroup.cues.loudest) <= Sounder.groupLevelDb else { return nil }
         return lastGroup.start
+    }
+
+    /// T4's pause is silent in the band its sounder's beeps may take (`AlarmDetector.t4QuietBand`):
+    /// a longer sound there, in this channel whichever channel it is nearest, within a group's
+    /// gap after the group under way or the last whole one, was going on, and that group was
+    /// its start (a phone's ring whose line broke into beeps before it held).
+    private mutating func holds(_ b: Beep) {
+        func startsIt(_ g: Group) -> Bool {
+            g.beeps > 0 && b.start >= g.start && abs(b.hz - g.hz) <= AlarmDetector.t4QuietBand * g.hz
+                && Double(b.start - g.end) * AlarmDetector.frameSeconds <= AlarmDetector.t4GroupGap.upperBound
+                && !Sounder.isOtherSound(b.peakDb, under: g.cues.loudest)
+        }
+        if startsIt(group) {
+            if lastGroup.valid && Self.same(group.hz, lastGroup.hz) { strays += group.beeps }
+            group = Group()
+        }
+        if lastGroup.valid && startsIt(lastGroup) { lastGroup = Group() }
     }
 
     /// Seconds since the line last sounded near `b`'s pitch (`AlarmDetector.t4QuietBand`),
