@@ -350,14 +350,16 @@ private struct NarrowbandNoise {
 @Test func aT4sSecondGroupLouderThanItsFirstIsNoOneSoundersAlarm() throws {
     // A sounder drives every group alike, and the room is the same five seconds later: a
     // second group 5 dB over the first keeps T4's cadence as a tune's notes or a phone's rings
-    // may, but is no alarm; 1 dB over it, it is one.
+    // may, but is no alarm; 1 dB over it, it is one, and so it is when a clock's tick lands on
+    // one beep of it, 7 dB over the rest.
     let beeps = t4(from: 4, groups: 3)
-    func level(_ k: Int, second: Float) -> Float {
+    func level(_ k: Int, second: Float, tick: Float = 0) -> Float {
         let t = AlarmDetector.seconds(k)
-        return t > 9 && t < 11 ? second : 0
+        return t > 9.6 && t < 9.85 ? second + tick : t > 9.6 && t < 11 ? second : 0
     }
     #expect(detect(beeps, seconds: 12) { k in (level(k, second: 5), 0) } == nil)
     #expect(try #require(detect(beeps, seconds: 12) { k in (level(k, second: 1), 0) }).pattern == .temporalFour)
+    #expect(try #require(detect(beeps, seconds: 12) { k in (level(k, second: 0, tick: 7), 0) }).pattern == .temporalFour)
 }
 
 @Test func theOvertonesOfABeeperUnderTheHornBandAreNoSteadyBeeping() throws {

@@ -322,7 +322,7 @@ struct AlarmTrack: Sendable {
         else { return nil }
         let pause = Double(group.start - lastGroup.end) * AlarmDetector.frameSeconds
         guard AlarmDetector.t4Pause.contains(pause), (lastGroup.cues + group.cues).areSounder(),
-              abs(group.cues.loudest - lastGroup.cues.loudest) <= Sounder.groupLevelDb else { return nil }
+              group.cues.shareALevel(with: lastGroup.cues, within: Sounder.groupLevelDb) else { return nil }
         return lastGroup.start
     }
 

@@ -38,12 +38,14 @@ enum Sounder {
     /// (its lines reach `AlarmDetector.startDb` over their neighbourhood now and then) however
     /// loud the alarm is. Measured on the battery: T4 groups broken by blips 30-40 dB under them.
     static let otherSoundDb: Float = 20
-    /// T4's groups are one drive's, five seconds apart in the same room: their loudest beeps
-    /// lie within 3 dB. Noise 20 dB under a line in its bin (`AlarmDetector.startDb` and the
-    /// rise to it) moves its peak by 0.8 dB at most, each way; a room's response to the same
-    /// beeps is the same. Measured on the battery: every T4 found had its two groups within
-    /// 2.1 dB; a tune's notes and a phone's rings that kept T4's cadence, 3.4-6.1 dB apart.
-    static let groupLevelDb: Float = 3
+    /// T4's groups are one drive's, five seconds apart in the same room: some beep of each
+    /// lies within 2 dB of some beep of the other (`Cues.shareALevel`). Noise 20 dB under a
+    /// line in its bin (`AlarmDetector.startDb` and the rise to it) moves its peak by 0.8 dB at
+    /// most, each way; a tick or a burst that lands on a beep lifts that beep, not its group.
+    /// Measured on the battery: every T4 found had its two groups' levels within 0.43 dB of
+    /// each other (two of them with a clock's tick on one beep, 4 and 7 dB over the rest); a
+    /// tune's notes and a phone's rings that kept T4's cadence, 3.05-6.06 dB apart.
+    static let groupLevelDb: Float = 2
 
     /// Whether a beep at `level` dB is another sound's beside a sounder's at `sounder` dB: more
     /// than `otherSoundDb` under it.
@@ -96,6 +98,12 @@ extension Sounder {
             c.loudest = max(a.loudest, b.loudest); c.quietest = min(a.quietest, b.quietest)
             c.ringing = a.ringing + b.ringing
             return c
+        }
+
+        /// Whether the two sets of beeps reach a common level: the quieter of their quietest
+        /// beeps lies within `db` of the quieter of their loudest.
+        func shareALevel(with other: Cues, within db: Float) -> Bool {
+            max(quietest, other.quietest) - min(loudest, other.loudest) <= db
         }
 
         /// Whether every beep is a sounder's (none noise-like), their peaks within
