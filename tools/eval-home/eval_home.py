@@ -29,7 +29,11 @@ class (--decide-by learned), the built-in ones and the re-fitted ones. The home'
 the sources check/ is cut from: the re-fit's check/-based ship decisions are no longer
 independent of the home (home.py reports which classes' decisions changed).
 
-Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE]
+With --explain, each false alert night B keeps (as shipped, and with each user's memory and
+fit) is said with the true sounds it lies on, by class and source group (the mixer's own
+account, the scene's JSON), and each true event the home held back with the mark it was like.
+
+Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE] [--explain]
                     [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR] [--refit-weight W]]
 """
 import argparse, csv, importlib.util, json, os, random, shutil, subprocess, sys, glob
@@ -37,6 +41,8 @@ from types import SimpleNamespace
 
 COLLAR = 1.0
 VERBOSE = False
+# The classes no home can teach away (HomeMemory.untouchable and neverTaughtAway).
+CRITICAL = {"smoke_alarm", "glass_break", "scream", "gasp", "breathing_pause"}
 
 
 def run(cmd, **kw):
@@ -128,6 +134,94 @@ def events(log):
     return found
 
 
+def sounds(flac, groups):
+    """The true sounds of a scene and their sources: (start, end, class, source groups) for
+    each label span of each event its JSON records (the mixer's own account of what it put
+    where); `groups` maps a clip's file to its source group (FOLDS.tsv)."""
+    out = []
+    for e in json.load(open(flac[:-5] + ".json")).get("events", []):
+        src = sorted({groups.get(p["clip"], p["clip"]) for p in e.get("parts", []) if "clip" in p})
+        for lo, hi in e.get("labels", []):
+            out.append((lo, hi, e["class"], src))
+    return out
+
+
+def source_groups(corpus):
+    with open(os.path.join(corpus, "FOLDS.tsv")) as f:
+        return {r["file"]: r["group"] for r in csv.DictReader(f, delimiter="\t")}
+
+
+def heard_on(files, log, groups):
+    """Each event of `log` with what it lay on: {id: (recording, class, onset, offset, alert,
+    suppressed, home trace, [(class, source group)] of the true sounds it overlaps)}."""
+    under = {f: sounds(f, groups) for f in files}
+    out, source, traces = {}, None, {}
+    with open(log) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("kind") == "event_start":
+                traces[r["id"]] = (r.get("trace") or {}).get("home")
+    for s, i, c, on, off, alert, why in events(log):
+        lay = sorted({(lc, g) for lo, hi, lc, src in under.get(s, []) if overlaps((on, off), (lo, hi)) for g in src})
+        out[i] = (s, c, on, off, alert, why, traces.get(i), lay)
+    return out
+
+
+def explain(files_a, log_a, marks, files_b, log_b, groups):
+    """Where night B's false alerts come from, and which true events the home held back.
+    `marks` are night A's labels ({id: verdict}). Returns (false alerts, true held back):
+    each false alert as a dict of its class, whether no home can teach it away (critical),
+    the true sounds it lay on ("class:group", none: the background) and whether night A
+    marked a false alert of its class on one of those sources (the memory had something of
+    it to be near); each true event held back as its class, source and the night A mark it
+    was found like (with what that mark lay on)."""
+    a = heard_on(files_a, log_a, groups)
+    marked_not = {}
+    for i, v in marks.items():
+        if i in a and v != "right":
+            for _, g in a[i][7]:
+                marked_not.setdefault(a[i][1], set()).add(g)
+    refs = {f: labels(f) for f in files_b}
+    false, held = [], []
+    for i, (s, c, on, off, alert, why, home, lay) in heard_on(files_b, log_b, groups).items():
+        true = any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, []))
+        if alert and not true:
+            false.append({"id": i, "scene": os.path.basename(s), "class": c, "onset_s": on, "critical": c in CRITICAL,
+                          "on": [f"{lc}:{g}" for lc, g in lay], "re_classified": bool(home and home.get("from")),
+                          "marked_source": any(g in marked_not.get(c, ()) for _, g in lay)})
+        if why == "home" and true:
+            like = (home or {}).get("like")
+            mark = a.get(like)
+            held.append({"id": i, "scene": os.path.basename(s), "class": c, "onset_s": on,
+                         "on": [f"{lc}:{g}" for lc, g in lay if lc == c], "like": like, "label": (home or {}).get("label"),
+                         "distance": (home or {}).get("distance"),
+                         "mark_on": [f"{lc}:{g}" for lc, g in mark[7]] if mark else None})
+    return false, held
+
+
+def print_explain(name, false, held):
+    print(f"where night B's false alerts come from ({name}): {len(false)} false alerts, "
+          f"{sum(f['critical'] for f in false)} of classes no home can teach away")
+    per = {}
+    for f in false:
+        k = per.setdefault(f["class"], {"n": 0, "on": {}, "marked": 0})
+        k["n"] += 1
+        k["marked"] += f["marked_source"]
+        for o in f["on"] or ["background"]:
+            k["on"][o] = k["on"].get(o, 0) + 1
+    for c in sorted(per, key=lambda c: (-per[c]["n"], c)):
+        k = per[c]
+        on = ", ".join(f"{o} {n}" for o, n in sorted(k["on"].items(), key=lambda x: (-x[1], x[0])))
+        print(f"  {c:16} {k['n']:3}{' critical' if c in CRITICAL else '         '}  on: {on}"
+              f"  (its source marked \"not {c}\" in night A: {k['marked']})")
+    for h in held:
+        print(f"  true {h['class']} held back: {h['scene']} {h['id']} at {h['onset_s']:.1f} s on {', '.join(h['on'])},"
+              f" like {h['like']} ({h['label']}, distance {h['distance']}) on {', '.join(h['mark_on'] or ['?'])}")
+
+
 def overlaps(a, b):
     return a[0] - COLLAR < b[1] and b[0] - COLLAR < a[1]
 
@@ -194,6 +288,9 @@ def main():
     ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), or all")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--verbose", action="store_true", help="print each command run")
+    ap.add_argument("--explain", action="store_true", help="also say, per class, what true sound of night B each false "
+                    "alert left with the memory and the fit lies on (class and source group), and which true events "
+                    "the home held back and the mark they were like")
     ap.add_argument("--refit", metavar="PYTHON", help="also re-fit the learned rules with night A's labels "
                     "(tools/learn/home.py run by this python, the learn venv's) and score night B with them")
     ap.add_argument("--material", help="home.py's --material (the corpus material of folds 0-2)")
@@ -324,6 +421,15 @@ def main():
             k = r["per_class"].get(c, {"labels": 0, "alerted": 0, "false_alerts": 0})
             cells.append(f"{k['alerted']:2}/{k['labels']:<2} fa {k['false_alerts']:3}")
         print(f"  {c:16} " + " | ".join(cells))
+    if a.explain:
+        groups = source_groups(corpus)
+        marks = {i: v for i, v, _ in verdicts}
+        marks_was = {i: was or v for i, v, was in verdicts}
+        for name, m, log in (("shipped", marks, log_b0), ("\"not\" user, memory+fit", marks, log_b7),
+                             ("\"it was\" user, memory+fit", marks_was, log_b8)):
+            false, held = explain(night_a, log_a if m is marks else log_a_was, m, night_b, log, groups)
+            print_explain(name, false, held)
+            result.setdefault("explain", {})[name] = {"false_alerts": false, "true_held_back": held}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

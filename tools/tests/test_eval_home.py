@@ -81,3 +81,46 @@ def test_the_memory_distance_is_the_nearest_pair_of_standardised_windows():
     scaling = (np.array([0.0, 0.0, 0.0]), np.array([2.0, 2.0, 0.0]))
     assert home_prior.memory_distance(mark, probe, scaling) == 0.5
     assert home_prior.memory_distance(mark[:1], probe) == np.inf   # one window: no spread at all
+
+
+def scene(tmp_path, name, events, length=600):
+    """A scene's labels (TSV) and the mixer's JSON account of its events and their clips."""
+    flac = str(tmp_path / f"{name}.flac")
+    write(flac[:-5] + ".tsv", "".join(f"{lo}\t{hi}\t{c}\n" for c, clip, lo, hi in events))
+    write(flac[:-5] + ".json", json.dumps({"length_s": length, "events": [
+        {"class": c, "onset_s": lo, "labels": [[lo, hi]], "parts": [{"clip": clip}]} for c, clip, lo, hi in events]}))
+    return flac
+
+
+def log_of(tmp_path, name, flac, evs):
+    records = [{"kind": "session_start", "source": {"path": flac}}]
+    for i, c, on, off, alert, why, home in evs:
+        records.append({"kind": "event_start", "id": i, "class": c, "onset_s": on, "alert": alert, "suppressed": why,
+                        "trace": {"home": home} if home else {}})
+        records.append({"kind": "event_end", "id": i, "offset_s": off})
+    return write(str(tmp_path / name), "".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_explain_says_what_each_false_alert_lay_on_and_which_true_event_was_held_back(tmp_path):
+    groups = {"clips/door/e.flac": "da", "clips/cough/a.flac": "ca", "clips/cough/b.flac": "cb"}
+    a = scene(tmp_path, "a", [("door", "clips/door/e.flac", 10.0, 11.0), ("cough", "clips/cough/a.flac", 50.0, 51.0)])
+    # Night A: the door heard as a scream (marked not), a false cough on the door (marked not),
+    # the cough right.
+    log_a = log_of(tmp_path, "a.jsonl", a, [("r1-e1", "scream", 10.0, 11.0, True, None, None),
+                                            ("r1-e2", "cough", 10.2, 10.8, True, None, None),
+                                            ("r1-e3", "cough", 50.0, 51.0, True, None, None)])
+    marks = {"r1-e1": "not", "r1-e2": "not", "r1-e3": "right"}
+    b = scene(tmp_path, "b", [("door", "clips/door/e.flac", 100.0, 101.0), ("cough", "clips/cough/b.flac", 200.0, 201.0)])
+    log_b = log_of(tmp_path, "b.jsonl", b, [
+        ("r2-e1", "scream", 100.0, 101.0, True, None, None),           # the door again as a scream: critical, its source marked
+        ("r2-e2", "gasp", 300.0, 301.0, True, None, None),             # on nothing: the background
+        ("r2-e3", "cough", 200.0, 201.0, False, "home", {"like": "r1-e2", "label": "not", "distance": 0.3}),  # a true cough held back
+        ("r2-e4", "door", 100.0, 101.0, True, None, None)])            # right: not a false alert
+    false, held = eval_home.explain([a], log_a, marks, [b], log_b, groups)
+    assert false == [
+        {"id": "r2-e1", "scene": "b.flac", "class": "scream", "onset_s": 100.0, "critical": True, "on": ["door:da"],
+         "re_classified": False, "marked_source": True},
+        {"id": "r2-e2", "scene": "b.flac", "class": "gasp", "onset_s": 300.0, "critical": True, "on": [],
+         "re_classified": False, "marked_source": False}]
+    assert held == [{"id": "r2-e3", "scene": "b.flac", "class": "cough", "onset_s": 200.0, "on": ["cough:cb"], "like": "r1-e2",
+                     "label": "not", "distance": 0.3, "mark_on": ["door:da"]}]
