@@ -288,7 +288,7 @@ import SomniqCore
         kill(p.processIdentifier, SIGHUP)
         try waitUntil(timeout: 5) { kinds(records(log)).filter { $0 == "status:profile_reloaded" }.count == 2 }
         let refused = records(log).last { $0["status"] == .string("profile_reloaded") }
-        #expect(refused?["home_refused"]?.stringValue?.hasSuffix("line 1: format 9; this somniq reads formats 2 to 4: learn it again (somniq learn --home)") == true,
+        #expect(refused?["home_refused"]?.stringValue?.hasSuffix("line 1: format 9; this somniq reads formats 2 to 5: learn it again (somniq learn --home)") == true,
                 "\(String(describing: refused))")
         #expect(p.isRunning)
         p.terminate()

@@ -97,11 +97,12 @@ public struct HomeLearner: Sendable {
         /// How the radius and the ratio were chosen, in a sentence or a few (one line a
         /// class), and what the memory will and will not do.
         public var radiusText: String {
-            var text = "radius and ratio by \(choice.by), each class's radius short of its own first held-out confirmed event: hold back "
+            var text = "radius and ratio by \(choice.by), each marked sound's radius short of the first held-out confirmed event of its class near it: hold back "
                 + "\(choice.removed) of \(choice.falseAlerts) held-out false alerts; none of \(choice.confirmed) held-out confirmed events"
             for c in choice.classes {
                 let name = c.soundClass.rawValue
-                let nearest = c.firstConfirmed.map { "the nearest confirmed \(EventWords.name(c.soundClass)) at \(Self.figure($0))" }
+                let nearest = c.firstConfirmed.map { "the nearest confirmed \(EventWords.name(c.soundClass)) at \(Self.figure($0))"
+                    + (c.capped > 0 ? ", \(c.capped) of its \(c.marks) marked sounds kept short of one" : "") }
                     ?? "no confirmed \(EventWords.name(c.soundClass)) nearer a \"not\" memory"
                 if c.prior {
                     text += "\n  \(name): the corpus's prior, radius \(Self.figure(c.radius)): " + (c.falseAlerts < HomeMemory.fewestMarks

@@ -12,13 +12,14 @@
 /// its mean over the memories' windows, over its standard deviation; inputs that never
 /// varied are left out): 0 for the same window, about 1.4 for two windows drawn at random
 /// from the memories. An event is like a "not" memory when the nearest pair of one of its
-/// opening windows and a "not" window of its class lies within its class's radius, and
-/// nearer, by its ratio or less, than the nearest pair with a "right" window of that class:
-/// a sound as near a confirmed one as a marked one is not held back. Each class's radius and
-/// ratio (`classes`; a format 2 or 3 file has one `radius` and `ratio` for all) are chosen
-/// together by leave-one-night-out on the home's own labels of the class
-/// (`HomeMemory.learn`), never by hand; a class judged by the corpus's prior is standardised
-/// by the corpus's scaling (`priorMean`, `priorSpread`).
+/// opening windows and a "not" window of its class lies within that marked sound's radius
+/// (its class's, or less where a held-out confirmed event of the class lay nearer it,
+/// `caps`), and nearer, by its ratio or less, than the nearest pair with a "right" window
+/// of that class: a sound as near a confirmed one as a marked one is not held back. Each
+/// class's radius and ratio (`classes`; a format 2 or 3 file has one `radius` and `ratio`
+/// for all) and the marked sounds' own radii are chosen together by leave-one-night-out on
+/// the home's own labels (`HomeMemory.learn`), never by hand; a class judged by the
+/// corpus's prior is standardised by the corpus's scaling (`priorMean`, `priorSpread`).
 ///
 /// What a home can never teach away: the smoke alarm, decided by its pattern
 /// (`AlarmDetector`), is never remembered nor judged; glass, a scream, a gasp and a breathing
@@ -105,6 +106,11 @@ public struct HomeMemory: Sendable {
     public var ratio: Float
     /// Each class's own radius and ratio, where it has one.
     public var classes: [SoundClass: ClassRadius] = [:] { didSet { index() } }
+    /// A marked sound's own radius, where it is less than its class's (format 5): a held-out
+    /// confirmed event of the class lay that near it. By class, then the marked event's id. A
+    /// confirmed snore near one "not snoring" mark limits that mark's reach, not the reach of
+    /// the home's other marked snores. A radius of 0 holds back nothing, as a class's does.
+    public var caps: [SoundClass: [String: Float]] = [:] { didSet { index() } }
     /// Each input's mean and standard deviation over the memories' windows (0: left out).
     public var mean: [Float], spread: [Float]
     /// The corpus's scaling, for the classes judged by the prior (empty when none is).
@@ -113,7 +119,7 @@ public struct HomeMemory: Sendable {
     /// What the file says of how it was made (`meta` lines).
     public var header: [(key: String, value: String)] = []
     /// Entries by class, standardised in their class's scaling.
-    private var byClass: [[(kind: Kind, entry: Int, z: [Float])]] = []
+    private var byClass: [[(kind: Kind, entry: Int, cap: Float, z: [Float])]] = []
     private var used: [Int] = [], priorUsed: [Int] = []
 
     /// A memory of `entries`; the scaling is computed from their inputs.
@@ -156,7 +162,8 @@ public struct HomeMemory: Sendable {
         priorUsed = (0..<min(priorSpread.count, priorMean.count, LearnedInputs.count)).filter { priorSpread[$0] > 0 }
         byClass = Array(repeating: [], count: SoundClass.allCases.count)
         for (k, e) in entries.enumerated() {
-            byClass[e.soundClass.index].append((e.kind, k, standardised(e.inputs, prior: radius(for: e.soundClass).prior)))
+            byClass[e.soundClass.index].append((e.kind, k, caps[e.soundClass]?[e.eventID] ?? .infinity,
+                                                standardised(e.inputs, prior: radius(for: e.soundClass).prior)))
         }
     }
 
@@ -180,9 +187,12 @@ public struct HomeMemory: Sendable {
         radius(for: c).radius > 0 && !Self.untouchable.contains(c) && byClass[c.index].contains { $0.kind == .not }
     }
 
-    /// The nearest memory of each kind of class `c` to the window with inputs `x`, and its distance.
+    /// The nearest "not" memory of class `c` that the window with inputs `x` lies within the
+    /// radius of (its class's, or its own where a confirmed event limits it, `caps`), and the
+    /// nearest "right" one, with their distances.
     public func nearest(_ x: [Float], _ c: SoundClass) -> (not: (entry: Int, distance: Float)?, right: Float?) {
-        let z = standardised(x, prior: radius(for: c).prior)
+        let r = radius(for: c)
+        let z = standardised(x, prior: r.prior)
         let d = Float(max(1, z.count))
         var bestNot: (Int, Float)?, bestRight: Float?
         for m in byClass[c.index] {
@@ -190,7 +200,7 @@ public struct HomeMemory: Sendable {
             for i in 0..<z.count { let t = z[i] - m.z[i]; s += t * t }
             let dist = (s / d).squareRoot()
             switch m.kind {
-            case .not: if bestNot == nil || dist < bestNot!.1 { bestNot = (m.entry, dist) }
+            case .not: if dist <= min(r.radius, m.cap), m.cap > 0, bestNot == nil || dist < bestNot!.1 { bestNot = (m.entry, dist) }
             case .right: if bestRight == nil || dist < bestRight! { bestRight = dist }
             }
         }
@@ -198,8 +208,8 @@ public struct HomeMemory: Sendable {
     }
 
     /// The "not" memory an event with opening windows `xs` is like, for class `c`: the
-    /// nearest pair of one of its windows and a "not" window of `c`, when it lies within
-    /// `radius` and within `ratio` times the nearest pair with a "right" window of `c`.
+    /// nearest pair of one of its windows and a "not" window of `c` within that window's
+    /// radius, when it lies within `ratio` times the nearest pair with a "right" window of `c`.
     public func like(_ xs: [[Float]], _ c: SoundClass) -> (entry: Int, distance: Float)? {
         var not: (entry: Int, distance: Float)?, right = Float.infinity
         for x in xs {

@@ -1,6 +1,6 @@
 /// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
 ///
-///     somniq-home-memory 4
+///     somniq-home-memory 5
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
 ///     radius 0                            (a class no `class` line names)
@@ -11,6 +11,7 @@
 ///     prior_spread <one number per input>
 ///     class door radius 1.21 ratio 0.8
 ///     class cough radius 0.5 ratio 1 prior
+///     cap door r1795401000-e7 0.402        (a marked sound's own radius, less than its class's)
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
 ///     memory was:snoring scream r1795401000-e5 2026-11-22T23:52:10.500Z <…>
 ///     memory right cough r1795401000-e9 - <…>
@@ -19,16 +20,18 @@
 /// format 3 added; a format 2 file (no such line) reads as it did. Format 4 added a radius
 /// and ratio per class (`class` lines; `prior`: judged in the `prior_mean`/`prior_spread`
 /// scaling); a format 2 or 3 file (no such line) judges every class by its one `radius`
-/// and `ratio`, as it did.
+/// and `ratio`, as it did. Format 5 added `cap` lines: a marked sound a held-out confirmed
+/// event of its class lay near keeps a radius short of it, less than its class's; a format 4
+/// file (none) judges each marked sound by its class's radius, as it did.
 ///
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
 extension HomeMemory {
     public typealias ParseError = FormatLines.Problem
 
-    public static let formatVersion = 4
+    public static let formatVersion = 5
     /// The oldest format read: 2 differs from 3 only in having no `was:` memories, 3 from 4
-    /// in having no `class` and `prior_` lines.
+    /// in having no `class` and `prior_` lines, 4 from 5 in having no `cap` lines.
     static let oldestRead = 2
     static let magic = "somniq-home-memory"
 
@@ -45,6 +48,9 @@ extension HomeMemory {
         }
         for (c, r) in classes.sorted(by: { $0.key.index < $1.key.index }) {
             out.append("class \(c.rawValue) radius \(Self.number(r.radius)) ratio \(Self.number(r.ratio))" + (r.prior ? " prior" : ""))
+        }
+        for (c, byEvent) in caps.sorted(by: { $0.key.index < $1.key.index }) {
+            for (id, r) in byEvent.sorted(by: { $0.key < $1.key }) { out.append("cap \(c.rawValue) \(id) \(Self.number(r))") }
         }
         for e in entries {
             out.append("memory \(e.was.map { "was:" + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
@@ -64,6 +70,7 @@ extension HomeMemory {
         var header: [(key: String, value: String)] = []
         var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?, priorMean: [Float]?, priorSpread: [Float]?
         var classes: [SoundClass: ClassRadius] = [:]
+        var caps: [SoundClass: [String: Float]] = [:]
         var entries: [Entry] = []
         var sawInputs = false
         /// Words `start...` of `line`: one number per input.
@@ -116,6 +123,12 @@ extension HomeMemory {
                 guard let q = Float(words[5]), q >= 0, q <= 1 else { throw line.problem("class \(c.rawValue): ratio: expected one number from 0 to 1") }
                 guard classes[c] == nil else { throw line.problem("class \(c.rawValue): said twice") }
                 classes[c] = ClassRadius(radius: r, ratio: q, prior: words.count == 7)
+            case "cap" where file.version >= 5:
+                guard words.count == 4 else { throw line.problem("cap: expected CLASS EVENT-ID RADIUS") }
+                guard let c = SoundClass(rawValue: String(words[1])) else { throw line.problem("cap: no class \"\(words[1].prefix(20))\"") }
+                guard let r = Float(words[3]), r.isFinite, r >= 0 else { throw line.problem("cap \(c.rawValue): radius: expected one number, 0 or more") }
+                guard caps[c]?[String(words[2])] == nil else { throw line.problem("cap \(c.rawValue): said twice for one marked event") }
+                caps[c, default: [:]][String(words[2])] = r
             case "memory":
                 guard words.count == 5 + n else { throw line.problem("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
                 let kind: Kind, was: SoundClass?
@@ -149,6 +162,7 @@ extension HomeMemory {
         self.priorMean = priorMean ?? []
         self.priorSpread = priorSpread ?? []
         self.classes = classes
+        self.caps = caps
         index()
     }
 }
