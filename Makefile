@@ -6,9 +6,10 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 # What building needs: the -dev packages of the C libraries somniq links (ALSA, FFTW,
 # libsndfile, libsoxr) and of those it opens with dlopen (libcurl, libmosquitto: their
-# headers), pkg-config, and binutils (the linker, strip).
+# headers), pkg-config, binutils (the linker, strip), and python3 (the build reads the learned
+# rules into their binary form with it: scripts/learned-rules-form.py).
 BUILD_PACKAGES = libasound2-dev libfftw3-dev libsndfile1-dev libsoxr-dev libcurl4-openssl-dev libmosquitto-dev \
-                 pkg-config binutils
+                 pkg-config binutils python3
 # What the tests need besides (and the benchmarks, screenshots, eval and learn): ALSA's
 # plugins and tools, sound files made and read (sox, flac, opus-tools), a broker, a sound
 # server, a browser, systemd-analyze, man, file, curl, python3's venv (sedeval), prlimit

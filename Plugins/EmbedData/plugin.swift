@@ -6,7 +6,10 @@ import PackagePlugin
 /// (`rules/learned.txt`, written by the trainer) become Swift sources in the build's own
 /// directory (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts
 /// that write them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`), so no
-/// tool is built for the host first.
+/// tool is built for the host first (a host tool would be built with the fuzz build's
+/// sanitizer flags, and fail to link). The rules' binary form
+/// (`BuiltinLearnedRulesForm.swift`: their numbers as Floats' bits, so that somniq reads no
+/// text at start) is written by `python3` running `scripts/learned-rules-form.py`.
 @main
 struct EmbedData: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -26,6 +29,17 @@ struct EmbedData: BuildToolPlugin {
                           arguments: [embedRules.path(), out.appending(path: "BuiltinLearnedRules.swift").path()],
                           inputFiles: [rules, embedRules],
                           outputFiles: [out.appending(path: "BuiltinLearnedRules.swift")]),
+            learnedRulesForm(root: root, out: out),
         ]
+    }
+
+    /// Reads rules/learned.txt into the Swift source of its binary form.
+    func learnedRulesForm(root: URL, out: URL) -> Command {
+        let rules = root.appending(path: "rules/learned.txt")
+        let script = root.appending(path: "scripts/learned-rules-form.py")
+        let form = out.appending(path: "BuiltinLearnedRulesForm.swift")
+        return .buildCommand(displayName: "Reading rules/learned.txt into its binary form", executable: URL(filePath: "/usr/bin/env"),
+                             arguments: ["python3", script.path(), rules.path(), form.path()],
+                             inputFiles: [rules, script], outputFiles: [form])
     }
 }

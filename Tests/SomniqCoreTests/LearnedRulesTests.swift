@@ -107,6 +107,29 @@ func aFileOfLearnedRulesThatIsWrongIsRefusedNamingTheLineAndTheProblem(text: Str
     #expect(!rules.decides(.smokeAlarm) && !rules.decides(.snoring) && !rules.decides(.breathing))
 }
 
+@Test func theBuiltInRulesFormTheBuildMadeIsTheTextReadBitForBit() throws {
+    let text = try LearnedRules(text: LearnedRules.builtinText)
+    let form = try #require(LearnedRules.builtin)
+    #expect(form.header.map { "\($0.key)=\($0.value)" } == text.header.map { "\($0.key)=\($0.value)" })
+    #expect(form.use == text.use && form.rules.count == text.rules.count)
+    for (a, b) in zip(form.rules, text.rules) {
+        #expect((a == nil) == (b == nil))
+        guard let a, let b else { continue }
+        #expect(a.soundClass == b.soundClass && a.ships == b.ships && a.cutoff.bitPattern == b.cutoff.bitPattern)
+        #expect(a.figures.map { "\($0.key)=\($0.value)" } == b.figures.map { "\($0.key)=\($0.value)" })
+        #expect(a.roots == b.roots)
+        #expect(a.nodes.map { [UInt32(bitPattern: $0.feature), UInt32(bitPattern: $0.right), $0.threshold.bitPattern, $0.value.bitPattern] }
+                == b.nodes.map { [UInt32(bitPattern: $0.feature), UInt32(bitPattern: $0.right), $0.threshold.bitPattern, $0.value.bitPattern] })
+    }
+    let net = try #require(form.network), textNet = try #require(text.network)
+    #expect(net.classes == textNet.classes && net.convs.count == textNet.convs.count)
+    for (a, b) in zip(net.convs, textNet.convs) {
+        #expect([a.inputs, a.outputs, a.kernel, a.dilation, a.pool] == [b.inputs, b.outputs, b.kernel, b.dilation, b.pool])
+        #expect(a.weights.map(\.bitPattern) == b.weights.map(\.bitPattern) && a.bias.map(\.bitPattern) == b.bias.map(\.bitPattern))
+    }
+    #expect(net.head.map(\.bitPattern) == textNet.head.map(\.bitPattern) && net.headBias.map(\.bitPattern) == textNet.headBias.map(\.bitPattern))
+}
+
 /// A loud voiced window that stands out of the last 30 s.
 private func loud(_ i: Int, snr: Float = 30, novelty: Float = 20) -> WindowFeatures {
     var f = WindowFeatures()

@@ -3,7 +3,8 @@ import RealModule
 /// Rules whose thresholds were learned from hours of labelled recordings instead of chosen
 /// by hand: per class, shallow boosted trees (depth ≤ 3) over `LearnedInputs`, fitted by
 /// `tools/learn/train.py` with cross-validation folds that keep each source group on one
-/// side, shipped as text (`rules/learned.txt`, embedded in `BuiltinLearnedRules.swift`) and
+/// side, shipped as text (`rules/learned.txt`, embedded in `BuiltinLearnedRules.swift`, and read by
+/// the build into `BuiltinLearnedRulesForm.swift`) and
 /// evaluated here: a walk down each tree, nothing allocated.
 ///
 /// A class's learned rule replaces its hand rule only where the trainer found it better on
@@ -172,11 +173,7 @@ public struct LearnedRules: Sendable {
 
 extension LearnedRules {
     /// The learned rules built into somniq (`rules/learned.txt`), deciding the classes they
-    /// were shipped for. A file that does not parse is a build error the tests catch.
-    public static let builtin: LearnedRules? = {
-        guard !builtinText.isEmpty else { return nil }
-        do { return try LearnedRules(text: builtinText) } catch {
-            fatalError("rules/learned.txt, built into somniq: \(error)")
-        }
-    }()
+    /// were shipped for: from the form the build read the file into (`Form`), the same rules
+    /// as the text's, bit for bit. A file that does not parse is a build error the tests catch.
+    public static let builtin: LearnedRules? = builtinForm.map { LearnedRules(form: $0) }
 }
