@@ -45,8 +45,15 @@ public final class FFTWTransform: SpectrumTransform {
     }
 
     public func powerSpectrum(of frame: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
-        let n = min(frame.count, size)
-        for i in 0..<n { real[i] = frame[i] }
+        powerSpectrum(count: min(frame.count, size), fill: { real in
+            for i in 0..<real.count { real[i] = frame[i] }
+        }, into: power)
+    }
+
+    public func powerSpectrum(count n: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void,
+                              into power: UnsafeMutableBufferPointer<Float>) {
+        precondition(n >= 0 && n <= size, "a frame of at most \(size) samples")
+        fill(UnsafeMutableBufferPointer(start: real, count: n))
         for i in n..<size { real[i] = 0 }
         fftwf_execute(forward)
         for k in 0...(size / 2) {

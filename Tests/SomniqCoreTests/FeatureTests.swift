@@ -18,7 +18,8 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
 
 /// The extractor's one pass over a frame's bins gives, bit for bit, what each feature's own
 /// definition gives, summed on its own: the bands, centroid and roll-off (`SpectralShape`),
-/// the flux, the frame's energy and the window's level. On a tone, noise and silence.
+/// the flux, the frame's energy, the window's level and the tonal peak (`TonalPeak`). On a
+/// tone, noise and silence.
 @Test func theBinPassIsTheSeparateDefinitionsBitForBit() {
     let fft = ReferenceFFT(size: 1024)
     var state: UInt32 = 12345
@@ -42,7 +43,7 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
                             frame.withUnsafeBufferPointer { f in
                                 slice.withUnsafeBufferPointer { w in
                                     BinPass.run(power: pp, log: l, previousLog: b, cumulative: c, rises: r, scale: 1,
-                                                epsilon: 1e-9, layout: layout, flatness: 13..<385, frame: f,
+                                                epsilon: 1e-9, layout: layout, flatness: 13..<385, tonal: 20..<480, frame: f,
                                                 windowSlice: w, level: &level)
                                 }
                             }
@@ -66,6 +67,17 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
         #expect(sums.flux.bitPattern == flux.bitPattern)
         #expect(sums.frameSquares.bitPattern == squares.bitPattern)
         #expect(level.squares.bitPattern == windowSquares.bitPattern && level.clipped == clipped)
+        var peak = 20, peakPower: Float = -1
+        for k in 20..<480 where reference[k] > peakPower { peakPower = reference[k]; peak = k }
+        #expect(sums.peak == peak && sums.peakPower.bitPattern == peakPower.bitPattern)
+        var scratch = [Float](repeating: 0, count: 64)
+        let (separate, folded) = reference.withUnsafeBufferPointer { pp in
+            scratch.withUnsafeMutableBufferPointer { s in
+                (TonalPeak.strongest(pp, bins: 20..<480, binHz: binHz, scratch: s),
+                 TonalPeak.strongest(pp, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: s))
+            }
+        }
+        #expect(separate.hz.bitPattern == folded.hz.bitPattern && separate.prominenceDb.bitPattern == folded.prominenceDb.bitPattern)
     }
     // Bins 1 … 512 each in exactly one band, in order.
     #expect(layout.bins.first?.lowerBound == 1 && layout.bins.last?.upperBound == 513)

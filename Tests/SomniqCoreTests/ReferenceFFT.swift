@@ -8,6 +8,7 @@ import Foundation
 final class ReferenceFFT: SpectrumTransform {
     let size: Int
     private var re: [Double], im: [Double]
+    private var frame: [Float]
     private let cosines: [Double], sines: [Double]
     private let reversed: [Int]
 
@@ -16,6 +17,7 @@ final class ReferenceFFT: SpectrumTransform {
         self.size = size
         re = [Double](repeating: 0, count: size)
         im = re
+        frame = [Float](repeating: 0, count: size)
         cosines = (0..<size / 2).map { cos(2 * Double.pi * Double($0) / Double(size)) }
         sines = (0..<size / 2).map { sin(2 * Double.pi * Double($0) / Double(size)) }
         let bits = size.trailingZeroBitCount
@@ -53,6 +55,15 @@ final class ReferenceFFT: SpectrumTransform {
         }
         transform(inverse: false)
         for k in 0...(size / 2) { power[k] = Float(re[k] * re[k] + im[k] * im[k]) }
+    }
+
+    func powerSpectrum(count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void, into power: UnsafeMutableBufferPointer<Float>) {
+        precondition(count <= size)
+        var frame: [Float] = []
+        swap(&frame, &self.frame)
+        defer { swap(&frame, &self.frame) }
+        frame.withUnsafeMutableBufferPointer { fill(UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }
+        frame.withUnsafeBufferPointer { powerSpectrum(of: UnsafeBufferPointer(rebasing: $0[0..<count]), into: power) }
     }
 
     func autocorrelation(fromPower power: UnsafeBufferPointer<Float>, into acf: UnsafeMutableBufferPointer<Float>) {

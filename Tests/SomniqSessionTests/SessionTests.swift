@@ -105,3 +105,24 @@ private final class ReadBack: RecordSink {
         #expect(abs(Double(acf[tau]) - direct) <= 1e-3 * max(1, abs(direct)), "lag \(tau)")
     }
 }
+
+/// A frame written straight into FFTW's input (`powerSpectrum(count:fill:into:)`, the
+/// extractor's way, with no copy) has the power spectrum of the same frame copied there, bit
+/// for bit, after a longer frame has been transformed (its samples past the shorter one's end
+/// are zero again).
+@Test func fftwGivesAFrameWrittenIntoItsInputTheSpectrumOfTheFrameCopied() {
+    let fft = FFTWTransform(size: 1024)
+    var state: UInt32 = 7
+    let frame = (0..<512).map { _ -> Float in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Float(state >> 8) / Float(1 << 24) - 0.5
+    }
+    let long = [Float](repeating: 0.25, count: 1024)
+    var copied = [Float](repeating: 0, count: 513), written = copied, scratch = copied
+    frame.withUnsafeBufferPointer { f in copied.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: f, into: $0) } }
+    long.withUnsafeBufferPointer { f in scratch.withUnsafeMutableBufferPointer { fft.powerSpectrum(of: f, into: $0) } }
+    written.withUnsafeMutableBufferPointer { p in
+        fft.powerSpectrum(count: frame.count, fill: { buf in for i in 0..<frame.count { buf[i] = frame[i] } }, into: p)
+    }
+    #expect(written.map(\.bitPattern) == copied.map(\.bitPattern))
+}

@@ -1,7 +1,8 @@
-/// One pass over a frame's power spectrum that does the work of six: it scales the power
-/// and takes its log, and adds up the bands, the centroid, the flatness and the flux. It
-/// also carries two sums over samples that would otherwise each be a loop of their own:
-/// the frame's energy and a slice of the window's level.
+/// One pass over a frame's power spectrum that does the work of seven: it scales the power
+/// and takes its log, adds up the bands, the centroid, the flatness and the flux, and finds
+/// the strongest bin of the tonal range (`TonalPeak`). It also carries two sums over samples
+/// that would otherwise each be a loop of their own: the frame's energy and a slice of the
+/// window's level.
 ///
 /// Every sum adds the same terms in the same order as its own definition (`SpectralShape`,
 /// the flux and flatness of `FeatureExtractor`), so the results are the same bits. A sum of
@@ -20,6 +21,9 @@ enum BinPass {
         var logSum: Float = 0, flatSum: Float = 0
         /// Σ x² over the frame's samples.
         var frameSquares: Float = 0
+        /// The first bin of the tonal range with its greatest power, and that power (−1 for an
+        /// empty range), as `TonalPeak.strongest(_:bins:…)` finds them.
+        var peak = 0, peakPower: Float = -1
     }
 
     /// The window's level, summed a slice per frame: Σ x² and the samples at full scale.
@@ -35,11 +39,12 @@ enum BinPass {
     static func run(power: UnsafeMutableBufferPointer<Float>, log: UnsafeMutableBufferPointer<Float>,
                     previousLog: UnsafeBufferPointer<Float>, cumulative: UnsafeMutableBufferPointer<Float>,
                     rises: UnsafeMutableBufferPointer<Float>,
-                    scale: Float, epsilon: Float, layout: BandLayout, flatness: Range<Int>,
+                    scale: Float, epsilon: Float, layout: BandLayout, flatness: Range<Int>, tonal: Range<Int>,
                     frame: UnsafeBufferPointer<Float>, windowSlice: UnsafeBufferPointer<Float>,
                     level: inout Level) -> Sums {
         let count = power.count
-        precondition(flatness.lowerBound >= 1 && frame.count < count && windowSlice.count < count)
+        precondition(flatness.lowerBound >= 1 && tonal.lowerBound >= 1 && tonal.upperBound <= count)
+        precondition(frame.count < count && windowSlice.count < count)
         precondition(log.count >= count && previousLog.count >= count && cumulative.count >= count && rises.count >= count)
         // First what each bin needs of no other: the scaled power, its log and the rise of the
         // log, eight bins at a time. Lane for lane these are the scalar operations, in the same
@@ -66,80 +71,128 @@ enum BinPass {
 
         // Then the sums, carried from one run of bins to the next (`add`).
         var bands = BandVector()
-        var chains = Chains(flux: 0, weighted: 0, total: 0, logSum: 0, flatSum: 0,
-                            frameSquares: 0, windowSquares: level.squares, clipped: level.clipped)
+        var chains = Chains(flux: 0, weighted: 0, total: 0, logSum: 0, flatSum: 0, frameSquares: 0,
+                            windowSquares: level.squares, clipped: level.clipped, peak: tonal.lowerBound, peakPower: -1)
+        let arrays = Arrays(power: UnsafePointer(power.baseAddress!), log: UnsafePointer(log.baseAddress!),
+                            rises: UnsafePointer(rises.baseAddress!), cumulative: cumulative.baseAddress!,
+                            frame: frame.baseAddress, slice: windowSlice.baseAddress, epsilon: epsilon)
+        // Where a sum over a part of the bins starts or stops: the flatness and tonal ranges'
+        // edges, the frame's end, the slice's end.
         let flatLow = flatness.lowerBound, flatHigh = flatness.upperBound
-        let frameEnd = frame.count, sliceEnd = windowSlice.count
-        let P = UnsafePointer(power.baseAddress!), L = UnsafePointer(log.baseAddress!), R = UnsafePointer(rises.baseAddress!)
-        let C = cumulative.baseAddress!, X = frame.baseAddress, S = windowSlice.baseAddress
+        let tonalLow = tonal.lowerBound, tonalHigh = tonal.upperBound
+        let frameStop = frame.count &+ 1, sliceStop = windowSlice.count &+ 1
         for b in 0..<Bands.count {
             var band: Float = 0
             let bins = layout.bins[b]
-            // The band in runs that end where a sum starts or stops (the flatness range's
-            // edges, the frame's end, the slice's end): within a run, a bin tests a flag set
-            // for the run, not three ranges.
+            // The band in runs that end where a sum starts or stops: within a run, which sums
+            // a bin adds to is fixed, and the run's loop is one made for just those sums (no
+            // test per bin).
             var k = bins.lowerBound
             while k < bins.upperBound {
-                let flat = k >= flatLow && k < flatHigh, inFrame = k <= frameEnd, inSlice = k <= sliceEnd
-                var end = min(bins.upperBound, k < flatLow ? flatLow : flat ? flatHigh : bins.upperBound)
-                if inFrame { end = min(end, frameEnd + 1) }
-                if inSlice { end = min(end, sliceEnd + 1) }
-                add(k..<end, flat: flat, inFrame: inFrame, inSlice: inSlice, band: &band, chains: &chains,
-                    power: P, log: L, rises: R, cumulative: C, frame: X, slice: S, epsilon: epsilon)
+                let flat = k >= flatLow && k < flatHigh, peak = k >= tonalLow && k < tonalHigh
+                let inFrame = k < frameStop, inSlice = k < sliceStop
+                var end = bins.upperBound
+                end = min(end, k < flatLow ? flatLow : flat ? flatHigh : end)
+                end = min(end, k < tonalLow ? tonalLow : peak ? tonalHigh : end)
+                if inFrame { end = min(end, frameStop) }
+                if inSlice { end = min(end, sliceStop) }
+                let run = k..<end
+                switch (flat, inFrame, inSlice, peak) {
+                case (false, false, false, false): add(run, No.self, No.self, No.self, No.self, &band, &chains, arrays)
+                case (false, false, false, true): add(run, No.self, No.self, No.self, Yes.self, &band, &chains, arrays)
+                case (false, false, true, false): add(run, No.self, No.self, Yes.self, No.self, &band, &chains, arrays)
+                case (false, false, true, true): add(run, No.self, No.self, Yes.self, Yes.self, &band, &chains, arrays)
+                case (false, true, false, false): add(run, No.self, Yes.self, No.self, No.self, &band, &chains, arrays)
+                case (false, true, false, true): add(run, No.self, Yes.self, No.self, Yes.self, &band, &chains, arrays)
+                case (false, true, true, false): add(run, No.self, Yes.self, Yes.self, No.self, &band, &chains, arrays)
+                case (false, true, true, true): add(run, No.self, Yes.self, Yes.self, Yes.self, &band, &chains, arrays)
+                case (true, false, false, false): add(run, Yes.self, No.self, No.self, No.self, &band, &chains, arrays)
+                case (true, false, false, true): add(run, Yes.self, No.self, No.self, Yes.self, &band, &chains, arrays)
+                case (true, false, true, false): add(run, Yes.self, No.self, Yes.self, No.self, &band, &chains, arrays)
+                case (true, false, true, true): add(run, Yes.self, No.self, Yes.self, Yes.self, &band, &chains, arrays)
+                case (true, true, false, false): add(run, Yes.self, Yes.self, No.self, No.self, &band, &chains, arrays)
+                case (true, true, false, true): add(run, Yes.self, Yes.self, No.self, Yes.self, &band, &chains, arrays)
+                case (true, true, true, false): add(run, Yes.self, Yes.self, Yes.self, No.self, &band, &chains, arrays)
+                case (true, true, true, true): add(run, Yes.self, Yes.self, Yes.self, Yes.self, &band, &chains, arrays)
+                }
                 k = end
             }
             bands[b] = band
         }
         level = Level(squares: chains.windowSquares, clipped: chains.clipped)
         return Sums(bands: bands, weighted: chains.weighted, total: chains.total, flux: chains.flux, logSum: chains.logSum,
-                    flatSum: chains.flatSum, frameSquares: chains.frameSquares)
+                    flatSum: chains.flatSum, frameSquares: chains.frameSquares, peak: chains.peak, peakPower: chains.peakPower)
     }
 
     /// The sums of the bin pass, carried from one run of bins to the next.
     private struct Chains {
         var flux: Float, weighted: Float, total: Float, logSum: Float, flatSum: Float
         var frameSquares: Float, windowSquares: Float, clipped: Int
+        var peak: Int, peakPower: Float
     }
 
-    /// Adds the bins `bins` to `band` and `chains`, each sum in the order of the bins; which
-    /// of the sums over a part of the bins they add to is fixed for the run. A function of
-    /// its own, with the sums in locals: every chain stays in a register (through a struct,
-    /// or shared by loops in one function, the compiler kept them in memory: a store and a
-    /// load on every chain, every bin).
+    /// What the runs read and write.
+    private struct Arrays {
+        let power: UnsafePointer<Float>, log: UnsafePointer<Float>, rises: UnsafePointer<Float>
+        let cumulative: UnsafeMutablePointer<Float>, frame: UnsafePointer<Float>?, slice: UnsafePointer<Float>?
+        let epsilon: Float
+    }
+
+    /// Whether a run adds to a sum over a part of the bins, known when its loop is compiled.
+    private protocol Part { static var adds: Bool { get } }
+    private enum Yes: Part { static var adds: Bool { true } }
+    private enum No: Part { static var adds: Bool { false } }
+
+    /// Adds the bins `bins` to `band` and `chains`, each sum in the order of the bins, and
+    /// keeps the first of the greatest powers: the sums over a part of the bins it adds to
+    /// are its type parameters (flatness, the frame, the slice, the tonal peak), so each of
+    /// the runs' kinds is a loop of its own. A function of its own, with the sums in locals:
+    /// every chain stays in a register (through a struct, or shared by loops in one
+    /// function, the compiler kept them in memory: a store and a load on every chain, every
+    /// bin).
     @inline(never)
-    private static func add(_ bins: Range<Int>, flat: Bool, inFrame: Bool, inSlice: Bool, band: inout Float, chains: inout Chains,
-                            power: UnsafePointer<Float>, log: UnsafePointer<Float>, rises: UnsafePointer<Float>,
-                            cumulative: UnsafeMutablePointer<Float>, frame: UnsafePointer<Float>?, slice: UnsafePointer<Float>?,
-                            epsilon: Float) {
+    private static func add<Flat: Part, InFrame: Part, InSlice: Part, Peak: Part>(
+        _ bins: Range<Int>, _: Flat.Type, _: InFrame.Type, _: InSlice.Type, _: Peak.Type,
+        _ band: inout Float, _ chains: inout Chains, _ a: Arrays
+    ) {
         var sum = band, flux = chains.flux, weighted = chains.weighted, total = chains.total
         var logSum = chains.logSum, flatSum = chains.flatSum
         var frameSquares = chains.frameSquares, windowSquares = chains.windowSquares, clipped = chains.clipped
+        var peak = chains.peak, peakPower = chains.peakPower
+        let power = a.power, log = a.log, rises = a.rises, cumulative = a.cumulative, epsilon = a.epsilon
+        let frame = a.frame, slice = a.slice
         var k = bins.lowerBound
-        while k < bins.upperBound {
+        let end = bins.upperBound
+        while k < end {
             let p = power[k]
             flux += rises[k]
             sum += p
             weighted += Float(k) * p
             total += p
             cumulative[k] = total
-            if flat {
+            if Flat.adds {
                 logSum += log[k]
                 flatSum += p + epsilon
             }
-            if inFrame {
+            if InFrame.adds {
                 let x = frame.unsafelyUnwrapped[k &- 1]
                 frameSquares += x * x
             }
-            if inSlice {
+            if InSlice.adds {
                 let x = slice.unsafelyUnwrapped[k &- 1]
                 windowSquares += x * x
                 clipped &+= abs(x) >= 0.999 ? 1 : 0
+            }
+            if Peak.adds, p > peakPower {
+                peakPower = p
+                peak = k
             }
             k &+= 1
         }
         band = sum
         chains = Chains(flux: flux, weighted: weighted, total: total, logSum: logSum, flatSum: flatSum,
-                        frameSquares: frameSquares, windowSquares: windowSquares, clipped: clipped)
+                        frameSquares: frameSquares, windowSquares: windowSquares, clipped: clipped,
+                        peak: peak, peakPower: peakPower)
     }
 
     private typealias Lanes = SIMD8<Float>

@@ -40,7 +40,6 @@ public final class FeatureExtractor {
     private var melPower = [Float](repeating: 0, count: MelBands.perWindow)
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
-    private var frameBuffer: [Float]
     private var power: [Float]
     private var logPower: [Float]
     private var previousLogPower: [Float]
@@ -78,7 +77,6 @@ public final class FeatureExtractor {
         hann = (0..<n).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(n)) }
         // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
         powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
-        frameBuffer = [Float](repeating: 0, count: transform.size)
         power = [Float](repeating: 0, count: bins)
         logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
@@ -170,13 +168,9 @@ public final class FeatureExtractor {
                          windowSlice: UnsafeBufferPointer<Float>) {
         var f = SubFrame()
         let n = SubFrame.length
-        // The window, which vectorises, and the crossings; the energy is summed in the bin pass.
+        // The crossings; the window is applied as the frame is written into the transform's
+        // input, and the energy is summed in the bin pass.
         let frame = UnsafeBufferPointer(rebasing: samples[start..<start + n])
-        frameBuffer.withUnsafeMutableBufferPointer { buf in
-            hann.withUnsafeBufferPointer { h in
-                for j in 0..<n { buf[j] = frame[j] * h[j] }
-            }
-        }
         // A crossing is a change of side of 0 (x >= 0 or not, as before) between neighbours,
         // counted as a sum of 0s and 1s with no branch.
         var below = UInt32(frame[0] >= 0 ? 0 : 1), changes: UInt32 = 0
@@ -188,16 +182,17 @@ public final class FeatureExtractor {
         f.zcr = Float(changes) / Float(n - 1)
 
         swap(&logPower, &previousLogPower)
-        let sums = frameBuffer.withUnsafeBufferPointer { buf in
+        let sums = hann.withUnsafeBufferPointer { h in
             power.withUnsafeMutableBufferPointer { p in
-                transform.powerSpectrum(of: UnsafeBufferPointer(rebasing: buf[0..<n]), into: p)
+                // The window, which vectorises, written straight into the transform's input.
+                transform.powerSpectrum(count: n, fill: { buf in for j in 0..<n { buf[j] = frame[j] * h[j] } }, into: p)
                 return logPower.withUnsafeMutableBufferPointer { lp in
                     previousLogPower.withUnsafeBufferPointer { before in
                         cumulative.withUnsafeMutableBufferPointer { c in
                             rises.withUnsafeMutableBufferPointer { r in
                                 BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
                                             scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                                            flatness: flatnessBins, frame: frame, windowSlice: windowSlice,
+                                            flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
                                             level: &level)
                             }
                         }
@@ -222,7 +217,7 @@ public final class FeatureExtractor {
         f.flux = sums.flux / Float(bins - 1)
         power.withUnsafeBufferPointer { p in
             scratch.withUnsafeMutableBufferPointer { s in
-                let peak = TonalPeak.strongest(p, bins: tonalBins, binHz: binHz, scratch: s)
+                let peak = TonalPeak.strongest(p, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: s)
                 f.tonalHz = peak.hz
                 f.tonalProminenceDb = peak.prominenceDb
             }

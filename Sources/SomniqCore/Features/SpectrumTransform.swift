@@ -10,6 +10,11 @@ public protocol SpectrumTransform: AnyObject {
     /// Power spectrum |X[k]|², k = 0 … N/2, of `frame` (at most N samples, zero-padded).
     func powerSpectrum(of frame: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>)
 
+    /// The same of a frame written straight into the transform's own input, not copied
+    /// there: `fill` writes the frame's `count` samples (at most N) to the buffer it is
+    /// given, and the transform pads them with zeros.
+    func powerSpectrum(count: Int, fill: (UnsafeMutableBufferPointer<Float>) -> Void, into power: UnsafeMutableBufferPointer<Float>)
+
     /// Autocorrelation r[τ], τ = 0 … N/2, from a power spectrum (inverse transform of |X|²).
     func autocorrelation(fromPower power: UnsafeBufferPointer<Float>, into acf: UnsafeMutableBufferPointer<Float>)
 }

@@ -10,6 +10,13 @@ public enum TonalPeak {
         var peak = bins.lowerBound
         var peakPower: Float = -1
         for k in bins where power[k] > peakPower { peakPower = power[k]; peak = k }
+        return strongest(power, peak: peak, peakPower: peakPower, binHz: binHz, span: span, scratch: scratch)
+    }
+
+    /// The same of a peak already found: `peak`, the first bin of the range with its greatest
+    /// power, `peakPower` (the extractor's bin pass finds them as it adds up the bins).
+    public static func strongest(_ power: UnsafeBufferPointer<Float>, peak: Int, peakPower: Float, binHz: Float,
+                                 span: Int = 12, scratch: UnsafeMutableBufferPointer<Float>) -> (hz: Float, prominenceDb: Float) {
         guard peakPower > 1e-12 else { return (0, 0) }
         // Median of the neighbourhood, leaving out the peak's own main lobe (±2 bins).
         var n = 0
