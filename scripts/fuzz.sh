@@ -16,7 +16,8 @@
 # SomniqConfig, SomniqReports, SomniqSinks, SomniqSupport, SomniqCore) are built by SwiftPM
 # in release mode with -sanitize=fuzzer,address (coverage and AddressSanitizer), in a
 # scratch directory of their own; each target is then compiled and linked against their
-# objects with swiftc. The committed corpus (Fuzz/corpus/<target>) is read, never written:
+# objects with swiftc. The committed corpus (Fuzz/corpus/<target>, and profiles/ for the
+# profile target) is read, never written:
 # new inputs go to $FUZZ_WORK/corpus/<target>, emptied at each run.
 #
 # Prints, per target, executions per second, coverage and what it found; exits 1 if any
@@ -160,6 +161,9 @@ for t in "${targets[@]}"; do
     # The audio, report, index, learned and home targets write each input to a file here.
     export SOMNIQ_FUZZ_TMPDIR=$work/tmp
     rm -rf "$SOMNIQ_FUZZ_TMPDIR"; mkdir -p "$SOMNIQ_FUZZ_TMPDIR"
+    # Seeds besides its corpus: the profile target reads the built-in profiles' one copy.
+    seeds=()
+    [[ $t == profile ]] && seeds=("$root/profiles")
     echo "== fuzz-$t for $per_target s (max_len $(max_len "$t"), log $log)"
     t0=$(date +%s)
     set +e
@@ -167,7 +171,7 @@ for t in "${targets[@]}"; do
     (cd "$work" && "$build/bin/fuzz-$t" -max_total_time="$per_target" -max_len="$(max_len "$t")" \
         -timeout="$(timeout_s "$t")" -rss_limit_mb=2048 -print_final_stats=1 \
         -dict="$fuzz/dict/$(dict "$t").dict" -artifact_prefix="$artifacts/$t/" \
-        "${keep_going[@]}" ${FUZZ_FLAGS:-} "$corpus" "$fuzz/corpus/$t") >"$log" 2>&1
+        "${keep_going[@]}" ${FUZZ_FLAGS:-} "$corpus" "$fuzz/corpus/$t" "${seeds[@]}") >"$log" 2>&1
     rc=$?
     set -e
     elapsed=$(( $(date +%s) - t0 )); [[ $elapsed -gt 0 ]] || elapsed=1

@@ -20,6 +20,9 @@ struct EmbedData: BuildToolPlugin {
         let rules = root.appending(path: "rules/learned.txt")
         let embedProfiles = root.appending(path: "scripts/embed-profiles.sh")
         let embedRules = root.appending(path: "scripts/embed-learned-rules.sh")
+        let classes = root.appending(path: "classes/classes.tsv")
+        let embedClasses = root.appending(path: "scripts/embed-classes.sh")
+        let classesAwk = root.appending(path: "scripts/classes.awk")
         return [
             .buildCommand(displayName: "Embedding profiles/*.json", executable: URL(filePath: "/bin/sh"),
                           arguments: [embedProfiles.path(), out.appending(path: "BuiltinProfiles.swift").path()],
@@ -30,6 +33,12 @@ struct EmbedData: BuildToolPlugin {
                           inputFiles: [rules, embedRules],
                           outputFiles: [out.appending(path: "BuiltinLearnedRules.swift")]),
             learnedRulesForm(root: root, out: out),
+            // The sound classes (classes/classes.tsv): the enum `SoundClass`, its cases, `index`
+            // and descriptors, written by scripts/embed-classes.sh (scripts/classes.awk).
+            .buildCommand(displayName: "Making SoundClass from classes/classes.tsv", executable: URL(filePath: "/bin/sh"),
+                          arguments: [embedClasses.path(), out.appending(path: "SoundClasses.swift").path()],
+                          inputFiles: [classes, embedClasses, classesAwk],
+                          outputFiles: [out.appending(path: "SoundClasses.swift")]),
         ]
     }
 

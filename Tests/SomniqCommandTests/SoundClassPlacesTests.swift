@@ -3,49 +3,64 @@ import SomniqCore
 import SomniqTestSupport
 import Testing
 
-/// A class is one case of `SoundClass` and its descriptor, from which the code's lists are
-/// derived; the files the build does not derive must name it too (docs/ARCHITECTURE.md,
-/// "How to add… a class"). Each failure names the class and the file to add it to.
+/// A class is one line of classes/classes.tsv (and its rule). The Swift `SoundClass` is made
+/// from it at build time; the files other tools read from the repository (the schemas' class
+/// enums, the fuzz dictionaries, the trainer's CANDIDATES, the docs' class tables) are
+/// written from it by scripts/classes.sh, and must be what it writes (docs/ARCHITECTURE.md,
+/// "How to add… a class").
 struct SoundClassPlacesTests {
     func read(_ file: String) throws -> String {
         try String(contentsOfFile: Paths.package + "/" + file, encoding: .utf8)
     }
 
-    /// The quoted names in `text` from `opening` to the `closing` after it.
-    func names(in text: String, from opening: String, to closing: String) -> [String]? {
-        guard let start = text.range(of: opening), let end = text[start.upperBound...].range(of: closing) else { return nil }
-        return text[start.upperBound..<end.lowerBound].split(separator: "\"", omittingEmptySubsequences: false)
-            .enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    func classesAwk(_ what: String, _ files: [String], _ assignments: [String] = []) throws -> CommandResult {
+        try runProgram("/usr/bin/awk", ["-v", "what=\(what)"] + assignments + ["-f", Paths.package + "/scripts/classes.awk"] + files,
+                       directory: Paths.package)
     }
 
-    /// Every class, and nothing else, in `listed`, in `allCases` order.
-    func expectEveryClass(_ listed: [String], in place: String) {
-        for c in SoundClass.allCases where !listed.contains(c.rawValue) {
-            #expect(Bool(false), "\(c.rawValue) is missing from \(place)")
-        }
-        for name in listed where SoundClass(rawValue: name) == nil {
-            #expect(Bool(false), "\(place) lists \(name), which is no class")
-        }
-        if Set(listed) == Set(SoundClass.allCases.map(\.rawValue)) {
-            #expect(listed == SoundClass.allCases.map(\.rawValue), "\(place) lists the classes in another order than SoundClass")
-        }
+    @Test func theFilesMadeFromTheClassesAreWhatScriptsClassesShWrites() throws {
+        let r = try runProgram("/bin/sh", [Paths.package + "/scripts/classes.sh", "--check"])
+        #expect(r.status == 0, "\(r.stderr)")
     }
 
-    @Test func theSchemasListEveryClass() throws {
-        for schema in ["schemas/profile.schema.json", "schemas/config.schema.json"] {
-            let json = try JSONValue(parsing: read(schema))
-            guard case let .array(items)? = json["$defs"]?["class"]?["enum"] else {
-                Issue.record("\(schema) has no $defs.class.enum")
-                continue
-            }
-            expectEveryClass(items.compactMap(\.stringValue), in: "\(schema)'s $defs.class.enum")
-        }
+    @Test func theClassesInSwiftAreTheListsLines() throws {
+        let lines = try read("classes/classes.tsv").split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.map { $0[0] } == SoundClass.allCases.map(\.rawValue))
+        #expect(lines.map { $0[2] } == SoundClass.allCases.map(\.defaultTier.rawValue))
+        #expect(lines.filter { $0[4].split(separator: ",").contains("learned") }.map { $0[0] } == LearnedRules.candidates.map(\.rawValue))
     }
 
-    @Test func theFuzzDictionaryHasEveryClass() throws {
-        let dictionary = try read("Fuzz/dict/labels.dict")
-        for c in SoundClass.allCases where !dictionary.contains("\n\"\(c.rawValue)\"\n") {
-            #expect(Bool(false), "\(c.rawValue) is missing from Fuzz/dict/labels.dict")
+    /// A stale list is rewritten whole; the rest of the file is kept as it is.
+    @Test func aStaleTableIsWrittenAgainAndNothingElse() throws {
+        let guide = try read("docs/profiles.md")
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let stale = guide.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("| low |") }
+            .joined(separator: "\n")
+        #expect(stale != guide)
+        try stale.write(toFile: dir + "/profiles.md", atomically: true, encoding: .utf8)
+        let r = try classesAwk("docs", ["classes/classes.tsv", dir + "/profiles.md"])
+        #expect(r.status == 0)
+        #expect(r.stdout == guide)
+    }
+
+    /// A malformed line of the classes fails the build, naming its line and what is wrong.
+    @Test func aMalformedClassIsAnErrorNamingItsLine() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cases: [(line: String, message: String)] = [
+            ("hum\thum\tlowish\t1\t-\t-", "the tier \"lowish\" is none of critical high medium low"),
+            ("hum\thum\tlow\t1\tloud\t-", "the property \"loud\" is none of train, short, habituated, learned, derived"),
+            ("hum\thum\tlow\t1\t-", "has 5 fields separated by tabs, not 6 (class, case, tier, usual_s, properties, note)"),
+            ("Hum\thum\tlow\t1\t-\t-", "the class \"Hum\" is not lower case letters, digits and _"),
+            ("snoring\thum\tlow\t1\t-\t-", "the class snoring is listed twice"),
+        ]
+        for c in cases {
+            try ("snoring\tsnoring\thigh\t10\ttrain\t-\n" + c.line + "\n").write(toFile: dir + "/classes.tsv", atomically: true, encoding: .utf8)
+            let r = try classesAwk("swift", [dir + "/classes.tsv"])
+            #expect(r.status == 2)
+            #expect(r.stderr == dir + "/classes.tsv:2: " + c.message + "\n")
         }
     }
 
@@ -61,31 +76,6 @@ struct SoundClassPlacesTests {
                     #expect(Bool(false), "\(c.rawValue) needs its own settings in profiles/\(file): \(w)")
                 }
             }
-        }
-    }
-
-    /// The trainer fits a rule for each class a learned rule may decide, and its inputs
-    /// hold their hand scores in this order.
-    @Test func theTrainerFitsEveryLearnedClass() throws {
-        let trainer = "tools/learn/train.py"
-        let listed = try #require(names(in: read(trainer), from: "\nCANDIDATES = [", to: "]"), "\(trainer) has no CANDIDATES list")
-        for c in SoundClass.allCases {
-            if c.descriptor.learned, !listed.contains(c.rawValue) {
-                #expect(Bool(false), "\(c.rawValue) is a learned class (its descriptor) but missing from \(trainer)'s CANDIDATES")
-            } else if !c.descriptor.learned, listed.contains(c.rawValue) {
-                #expect(Bool(false), "\(trainer)'s CANDIDATES has \(c.rawValue), which its descriptor does not let a learned rule decide")
-            }
-        }
-        #expect(listed == LearnedRules.candidates.map(\.rawValue), "\(trainer)'s CANDIDATES are in another order than LearnedRules.candidates")
-    }
-
-    /// The guide to profiles lists each class under its default tier.
-    @Test func theProfilesGuideGivesEveryClassItsTier() throws {
-        let guide = "docs/profiles.md"
-        let text = try read(guide)
-        for c in SoundClass.allCases {
-            let row = text.split(separator: "\n").first { $0.hasPrefix("| \(c.defaultTier.rawValue) |") }
-            #expect(row?.contains("`\(c.rawValue)`") == true, "\(c.rawValue) is missing from the \(c.defaultTier.rawValue) row of \(guide)'s classes and tiers")
         }
     }
 }

@@ -199,8 +199,8 @@ struct SchemaTests {
     }
 
     /// The names the schemas list are the code's: a tier added to the enum, or a key added
-    /// to the configuration reader, must be added to the schemas too (a class:
-    /// `SoundClassPlacesTests`).
+    /// to the configuration reader, must be added to the schemas too (a class's name is written
+    /// there from classes/classes.tsv by scripts/classes.sh: `SoundClassPlacesTests`).
     @Test func theSchemasListTheCodesNames() throws {
         let profile = try JSONValue(parsing: String(contentsOfFile: Self.profileSchema, encoding: .utf8))
         let config = try JSONValue(parsing: String(contentsOfFile: Self.configSchema, encoding: .utf8))

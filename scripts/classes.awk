@@ -1,0 +1,163 @@
+# Reads classes/classes.tsv (the first file; its header says what each field is) and writes
+# what is made from it, chosen by -v what=:
+#   swift     the Swift SoundClass: cases, index, descriptor (scripts/embed-classes.sh)
+#   schema    FILE (the second file) with its $defs.class.enum made the classes
+#   dict      FILE with the lines between its "# The classes" and "# (end of the classes)"
+#             comments made the class names (-v quoted=1: each as a JSON string, "\"name\"")
+#   trainer   FILE (tools/learn/train.py) with its CANDIDATES made the learned classes
+#   docs      FILE with the rows of its "| tier | classes |" table made the classes of each
+#             tier (-v notes=1: each with its note in brackets)
+# A malformed line of the classes, or a FILE without its list, is an error naming it (exit 2).
+# scripts/classes.sh and scripts/embed-classes.sh run it; POSIX awk.
+
+function fail(message) {
+    printf "%s\n", message > "/dev/stderr"
+    failed = 1
+    exit 2
+}
+
+# The line `prefix` + `items` separated by ", " and closed by `closer`, wrapped before an item
+# that would take a line past 119 columns, each line after the first indented to the prefix.
+function wrapped(prefix, items, count, closer,    line, i, item, out, indent) {
+    indent = sprintf("%" length(prefix) "s", "")
+    line = prefix
+    out = ""
+    for (i = 1; i <= count; i++) {
+        item = items[i] (i < count ? "," : closer)
+        if (line != prefix && line != indent && length(line) + 1 + length(item) > 119) {
+            out = out line "\n"
+            line = indent
+        }
+        line = line ((line == prefix || line == indent) ? "" : " ") item
+    }
+    return out line
+}
+
+BEGIN {
+    FS = "\t"
+    tiers = "critical high medium low"
+    ntier = split(tiers, tierNames, " ")
+    nprop = split("train short habituated learned derived", propNames, " ")
+    n = 0
+}
+
+FNR == NR {
+    if ($0 ~ /^#/ || $0 == "") next
+    where = FILENAME ":" FNR ": "
+    if (NF != 6) fail(where "has " NF " fields separated by tabs, not 6 (class, case, tier, usual_s, properties, note)")
+    if ($1 !~ /^[a-z][a-z0-9_]*$/) fail(where "the class \"" $1 "\" is not lower case letters, digits and _")
+    if ($2 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the case \"" $2 "\" is not a Swift name in lower camel case")
+    if (index(" " tiers " ", " " $3 " ") == 0 || $3 == "") fail(where "the tier \"" $3 "\" is none of " tiers)
+    if ($4 !~ /^[0-9]+(\.[0-9]+)?$/) fail(where "usual_s \"" $4 "\" is not a number of seconds")
+    if ($1 in seen) fail(where "the class " $1 " is listed twice")
+    if ($2 in seenCase) fail(where "the case " $2 " is listed twice")
+    seen[$1] = 1
+    seenCase[$2] = 1
+    n++
+    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; note[n] = $6
+    if ($5 != "-") {
+        k = split($5, props, ",")
+        for (j = 1; j <= k; j++) {
+            known = 0
+            for (p = 1; p <= nprop; p++) if (props[j] == propNames[p]) known = 1
+            if (!known) fail(where "the property \"" props[j] "\" is none of train, short, habituated, learned, derived")
+            prop[n, props[j]] = 1
+        }
+    }
+    next
+}
+
+# The target file, a line at a time (every mode but swift).
+{
+    if (skipping) {
+        if (what == "docs" && $0 !~ /^\| /) { skipping = 0; done = 1; print; next }
+        if (what == "dict" && $0 == "# (end of the classes)") { skipping = 0; done = 1; print; next }
+        if ((what == "trainer" || (what == "schema" && !perLine)) && index($0, "]")) { skipping = 0; done = 1; next }
+        if (what == "schema" && perLine && $0 ~ /^ *\]/) { skipping = 0; done = 1; print; next }
+        next
+    }
+    if (what == "schema" && !done && $0 ~ /^ *"class": \{$/) inClass = 1
+    if (what == "schema" && inClass && !done && match($0, /^ *"enum": \[/)) {
+        inClass = 0
+        perLine = ($0 ~ /\[$/)
+        if (perLine) {
+            print
+            indent = sprintf("%" (RLENGTH - length("\"enum\": [")) + 2 "s", "")
+            for (i = 1; i <= n; i++) print indent "\"" name[i] "\"" (i < n ? "," : "")
+        } else {
+            for (i = 1; i <= n; i++) items[i] = "\"" name[i] "\""
+            print wrapped(substr($0, 1, RLENGTH), items, n, "]")
+            if (index($0, "]")) { done = 1; next }
+        }
+        skipping = 1
+        next
+    }
+    if (what == "dict" && !done && $0 ~ /^# The classes/) {
+        print
+        for (i = 1; i <= n; i++) print (quoted ? "\"\\\"" name[i] "\\\"\"" : "\"" name[i] "\"")
+        skipping = 1
+        next
+    }
+    if (what == "trainer" && !done && $0 ~ /^CANDIDATES = \[/) {
+        k = 0
+        for (i = 1; i <= n; i++) if (prop[i, "learned"]) items[++k] = "\"" name[i] "\""
+        print wrapped("CANDIDATES = [", items, k, "]")
+        if (index($0, "]")) { done = 1; next }
+        skipping = 1
+        next
+    }
+    if (what == "docs" && !done && previous == "| tier | classes |" && $0 == "|---|---|") {
+        print
+        for (t = 1; t <= ntier; t++) {
+            row = "| " tierNames[t] " |"
+            first = 1
+            for (i = 1; i <= n; i++) {
+                if (tier[i] != tierNames[t]) continue
+                row = row (first ? " " : ", ") "`" name[i] "`" ((notes && note[i] != "-") ? " (" note[i] ")" : "")
+                first = 0
+            }
+            print row " |"
+        }
+        skipping = 1
+        next
+    }
+    previous = $0
+    print
+}
+
+END {
+    if (failed) exit 2
+    if (what == "swift") {
+        print "// Generated at build time by scripts/embed-classes.sh from classes/classes.tsv. Do not edit."
+        print ""
+        print "/// The sounds somniq recognises, in label order: one line each of classes/classes.tsv,"
+        print "/// which holds each one's descriptor too. Raw values are the stable identifiers used in"
+        print "/// profiles, logs and label files."
+        print "public enum SoundClass: String, CaseIterable, Sendable {"
+        for (i = 1; i <= n; i++) {
+            if (note[i] != "-") print "    /// " toupper(substr(note[i], 1, 1)) substr(note[i], 2) "."
+            print "    case " swiftCase[i] " = \"" name[i] "\""
+        }
+        print ""
+        print "    /// Position in `allCases`, used to index per-class arrays (a switch: no hashing)."
+        print "    public var index: Int {"
+        print "        switch self {"
+        for (i = 1; i <= n; i++) print "        case ." swiftCase[i] ": " (i - 1)
+        print "        }"
+        print "    }"
+        print ""
+        print "    /// The class's descriptor (`Descriptor` says what each field means)."
+        print "    public var descriptor: Descriptor {"
+        print "        switch self {"
+        for (i = 1; i <= n; i++) {
+            d = "Descriptor(tier: ." tier[i] ", usualSeconds: " usual[i]
+            for (p = 1; p <= nprop; p++) if (prop[i, propNames[p]]) d = d ", " propNames[p] ": true"
+            print "        case ." swiftCase[i] ": " d ")"
+        }
+        print "        }"
+        print "    }"
+        print "}"
+        exit 0
+    }
+    if (!done) fail(FILENAME ": no list of the classes found to write (" what ")")
+}
