@@ -44,17 +44,18 @@ BEGIN {
 FNR == NR {
     if ($0 ~ /^#/ || $0 == "") next
     where = FILENAME ":" FNR ": "
-    if (NF != 6) fail(where "has " NF " fields separated by tabs, not 6 (class, case, tier, usual_s, properties, note)")
+    if (NF != 7) fail(where "has " NF " fields separated by tabs, not 7 (class, case, tier, usual_s, properties, hook, note)")
     if ($1 !~ /^[a-z][a-z0-9_]*$/) fail(where "the class \"" $1 "\" is not lower case letters, digits and _")
     if ($2 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the case \"" $2 "\" is not a Swift name in lower camel case")
     if (index(" " tiers " ", " " $3 " ") == 0 || $3 == "") fail(where "the tier \"" $3 "\" is none of " tiers)
     if ($4 !~ /^[0-9]+(\.[0-9]+)?$/) fail(where "usual_s \"" $4 "\" is not a number of seconds")
+    if ($6 != "-" && $6 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the hook \"" $6 "\" is not a Swift name in lower camel case")
     if ($1 in seen) fail(where "the class " $1 " is listed twice")
     if ($2 in seenCase) fail(where "the case " $2 " is listed twice")
     seen[$1] = 1
     seenCase[$2] = 1
     n++
-    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; note[n] = $6
+    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; hook[n] = $6; note[n] = $7
     if ($5 != "-") {
         k = split($5, props, ",")
         for (j = 1; j <= k; j++) {
@@ -152,6 +153,7 @@ END {
         for (i = 1; i <= n; i++) {
             d = "Descriptor(tier: ." tier[i] ", usualSeconds: " usual[i]
             for (p = 1; p <= nprop; p++) if (prop[i, propNames[p]]) d = d ", " propNames[p] ": true"
+            if (hook[i] != "-") d = d ", hook: ." hook[i]
             print "        case ." swiftCase[i] ": " d ")"
         }
         print "        }"

@@ -50,14 +50,15 @@ struct SoundClassPlacesTests {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cases: [(line: String, message: String)] = [
-            ("hum\thum\tlowish\t1\t-\t-", "the tier \"lowish\" is none of critical high medium low"),
-            ("hum\thum\tlow\t1\tloud\t-", "the property \"loud\" is none of train, short, habituated, learned, derived"),
-            ("hum\thum\tlow\t1\t-", "has 5 fields separated by tabs, not 6 (class, case, tier, usual_s, properties, note)"),
-            ("Hum\thum\tlow\t1\t-\t-", "the class \"Hum\" is not lower case letters, digits and _"),
-            ("snoring\thum\tlow\t1\t-\t-", "the class snoring is listed twice"),
+            ("hum\thum\tlowish\t1\t-\t-\t-", "the tier \"lowish\" is none of critical high medium low"),
+            ("hum\thum\tlow\t1\tloud\t-\t-", "the property \"loud\" is none of train, short, habituated, learned, derived"),
+            ("hum\thum\tlow\t1\t-\t-", "has 6 fields separated by tabs, not 7 (class, case, tier, usual_s, properties, hook, note)"),
+            ("hum\thum\tlow\t1\t-\talarm span\t-", "the hook \"alarm span\" is not a Swift name in lower camel case"),
+            ("Hum\thum\tlow\t1\t-\t-\t-", "the class \"Hum\" is not lower case letters, digits and _"),
+            ("snoring\thum\tlow\t1\t-\t-\t-", "the class snoring is listed twice"),
         ]
         for c in cases {
-            try ("snoring\tsnoring\thigh\t10\ttrain\t-\n" + c.line + "\n").write(toFile: dir + "/classes.tsv", atomically: true, encoding: .utf8)
+            try ("snoring\tsnoring\thigh\t10\ttrain\t-\t-\n" + c.line + "\n").write(toFile: dir + "/classes.tsv", atomically: true, encoding: .utf8)
             let r = try classesAwk("swift", [dir + "/classes.tsv"])
             #expect(r.status == 2)
             #expect(r.stderr == dir + "/classes.tsv:2: " + c.message + "\n")

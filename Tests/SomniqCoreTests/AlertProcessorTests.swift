@@ -118,3 +118,42 @@ private func process(_ profile: Profile, _ frames: [ClassScores]) -> [AlertOutpu
     #expect(starts.map(\.alert) == [false, false])
     #expect(starts.map(\.suppressed) == [.profile, .profile])
 }
+
+/// A smoke alarm's event spans what the alarm detector heard (the hook its descriptor names,
+/// `AlarmSpan`): it opens at the alarm's first beep, though its score rose seconds later, and
+/// ends at its last beep heard. Another class given the same alarm keeps its machine's bounds.
+@Test func aSmokeAlarmsEventSpansWhatTheDetectorHeard() throws {
+    let levels = AlertProcessor.Levels(levelDbfs: -30, floorDbfs: -50)
+    let raised = [Float](repeating: 0, count: 8) + [Float](repeating: 0.95, count: 8) + [Float](repeating: 0, count: 12)
+    func run(_ c: SoundClass, _ alarm: AlarmDetector.Span?, frames: [Float] = raised, end: Bool = false) -> [AlertOutput] {
+        var p = AlertProcessor(profile: .balanced)
+        var out: [AlertOutput] = []
+        for (i, v) in frames.enumerated() {
+            var s = ClassScores()
+            s[c] = v
+            out += p.step(s, frame: i, levels: levels, alarm: alarm)
+        }
+        return out + p.finish(alarm: end ? alarm : nil)
+    }
+    func bounds(_ out: [AlertOutput]) -> [Double] {
+        out.map { if case let .start(e) = $0 { e.onset } else if case let .end(e) = $0 { e.offset } else { -1 } }
+    }
+    let machine = bounds(run(.smokeAlarm, nil))
+    #expect(machine.count == 2)
+    // Heard from 2.25 s (before the machine's onset, within its confirmation) to 6 s.
+    let heard = AlarmDetector.Span(from: 2.25, to: machine[0], active: false, pattern: .temporalThree, hz: 3100, lastHeard: 6)
+    #expect(bounds(run(.smokeAlarm, heard)) == [2.25, 6])
+    #expect(bounds(run(.cough, heard)) == bounds(run(.cough, nil)))
+    // One that began longer before than any pattern takes to confirm is another alarm's.
+    let old = AlarmDetector.Span(from: machine[0] - AlarmDetector.longestConfirmation - 1, to: machine[0] - AlarmDetector.longestConfirmation - 0.5,
+                                 active: false, pattern: .temporalThree, hz: 3100, lastHeard: 1)
+    #expect(bounds(run(.smokeAlarm, old)) == machine)
+    // An alarm heard on after the stream ends: its event, open at the end, ends at its last beep.
+    let open = [Float](repeating: 0, count: 8) + [Float](repeating: 0.95, count: 12)
+    let sounding = AlarmDetector.Span(from: 2.25, to: 9.5, active: true, pattern: .temporalThree, hz: 3100, lastHeard: 9.25)
+    #expect(bounds(run(.smokeAlarm, sounding, frames: open, end: true)) == [2.25, 9.25])
+    // The span of an alarm whose event has ended opens no second event at its first beep.
+    let twice = raised + raised
+    let again = bounds(run(.smokeAlarm, heard, frames: twice))
+    #expect(again.count == 4 && again[0] == 2.25 && again[1] == 6 && again[2] == machine[0] + 14)
+}

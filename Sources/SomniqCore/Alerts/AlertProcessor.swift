@@ -12,9 +12,9 @@ public struct AlertProcessor: Sendable {
     /// Per class, the frame after the last one it was given: where an event open at a
     /// reload or at the end of the stream ends.
     private var nextFrame: [Int]
-    /// Where the last smoke alarm event ended: an alarm span that began before it is that
-    /// event's, and opens no other event at its first beep.
-    private var alarmEnded = -Double.infinity
+    /// Per class, the hook its descriptor names (`AlertHook`): where its events begin and end
+    /// besides its machine's say. Nil for a class with none.
+    private var hooks: [(any AlertHook)?]
     /// The levels of the last `RecentLevels.frames` frames: an event's trace gives the
     /// loudest from its onset to its confirmation.
     private var recent = RecentLevels()
@@ -46,6 +46,7 @@ public struct AlertProcessor: Sendable {
         machines = SoundClass.allCases.map { AlertStateMachine(rule: profile.rule(for: $0)) }
         open = Array(repeating: nil, count: SoundClass.allCases.count)
         nextFrame = Array(repeating: 0, count: SoundClass.allCases.count)
+        hooks = SoundClass.allCases.map { $0.descriptor.hook?.make() }
     }
 
     /// Puts a new profile in force; open events stay open and are judged by the new
@@ -68,11 +69,9 @@ public struct AlertProcessor: Sendable {
     /// Feeds the raw scores of frame `frame` (time `frame × 0.5 s`) for `classes`; returns
     /// every event that starts or ends, in class order.
     ///
-    /// `alarm`: the latest alarm the detector found (`Classifier.alarm`). The detector
-    /// finds an alarm by its pattern, seconds after its first beep (a T3 at its fourth); the
-    /// smoke alarm's event is alerted then, as its score rises, but opens at the first beep
-    /// and ends at the last, the span the detector heard (docs/behaviour.md#alert-semantics: an onset is where the
-    /// sound began, not when it was confirmed).
+    /// `alarm`: the latest alarm the detector found (`Classifier.alarm`), for the hooks of the
+    /// classes whose descriptor names one (`AlertHook`): the smoke alarm's event spans what
+    /// the detector heard (`AlarmSpan`).
     ///
     /// `weights`: the inputs that weighed most in a class's learned score of this frame
     /// (`Classifier.weights`), for the trace of an event it starts; empty for a hand rule.
@@ -106,10 +105,7 @@ public struct AlertProcessor: Sendable {
             }
             switch action {
             case .open(var onset, let suppressed)?:
-                if c == .smokeAlarm, let a = alarm, a.from < onset, a.from > alarmEnded,
-                   a.to >= onset - AlarmDetector.longestConfirmation {
-                    onset = a.from
-                }
+                onset = hooks[i]?.onset(onset, alarm: alarm) ?? onset
                 let rule = machines[i].rule
                 let id = "\(idPrefix)\(nextID)"
                 nextID += 1
@@ -141,12 +137,7 @@ public struct AlertProcessor: Sendable {
             case .close(var offset, let truncated)?:
                 if let event = open[i] {
                     open[i] = nil
-                    if c == .smokeAlarm {
-                        // Over once the pattern has been silent for its longest pause: it
-                        // ended with its last beep.
-                        if let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
-                        alarmEnded = offset
-                    }
+                    offset = hooks[i]?.offset(offset, onset: event.onset, alarm: alarm, streamEnded: false) ?? offset
                     outputs += ends(event, c, offset: offset, truncated: truncated)
                 }
             case nil:
@@ -157,13 +148,14 @@ public struct AlertProcessor: Sendable {
     }
 
     /// Closes every open event at the end of the stream, marked truncated, and returns their
-    /// ends; a smoke alarm's at its last beep heard (`alarm`), if that was before the end.
+    /// ends, where a class's hook puts them (a smoke alarm's at its last beep heard in `alarm`,
+    /// if that was before the end).
     public mutating func finish(alarm: AlarmDetector.Span? = nil) -> [AlertOutput] {
         var outputs: [AlertOutput] = []
         for c in SoundClass.allCases {
             let i = c.index
             if case var .close(offset, _)? = machines[i].finish(frame: nextFrame[i]), let event = open[i] {
-                if c == .smokeAlarm, let a = alarm, a.lastHeard >= event.onset, a.lastHeard < offset { offset = a.lastHeard }
+                offset = hooks[i]?.offset(offset, onset: event.onset, alarm: alarm, streamEnded: true) ?? offset
                 open[i] = nil
                 outputs += ends(event, c, offset: offset, truncated: true)
             }

@@ -24,6 +24,9 @@ extension SoundClass {
         public var learned = false
         /// Derived from another class's pattern, never labelled (`Evaluator.labels`).
         public var derived = false
+        /// The hook the alert processor asks where the class's events begin and end
+        /// (`AlertHook`), if any: the smoke alarm's, `alarmSpan`.
+        public var hook: AlertHookKind?
     }
 
     // The descriptors are classes/classes.tsv's lines (`descriptor` is made from them at build
