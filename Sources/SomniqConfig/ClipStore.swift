@@ -10,18 +10,6 @@ public struct ClipStore: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
-    /// A failure to keep a clip: which, and why.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public var path: String, problem: String
-        package init(path: String, problem: String) {
-            self.path = path
-            self.problem = problem
-        }
-        public var description: String { "\(LogText.escape(path)): \(problem)" }
-        /// The disk, a quota or the file-size limit left no room for it.
-        public var noSpace: Bool { [ENOSPC, EDQUOT, EFBIG].contains { problem.contains(String(cString: strerror($0))) } }
-    }
-
     /// `2026-11-23_03-12-05_smoke_alarm_s1763859000-e7.flac` when the onset's wall-clock time
     /// is known (`unix`), else by stream time, `000117.5s_smoke_alarm_e7.flac`. The id keeps
     /// two events of one second apart.
@@ -43,9 +31,9 @@ public struct ClipStore: Sendable {
     /// removes the temporaries a killed process left (`removeStaleTemporaries`). A
     /// directory that cannot be created or written is left to the clips, each of which then
     /// says so (`clip_skipped`): the daemon must start listening all the same.
-    public func prepare() throws(Failure) {
+    public func prepare() throws(StoreFailure) {
         if let reason = Self.notADirectory(directory) {
-            throw Failure(path: directory, problem: "\(reason), so no clip can be kept there; "
+            throw StoreFailure(path: directory, problem: "\(reason), so no clip can be kept there; "
                           + "name a directory (--clips, or clips.dir in the configuration), or move the file away")
         }
         try? makeDirectory()
@@ -59,11 +47,11 @@ public struct ClipStore: Sendable {
         return errno == ENOTDIR ? "lies under a file, not a directory" : nil
     }
 
-    package func makeDirectory() throws(Failure) {
-        if let reason = Self.notADirectory(directory) { throw Failure(path: directory, problem: reason) }
+    package func makeDirectory() throws(StoreFailure) {
+        if let reason = Self.notADirectory(directory) { throw StoreFailure(path: directory, problem: reason) }
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o750]) } catch {
-            throw Failure(path: directory, problem: "cannot create the clips directory: \(errorText(error))")
+            throw StoreFailure(path: directory, problem: "cannot create the clips directory: \(errorText(error))")
         }
     }
 

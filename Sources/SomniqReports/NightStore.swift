@@ -15,20 +15,6 @@ public struct NightStore: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
-    /// A failure to keep night audio: which path, and why.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public var path: String, problem: String
-        package init(path: String, problem: String) {
-            self.path = path
-            self.problem = problem
-        }
-        public var description: String { "\(LogText.escape(path)): \(problem)" }
-        /// `no_space` when the disk, a quota or the file-size limit left no room, else `failed`.
-        public var reason: String {
-            [ENOSPC, EDQUOT, EFBIG].contains { problem.contains(String(cString: strerror($0))) } ? "no_space" : "failed"
-        }
-    }
-
     /// The night folder and file name of a part whose first sample was heard at `unix`
     /// (to the millisecond, as its `start_time` says: a part that starts on the hour, a
     /// hair before it in floating point, is named for the hour).
@@ -41,19 +27,19 @@ public struct NightStore: Sendable {
 
     /// Makes the directory ready before the session's first part: refuses a path that is
     /// not a directory (or lies under a file) and creates it (0750) when it is not there.
-    public func prepare() throws(Failure) {
+    public func prepare() throws(StoreFailure) {
         if let reason = ClipStore.notADirectory(directory) {
-            throw Failure(path: directory, problem: "\(reason), so no night audio can be kept there; "
+            throw StoreFailure(path: directory, problem: "\(reason), so no night audio can be kept there; "
                           + "name a directory (night_audio.dir in the configuration), or move the file away")
         }
         try makeDirectory(directory)
     }
 
-    private func makeDirectory(_ path: String) throws(Failure) {
-        if let reason = ClipStore.notADirectory(path) { throw Failure(path: path, problem: reason) }
+    private func makeDirectory(_ path: String) throws(StoreFailure) {
+        if let reason = ClipStore.notADirectory(path) { throw StoreFailure(path: path, problem: reason) }
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o750]) } catch {
-            throw Failure(path: path, problem: "cannot create the night audio directory: \(errorText(error))")
+            throw StoreFailure(path: path, problem: "cannot create the night audio directory: \(errorText(error))")
         }
     }
 
@@ -61,7 +47,7 @@ public struct NightStore: Sendable {
     /// another file: a name taken (two parts started in one second, or the hour a
     /// daylight-saving change repeats) gets `_2`, `_3`… before `.flac`, which sorts after
     /// it. Returns the descriptor, which holds the lock, and the path.
-    public func create(night: String, name: String) throws(Failure) -> (fd: Int32, path: String) {
+    public func create(night: String, name: String) throws(StoreFailure) -> (fd: Int32, path: String) {
         let folder = directory + "/" + night
         let stem = String(name.dropLast(".flac".count))
         var attempt = 1
@@ -75,14 +61,14 @@ public struct NightStore: Sendable {
                 let e = errno
                 if e == EEXIST { attempt += 1; continue }
                 if e == ENOENT { continue }
-                throw Failure(path: path, problem: "cannot create: \(String(cString: strerror(e)))")
+                throw StoreFailure(path: path, problem: "cannot create: \(String(cString: strerror(e)))")
             }
             flock(fd, LOCK_EX)
             guard Self.isStill(fd, at: path) else { close(fd); continue }
             fchmod(fd, 0o640)        // whatever the umask
             return (fd, path)
         }
-        throw Failure(path: folder + "/" + name, problem: "its file kept being removed by another process")
+        throw StoreFailure(path: folder + "/" + name, problem: "its file kept being removed by another process")
     }
 
     /// Whether `path` still names the open file `fd` (same device and inode, still linked).

@@ -150,7 +150,7 @@ struct Replay: AsyncParsableCommand {
                 throw fail("\(error)", Exit.dataError)
             } catch let error as LogWriteError {
                 throw fail("\(error)", Exit.ioError)
-            } catch let error as ClipStore.Failure {
+            } catch let error as StoreFailure {
                 throw fail("\(error)", Exit.ioError)
             }
         }

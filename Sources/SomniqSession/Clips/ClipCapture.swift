@@ -24,7 +24,7 @@ public final class ClipCapture {
 
     /// Before the session's first record: the directory is made ready, or the session
     /// cannot start (`ClipStore.prepare`).
-    public func prepare() throws(ClipStore.Failure) { try store.prepare() }
+    public func prepare() throws(StoreFailure) { try store.prepare() }
 
     /// The next samples of the stream.
     public func append(_ samples: UnsafeBufferPointer<Float>) {
@@ -104,12 +104,12 @@ public final class ClipWriter: Sendable {
     }
 
     private func write(_ clip: ClipRecorder.Clip) {
-        do throws(ClipStore.Failure) {
+        do throws(StoreFailure) {
             try store.write(clip.samples, name: clip.name)
             store.enforce(maxBytes: maxBytes, maxAgeDays: maxAgeDays, now: clock.unix, first: goFirst)
         } catch {
             skipped.withLock {
-                $0.append(Skipped(id: clip.eventID, path: error.path, reason: error.noSpace ? "no_space" : "failed",
+                $0.append(Skipped(id: clip.eventID, path: error.path, reason: error.reason,
                                   problem: error.problem))
             }
         }

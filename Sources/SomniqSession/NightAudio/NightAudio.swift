@@ -48,7 +48,7 @@ public final class NightAudio {
     }
 
     /// Before the session's first record: the directory is made ready (`NightStore.prepare`).
-    public func prepare() throws(NightStore.Failure) { try store.prepare() }
+    public func prepare() throws(StoreFailure) { try store.prepare() }
 
     /// The next samples of the stream, the first at stream frame `frame`; `unix` gives the
     /// wall-clock time of a stream time (`Session.WallTimes.unix`).

@@ -213,7 +213,7 @@ final class NightAudioWriter: @unchecked Sendable {
         sinceRetry = 0
         let (night, name) = NightStore.place(unix: start.unix)
         let created: (fd: Int32, path: String)
-        do throws(NightStore.Failure) { created = try store.create(night: night, name: name) } catch {
+        do throws(StoreFailure) { created = try store.create(night: night, name: name) } catch {
             refused(path: error.path, error.problem)
             return
         }
@@ -290,7 +290,7 @@ final class NightAudioWriter: @unchecked Sendable {
     /// the audio is lost until a part is written again.
     private func refused(path: String, _ problem: String, lost: Int64 = 0) {
         if failure == nil, let at = here() {
-            let reason = NightStore.Failure(path: path, problem: problem).reason
+            let reason = StoreFailure(path: path, problem: problem).reason
             failure = (path, reason, problem, at.frame, at.unix, 0)
             say(.failed(path: path, reason: reason, problem: problem))
         }

@@ -57,7 +57,7 @@ public final class Session {
     public var streamSeconds: Double { StreamClock.seconds(pipeline.streamFrames) }
 
     /// Starts the session: its clips directory is made ready first (a path that is not a
-    /// directory, or cannot be written, throws `ClipStore.Failure` before any record).
+    /// directory, or cannot be written, throws `StoreFailure` before any record).
     public func start(_ source: LogRecord.SessionStart.Source) throws {
         try clips?.prepare()
         try send(.start(source, pipeline.profile),
