@@ -2,10 +2,12 @@ import Foundation
 import PackagePlugin
 
 /// Brings the data somniq carries into its core at build time, from the one copy in the
-/// repository: the built-in profiles (`profiles/*.json`) and the learned rules
-/// (`rules/learned.txt`, written by the trainer) become Swift sources in the build's own
-/// directory (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts
-/// that write them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`), so no
+/// repository: the built-in profiles (`profiles/*.json`), the learned rules
+/// (`rules/learned.txt`, written by the trainer) and the sound classes
+/// (`classes/classes.tsv`) become Swift sources in the build's own directory
+/// (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts that write
+/// them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`,
+/// `scripts/embed-classes.sh`), so no
 /// tool is built for the host first (a host tool would be built with the fuzz build's
 /// sanitizer flags, and fail to link). The rules' binary form
 /// (`BuiltinLearnedRulesForm.swift`: their numbers as Floats' bits, so that somniq reads no
