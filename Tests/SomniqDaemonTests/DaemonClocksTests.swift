@@ -90,8 +90,10 @@ struct DaemonClocksTests {
                                          logger: JournalLines().logger)
         let running = Task { try await service.run() }
         // The block taken whole (its time is the last audio's), waited for without holding
-        // a thread of the pool the service runs on.
-        let end = ContinuousClock.now + .seconds(120)
+        // a thread of the pool the service runs on. The deadline only guards against a
+        // service that never reads: on two cores, beside the suites that replay audio, the
+        // pool may not run the service (nor this loop) for minutes (359 s in one CI run).
+        let end = ContinuousClock.now + .seconds(1200)
         while reads.count.withLock({ $0 }) < 3 {
             try #require(ContinuousClock.now < end, "the service never read past the block")
             // A pause, not a yield: on two cores a loop of yields keeps a thread of the pool
