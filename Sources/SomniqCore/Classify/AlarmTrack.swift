@@ -131,24 +131,25 @@ struct AlarmTrack: Sendable {
         /// A tune's notes are one instrument's: a run far under `other`'s beeps
         /// (`Sounder.otherSoundDb`) is the room's noise keeping a beat by chance.
         func beatsBetween(_ other: SteadyRun, at frame: Int) -> Bool {
-            guard count >= 3, intervals >= 2, !isOver(at: frame), other.period > 0,
-                  !Sounder.isOtherSound(cues.loudest, under: other.cues.loudest),
-                  abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return false }
-            let periodFrames = other.period / AlarmDetector.frameSeconds
-            let lag = Double(last.start - other.last.start)
-            let offset = abs(lag - (lag / periodFrames).rounded() * periodFrames)
+            guard !Sounder.isOtherSound(cues.loudest, under: other.cues.loudest), let offset = offBeat(from: other, at: frame)
+            else { return false }
             return offset > max(2, 0.5 * Double(min(other.last.end - other.last.start, last.end - last.start)))
         }
 
         /// Whether this run beeps with `other`, in step (its beeps start within two frames of
         /// `other`'s) and at its interval, as a sounder's fundamental does with its overtones.
         func beatsWith(_ other: SteadyRun, at frame: Int) -> Bool {
+            offBeat(from: other, at: frame).map { $0 <= 2 } ?? false
+        }
+
+        /// When this run still beeps, at `other`'s interval, how far (frames) its last beep's
+        /// start lies from `other`'s beat; nil when it does not.
+        private func offBeat(from other: SteadyRun, at frame: Int) -> Double? {
             guard count >= 3, intervals >= 2, !isOver(at: frame), other.period > 0,
-                  abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return false }
+                  abs(period - other.period) <= AlarmDetector.steadyPeriodTolerance * other.period else { return nil }
             let periodFrames = other.period / AlarmDetector.frameSeconds
             let lag = Double(last.start - other.last.start)
-            let offset = abs(lag - (lag / periodFrames).rounded() * periodFrames)
-            return offset <= 2
+            return abs(lag - (lag / periodFrames).rounded() * periodFrames)
         }
 
         private func isOver(at frame: Int) -> Bool {
