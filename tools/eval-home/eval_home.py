@@ -114,23 +114,28 @@ def replay(somniq, files, log, evening, home=None, rules=None, decide=None, fit=
         run(cmd)
 
 
-def events(log):
-    """(recording, id, class, onset, offset, alert, suppressed) of every event of the log."""
-    found, source, open_ = [], None, {}
+def records(log):
+    """The log's records, one by one; a line that is not JSON (a torn last line) is skipped."""
     with open(log) as f:
         for line in f:
             try:
-                r = json.loads(line)
+                yield json.loads(line)
             except ValueError:
                 continue
-            k = r.get("kind")
-            if k == "session_start":
-                source = r["source"].get("path")
-            elif k == "event_start":
-                open_[r["id"]] = (source, r["id"], r["class"], r["onset_s"], r["alert"], r.get("suppressed"))
-            elif k == "event_end" and r["id"] in open_:
-                s, i, c, on, a, why = open_.pop(r["id"])
-                found.append((s, i, c, on, r["offset_s"], a, why))
+
+
+def events(log):
+    """(recording, id, class, onset, offset, alert, suppressed) of every event of the log."""
+    found, source, open_ = [], None, {}
+    for r in records(log):
+        k = r.get("kind")
+        if k == "session_start":
+            source = r["source"].get("path")
+        elif k == "event_start":
+            open_[r["id"]] = (source, r["id"], r["class"], r["onset_s"], r["alert"], r.get("suppressed"))
+        elif k == "event_end" and r["id"] in open_:
+            s, i, c, on, a, why = open_.pop(r["id"])
+            found.append((s, i, c, on, r["offset_s"], a, why))
     return found
 
 
@@ -155,15 +160,8 @@ def heard_on(files, log, groups):
     """Each event of `log` with what it lay on: {id: (recording, class, onset, offset, alert,
     suppressed, home trace, [(class, source group)] of the true sounds it overlaps)}."""
     under = {f: sounds(f, groups) for f in files}
-    out, source, traces = {}, None, {}
-    with open(log) as f:
-        for line in f:
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if r.get("kind") == "event_start":
-                traces[r["id"]] = (r.get("trace") or {}).get("home")
+    traces = {r["id"]: (r.get("trace") or {}).get("home") for r in records(log) if r.get("kind") == "event_start"}
+    out = {}
     for s, i, c, on, off, alert, why in events(log):
         lay = sorted({(lc, g) for lo, hi, lc, src in under.get(s, []) if overlaps((on, off), (lo, hi)) for g in src})
         out[i] = (s, c, on, off, alert, why, traces.get(i), lay)
