@@ -388,3 +388,22 @@ private struct NarrowbandNoise {
     let alone: [(hz: Float, tones: [(Double, Double)])] = [(486, three)]
     #expect(try #require(detect(alone, seconds: 20)).pattern == .temporalFour)
 }
+
+@Test func anElectronicRingerThatAlternatesTwoTonesIsNoT4ButAT4WithAnInsectInItsGapsIs() throws {
+    // An electronic phone ringer warbling between 1110 and 1434 Hz, each tone on for 4 frames
+    // in turn (8 Hz), for half a second every 5.5 s: each tone alone keeps T4's groups and
+    // pause, but the other beeps in its gaps, in turn, at its beat. No alarm.
+    let starts = [3.0, 8.5, 14.0]
+    let low: [(Double, Double)] = starts.flatMap { s in every(0.125, from: s, count: 4, length: 0.0625) }
+    let high: [(Double, Double)] = starts.flatMap { s in every(0.125, from: s + 0.0625, count: 4, length: 0.0625) }
+    let ringer: [(hz: Float, tones: [(Double, Double)])] = [(1110, low), (1434, high)]
+    #expect(detect(ringer, seconds: 20) == nil)
+    #expect(try #require(detect(Array(ringer.prefix(1)), seconds: 20)).pattern == .temporalFour)
+    // A CO alarm's 0.19 s beeps 0.14 s apart, and a cricket chirping at 4.2 kHz at the same
+    // beat, 0.05 s a chirp, in the alarm's gaps: the chirps are blips beside its beeps, no
+    // second tone in turn with it. An alarm.
+    let alarm = t4(from: 3, groups: 3, on: 0.19, off: 0.14)
+    let chirps = every(0.33, from: 3.2, count: 50, length: 0.05)
+    let withCricket: [(hz: Float, tones: [(Double, Double)])] = [(3100, alarm), (4200, chirps)]
+    #expect(try #require(detect(withCricket, seconds: 20)).pattern == .temporalFour)
+}

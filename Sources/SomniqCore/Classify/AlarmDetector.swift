@@ -213,7 +213,8 @@ public struct AlarmDetector: Sendable {
             if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
             if channels[c].ended.coarse != nil, isTune(c, frame: frame) || isOvertone(c, frame: frame) { channels[c].markSteadyRunOther() }
-            if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsOther {
+            if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsOther,
+               pattern != .temporalFour || !alternates(c) {
                 confirm(pattern, from: from, channel: c, frame: frame)
             }
             if channels[c].held.on { horn(c, frame: frame) }
@@ -277,6 +278,34 @@ public struct AlarmDetector: Sendable {
         for d in channels.indices where d != c {
             let theirs = channels[d].steadyRuns
             if theirs.0.beatsBetween(run, at: frame) || theirs.1.beatsBetween(run, at: frame) { return true }
+        }
+        return false
+    }
+
+    /// Whether the T4 group channel `c` has just found is one of two tones a ringer
+    /// alternates: another line, at another pitch and as loud (`Sounder.levelSpreadDb`),
+    /// beeps in each of the gaps between the group's last three beeps, at the group's beat
+    /// (its two beeps' starts as far apart as the group's, within two frames), each beep half
+    /// to twice as long as the one before it. An electronic phone's ringer warbles between
+    /// two tones at 10–20 Hz, each on for half the cycle (25–50 ms), which cut into a channel
+    /// look like T4's short beeps and gaps. A T4 sounder is one oscillator switched on and
+    /// off: nothing beeps in turn with it. Rain's drops and insects' chirps land in its gaps
+    /// now and then, at no beat of its own, and an insect's chirps at its beat are short
+    /// blips in the gaps (measured on the battery: 3-5 frames beside a CO alarm's 12-13).
+    private func alternates(_ c: Int) -> Bool {
+        let own = channels[c].fineRecent
+        func inTurn(_ b: BeepSegmenter.Beep, after a: BeepSegmenter.Beep, before next: BeepSegmenter.Beep) -> Bool {
+            b.start > a.end - 1 && b.start < next.start && abs(b.hz - own.2.hz) > Self.t4QuietBand * own.2.hz
+                && abs(b.peakDb - own.2.peakDb) <= Sounder.levelSpreadDb
+                && 2 * (b.end - b.start) >= a.end - a.start && b.end - b.start <= 2 * (a.end - a.start)
+        }
+        for d in channels.indices where d != c {
+            let theirs = channels[d].fineRecent
+            for (x, y) in [(theirs.0, theirs.1), (theirs.1, theirs.2)]
+            where inTurn(x, after: own.0, before: own.1) && inTurn(y, after: own.1, before: own.2)
+                && abs((y.start - x.start) - (own.2.start - own.1.start)) <= 2 {
+                return true
+            }
         }
         return false
     }

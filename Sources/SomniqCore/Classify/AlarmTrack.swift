@@ -176,7 +176,7 @@ struct AlarmTrack: Sendable {
     private var recentFirst = [Bool](repeating: false, count: 7)
 
     /// The last three fine beeps, newest last.
-    private var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
+    private(set) var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
                               Beep(start: -1_000_000, end: -1_000_000))
     /// Fine beeps since the last whole group that were not in a group of their own.
     private var strays = 0
