@@ -65,7 +65,8 @@ let package = Package(
 
         // What a log is read into: nights, episodes, the log's index, the night report (text,
         // HTML), history, the morning summary, labels and home learning, the nights' folders.
-        .target(name: "SomniqReports", dependencies: ["SomniqCore", "SomniqLog", "SomniqSupport", "SomniqConfig"]),
+        .target(name: "SomniqReports", dependencies: ["SomniqCore", "SomniqLog", "SomniqSupport", "SomniqConfig"],
+                plugins: ["EmbedData"]),
 
         // Where records go: the durable event log, the sink protocol, the notification hub
         // and its notifiers (ntfy, webhook, exec, MQTT), metrics, the journal, the night

@@ -1,6 +1,8 @@
 # Reads classes/classes.tsv (the first file; its header says what each field is) and writes
 # what is made from it, chosen by -v what=:
 #   swift     the Swift SoundClass: cases, index, descriptor (scripts/embed-classes.sh)
+#   looks     the Swift of a class's colour and words, Palette.swatch, EventWords.name and
+#             one (scripts/embed-class-looks.sh, into SomniqReports)
 #   schema    FILE (the second file) with its $defs.class.enum made the classes
 #   dict      FILE with the lines between its "# The classes" and "# (end of the classes)"
 #             comments made the class names (-v quoted=1: each as a JSON string, "\"name\"")
@@ -38,24 +40,33 @@ BEGIN {
     tiers = "critical high medium low"
     ntier = split(tiers, tierNames, " ")
     nprop = split("train short habituated learned derived", propNames, " ")
+    colours = "black orange skyBlue bluishGreen yellow blue vermillion reddishPurple slate"
     n = 0
 }
 
 FNR == NR {
     if ($0 ~ /^#/ || $0 == "") next
     where = FILENAME ":" FNR ": "
-    if (NF != 7) fail(where "has " NF " fields separated by tabs, not 7 (class, case, tier, usual_s, properties, hook, note)")
+    if (NF != 10) fail(where "has " NF " fields separated by tabs, not 10 (class, case, tier, usual_s, properties, hook, colour, words, one, note)")
     if ($1 !~ /^[a-z][a-z0-9_]*$/) fail(where "the class \"" $1 "\" is not lower case letters, digits and _")
     if ($2 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the case \"" $2 "\" is not a Swift name in lower camel case")
     if (index(" " tiers " ", " " $3 " ") == 0 || $3 == "") fail(where "the tier \"" $3 "\" is none of " tiers)
     if ($4 !~ /^[0-9]+(\.[0-9]+)?$/) fail(where "usual_s \"" $4 "\" is not a number of seconds")
     if ($6 != "-" && $6 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the hook \"" $6 "\" is not a Swift name in lower camel case")
+    k = split($7, look, " ")
+    if (k < 1 || k > 2 || index(" " colours " ", " " look[1] " ") == 0 || (k == 2 && look[2] != "hatched"))
+        fail(where "the colour \"" $7 "\" is not one of " colours ", then hatched or not")
+    if ($8 ~ /["\\]/ || $8 == "") fail(where "the words \"" $8 "\" are empty or hold a quote or a backslash")
+    if ($9 ~ /["\\]/ || $9 == "" || $9 == "-") fail(where "one \"" $9 "\" is empty, - or holds a quote or a backslash")
     if ($1 in seen) fail(where "the class " $1 " is listed twice")
     if ($2 in seenCase) fail(where "the case " $2 " is listed twice")
     seen[$1] = 1
     seenCase[$2] = 1
     n++
-    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; hook[n] = $6; note[n] = $7
+    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; hook[n] = $6; note[n] = $10
+    colour[n] = look[1]; hatched[n] = (k == 2); one[n] = $9
+    words[n] = $8
+    if (words[n] == "-") { words[n] = $1; gsub(/_/, " ", words[n]) }
     if ($5 != "-") {
         k = split($5, props, ",")
         for (j = 1; j <= k; j++) {
@@ -156,6 +167,41 @@ END {
             if (hook[i] != "-") d = d ", hook: ." hook[i]
             print "        case ." swiftCase[i] ": " d ")"
         }
+        print "        }"
+        print "    }"
+        print "}"
+        exit 0
+    }
+    if (what == "looks") {
+        print "// Generated at build time by scripts/embed-class-looks.sh from classes/classes.tsv. Do not edit."
+        print ""
+        print "import SomniqCore"
+        print ""
+        print "extension Palette {"
+        print "    /// How class `c` is drawn: its colour and whether it is hatched (classes/classes.tsv's"
+        print "    /// `colour`)."
+        print "    public static func swatch(_ c: SoundClass) -> Swatch {"
+        print "        switch c {"
+        for (i = 1; i <= n; i++)
+            print "        case ." swiftCase[i] ": Swatch(colour: " colour[i] ", hatched: " (hatched[i] ? "true" : "false") ")"
+        print "        }"
+        print "    }"
+        print "}"
+        print ""
+        print "extension EventWords {"
+        print "    /// What a person calls class `c`: \"cough\", \"smoke alarm\", \"low-battery chirp\""
+        print "    /// (classes/classes.tsv's `words`)."
+        print "    public static func name(_ c: SoundClass) -> String {"
+        print "        switch c {"
+        for (i = 1; i <= n; i++) print "        case ." swiftCase[i] ": \"" words[i] "\""
+        print "        }"
+        print "    }"
+        print ""
+        print "    /// \"a dog bark\", \"snoring\": the class as a sentence names one of it (classes/classes.tsv's"
+        print "    /// `one`)."
+        print "    public static func one(_ c: SoundClass) -> String {"
+        print "        switch c {"
+        for (i = 1; i <= n; i++) print "        case ." swiftCase[i] ": \"" one[i] "\""
         print "        }"
         print "    }"
         print "}"

@@ -7,7 +7,8 @@ import PackagePlugin
 /// (`classes/classes.tsv`) become Swift sources in the build's own directory
 /// (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts that write
 /// them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`,
-/// `scripts/embed-classes.sh`), so no
+/// `scripts/embed-classes.sh`; for SomniqReports, which draws and words the classes, only
+/// their colours and words, `scripts/embed-class-looks.sh`), so no
 /// tool is built for the host first (a host tool would be built with the fuzz build's
 /// sanitizer flags, and fail to link). The rules' binary form
 /// (`BuiltinLearnedRulesForm.swift`: their numbers as Floats' bits, so that somniq reads no
@@ -17,6 +18,7 @@ struct EmbedData: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let root = context.package.directoryURL
         let out = context.pluginWorkDirectoryURL
+        if target.name == "SomniqReports" { return [classLooks(root: root, out: out)] }
         let profiles = ["very_conservative", "conservative", "balanced", "sensitive", "very_sensitive"]
             .map { root.appending(path: "profiles/\($0).json") }
         let rules = root.appending(path: "rules/learned.txt")
@@ -42,6 +44,17 @@ struct EmbedData: BuildToolPlugin {
                           inputFiles: [classes, embedClasses, classesAwk],
                           outputFiles: [out.appending(path: "SoundClasses.swift")]),
         ]
+    }
+
+    /// A class's colour and words (`Palette.swatch`, `EventWords.name` and `one`) from
+    /// classes/classes.tsv, written by scripts/embed-class-looks.sh (scripts/classes.awk).
+    func classLooks(root: URL, out: URL) -> Command {
+        let classes = root.appending(path: "classes/classes.tsv")
+        let script = root.appending(path: "scripts/embed-class-looks.sh")
+        let awk = root.appending(path: "scripts/classes.awk")
+        let looks = out.appending(path: "ClassLooks.swift")
+        return .buildCommand(displayName: "Making the classes' colours and words from classes/classes.tsv", executable: URL(filePath: "/bin/sh"),
+                             arguments: [script.path(), looks.path()], inputFiles: [classes, script, awk], outputFiles: [looks])
     }
 
     /// Reads rules/learned.txt into the Swift source of its binary form.

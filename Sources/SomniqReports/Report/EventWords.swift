@@ -7,24 +7,14 @@ import SomniqSupport
 /// what was heard, the score its profile compared (`confidence`: the peak smoothed score,
 /// which the rule's `on` is measured against) and how far it stood over the room.
 public enum EventWords {
-    /// "cough", "smoke alarm", "low-battery chirp".
-    public static func name(_ c: SoundClass) -> String {
-        c == .lowBattery ? "low-battery chirp" : c.rawValue.replacing("_", with: " ")
-    }
+    // `name(_:)` ("cough", "smoke alarm", "low-battery chirp") and `one(_:)` ("a dog bark",
+    // "snoring") are made at build time from classes/classes.tsv's `words` and `one`
+    // (Plugins/EmbedData, scripts/embed-class-looks.sh).
 
     /// "Cough", "Smoke alarm".
     public static func title(_ c: SoundClass) -> String {
         let n = name(c)
         return n.prefix(1).uppercased() + n.dropFirst()
-    }
-
-    /// "a dog bark", "snoring": the class as a sentence names one of it.
-    public static func one(_ c: SoundClass) -> String {
-        switch c {
-        case .smokeAlarm, .gasp, .scream, .cough, .babyCry, .dogBark, .door, .phoneRing, .breathingPause: "a " + name(c)
-        case .glassBreak, .snoring, .speech, .laughter, .music, .breathing, .thunder: name(c)
-        case .lowBattery: "a smoke alarm's low-battery chirp"
-        }
     }
 
     /// What this home's memory made of an event of class `c`, in the words of whoever marked

@@ -29,27 +29,8 @@ public enum Palette {
         public var hatched: Bool
     }
 
-    public static func swatch(_ c: SoundClass) -> Swatch {
-        switch c {
-        case .snoring: Swatch(colour: blue, hatched: false)
-        case .breathing: Swatch(colour: skyBlue, hatched: false)
-        case .cough: Swatch(colour: vermillion, hatched: false)
-        case .speech: Swatch(colour: bluishGreen, hatched: false)
-        case .babyCry: Swatch(colour: yellow, hatched: false)
-        case .gasp: Swatch(colour: orange, hatched: false)
-        case .breathingPause: Swatch(colour: reddishPurple, hatched: false)
-        case .door: Swatch(colour: black, hatched: false)
-        case .smokeAlarm: Swatch(colour: vermillion, hatched: true)
-        case .scream: Swatch(colour: orange, hatched: true)
-        case .glassBreak: Swatch(colour: skyBlue, hatched: true)
-        case .dogBark: Swatch(colour: bluishGreen, hatched: true)
-        case .laughter: Swatch(colour: yellow, hatched: true)
-        case .phoneRing: Swatch(colour: reddishPurple, hatched: true)
-        case .music: Swatch(colour: blue, hatched: true)
-        case .thunder: Swatch(colour: black, hatched: true)
-        case .lowBattery: Swatch(colour: slate, hatched: false)
-        }
-    }
+    // `swatch(_:)`, a class's colour and hatching, is made at build time from
+    // classes/classes.tsv's `colour` (Plugins/EmbedData, scripts/embed-class-looks.sh).
 
     /// A tier's colour, warm to cool as it is urgent: vermillion, orange, blue (Okabe–Ito),
     /// and a neutral grey for low. The tier is always written beside it too.
