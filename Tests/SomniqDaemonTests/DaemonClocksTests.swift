@@ -40,9 +40,11 @@ struct DaemonClocksTests {
     let dir = temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// How far the service has read the device: the number of its last `next`.
+    /// How far the service has read the device: the number of its last `next`, and a stream
+    /// that yields once the service asks for its third read (and ends then).
     final class Reads: Sendable {
         let count = Mutex(0)
+        let (third, asked) = AsyncStream<Void>.makeStream()
     }
 
     /// A device that is heard once (a block of silence), then sends nothing until the task
@@ -65,6 +67,7 @@ struct DaemonClocksTests {
                 step += 1
                 let n = step
                 reads.count.withLock { $0 = n }
+                if n == 3 { reads.asked.finish() }
                 switch n {
                 case 1: return .listening
                 case 2: return .samples(AudioBlock(UnsafeBufferPointer(StallingDevice.silence)))
@@ -77,7 +80,13 @@ struct DaemonClocksTests {
         }
     }
 
+    /// The service and the test run on a thread of their own (`ThreadExecutor`), not on the
+    /// cooperative pool, which the suites that replay audio may keep busy for minutes.
     @Test func aStallIsSaidAtStallSecondsOfTheMonotonicClockThroughAWallStepBack() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.daemon) { try await stall() }
+    }
+
+    func stall() async throws {
         let clock = TestClock()
         let config = try DaemonConfig.parse(#"{"room": "nursery", "log": "\#(dir)/events.jsonl", "silence_s": 3}"#, file: "config.json")
         var options = SessionService.Options(config: config, configPath: nil)
@@ -88,18 +97,17 @@ struct DaemonClocksTests {
         options.live = live
         let service = try SessionService(options: options, source: StallingDevice(reads: reads), controls: AsyncStream { $0.finish() },
                                          logger: JournalLines().logger)
-        let running = Task { try await service.run() }
-        // The block taken whole (its time is the last audio's), waited for without holding
-        // a thread of the pool the service runs on. The deadline only guards against a
-        // service that never reads: on two cores, beside the suites that replay audio, the
-        // pool may not run the service (nor this loop) for minutes (359 s in one CI run).
-        let end = ContinuousClock.now + .seconds(1200)
-        while reads.count.withLock({ $0 }) < 3 {
-            try #require(ContinuousClock.now < end, "the service never read past the block")
-            // A pause, not a yield: on two cores a loop of yields keeps a thread of the pool
-            // from the service it waits for.
-            try await Task.sleep(for: .milliseconds(5))
+        let running = Task(executorPreference: ThreadExecutor.daemon) { try await service.run() }
+        // The block taken whole (its time is the last audio's): the device's third read is
+        // asked for. The guard only ends the wait for a service that never reads; on its own
+        // thread the service reads within milliseconds.
+        let guardTask = Task(executorPreference: ThreadExecutor.daemon) {
+            try await Task.sleep(for: .seconds(60))
+            reads.asked.finish()
         }
+        for await _ in reads.third {}
+        guardTask.cancel()
+        try #require(reads.count.withLock { $0 } >= 3, "the service never read past the block within 60 s")
         #expect(live.snapshot.listening)
         clock.advance(.milliseconds(2900))
         clock.stepWall(-3600)
