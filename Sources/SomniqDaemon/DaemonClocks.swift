@@ -11,16 +11,21 @@ public struct DaemonClocks: Sendable {
     public var monotonic: @Sendable () -> Duration
     /// Now, as the wall clock says; may step either way.
     public var wall: @Sendable () -> Date
+    /// The clock handed to the I/O the daemon starts (its log's retries, its sinks'
+    /// deadlines and back-offs): the one `monotonic` and `wall` are read from when made from
+    /// one (`init(_:)`), else the machine's.
+    public var io: any IOClock
 
-    public init(monotonic: @escaping @Sendable () -> Duration, wall: @escaping @Sendable () -> Date) {
+    public init(monotonic: @escaping @Sendable () -> Duration, wall: @escaping @Sendable () -> Date, io: any IOClock = SystemClock()) {
         self.monotonic = monotonic
         self.wall = wall
+        self.io = io
     }
 
-    /// Both read from `clock`, the monotonic one counted from now.
+    /// All read from `clock`, the monotonic one counted from now.
     public init(_ clock: any IOClock) {
         let origin = clock.now
-        self.init(monotonic: { clock.now - origin }, wall: { Date(timeIntervalSince1970: clock.unix) })
+        self.init(monotonic: { clock.now - origin }, wall: { Date(timeIntervalSince1970: clock.unix) }, io: clock)
     }
 
     /// The machine's (`SystemClock`).

@@ -29,6 +29,8 @@ public struct LearningProcess: Sendable {
     /// When the memory says it was learned: the daemon's wall clock.
     var now: Date
     var timeout: Duration
+    /// The clock `timeout` is measured on: the daemon's (`DaemonClocks.io`).
+    var clock: any IOClock = SystemClock()
 
     enum Outcome: Sendable {
         /// The memory written, read back, and what `learn --home` said of it.
@@ -111,12 +113,12 @@ public struct LearningProcess: Sendable {
         case let .success(p): pid = p
         case let .failure(problem): return .failed(problem)
         }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now + timeout
         var status: Int32 = 0
         while true {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid || (r < 0 && errno != EINTR) { break }
-            if ContinuousClock.now >= deadline {
+            if clock.now >= deadline {
                 Self.kill(pid)
                 return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
             }

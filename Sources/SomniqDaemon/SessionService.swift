@@ -174,10 +174,10 @@ public actor SessionService: Service {
         }
         // Read before this session writes its first record.
         unclean = UncleanEnd.scan(options.config.log)
-        do { log = try DurableLog(path: options.config.log, logger: logger) } catch { throw .log(error) }
+        do { log = try DurableLog(path: options.config.log, logger: logger, clock: options.clocks.io) } catch { throw .log(error) }
         self.source = source
         hub = SinkHub(configs: options.config.sinksInForce, room: options.config.room, profile: profile, version: Release.version, logger: logger,
-                      page: options.config.http)
+                      page: options.config.http, clock: options.clocks.io)
         metrics = Metrics(room: options.config.room, profile: profile)
         var factory = SessionFactory(profile: profile, watch: options.config.watchLimits)
         factory.home = options.home
@@ -258,20 +258,23 @@ public actor SessionService: Service {
     /// The stream, the control messages and the metrics timer, until the stream ends:
     /// `end_of_input` after `maxSeconds`, `signal` when cancelled.
     private func listen() async throws -> LogRecord.EndReason {
-        try await withThrowingDiscardingTaskGroup(returning: LogRecord.EndReason.self) { group in
+        // Each second of the daemon's clock (a test's steps it by hand).
+        let io = clocks.io
+        @Sendable func tick() async -> Bool { (try? await io.sleep(until: io.now + .seconds(1))) != nil }
+        return try await withThrowingDiscardingTaskGroup(returning: LogRecord.EndReason.self) { group in
             group.addTask { await self.takeControls() }
             group.addTask {
-                while (try? await Task.sleep(for: .seconds(1))) != nil {
+                while await tick() {
                     await self.checkStall()
                     await self.sinksChanged()
                     await self.publishLive()
                 }
             }
             group.addTask {
-                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.learnHomeIfDue() }
+                while await tick() { await self.learnHomeIfDue() }
             }
             group.addTask {
-                while (try? await Task.sleep(for: .seconds(1))) != nil { await self.sendMorningSummaryIfDue() }
+                while await tick() { await self.sendMorningSummaryIfDue() }
             }
             defer { group.cancelAll() }
             return try await hear()
@@ -290,7 +293,7 @@ public actor SessionService: Service {
                 // block arrived when its read returned, not when its turn came in the queue.
                 let start = session.streamSeconds
                 clock.heard(from: start, to: start + StreamClock.seconds(Int64(count)),
-                            waited: block.read.map { (ContinuousClock.now - $0).inSeconds } ?? 0)
+                            waited: block.read.map { (clocks.io.now - $0).inSeconds } ?? 0)
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
@@ -630,7 +633,7 @@ public actor SessionService: Service {
         guard daily.due(now: now.timeIntervalSince1970) else { return }
         daily.last = now.timeIntervalSince1970
         let child = LearningProcess(executable: options.executable, log: config.log, output: options.homePath, profile: config.profile,
-                                    profileDirectory: options.profileDirectory, now: now, timeout: options.learnTimeout)
+                                    profileDirectory: options.profileDirectory, now: now, timeout: options.learnTimeout, clock: clocks.io)
         guard let learned = await Self.learnUnlessStopped(child), !Task.isCancelled else { return }
         switch learned {
         case let .refused(error):

@@ -12,6 +12,9 @@ public protocol IOClock: Sendable {
     /// With `condition` locked: waits for a signal until `deadline` on this clock. False
     /// once the deadline has passed; true when signalled before (the caller looks again).
     func wait(_ condition: PosixCondition, until deadline: ContinuousClock.Instant) -> Bool
+    /// A task's wait until `deadline` on this clock (the daemon's ticks); throws
+    /// `CancellationError` when the task is cancelled first.
+    func sleep(until deadline: ContinuousClock.Instant) async throws
 }
 
 /// The machine's clocks: `ContinuousClock` (it runs on through a suspend, as a stall's
@@ -22,6 +25,9 @@ public struct SystemClock: IOClock {
     public var unix: Double { Date().timeIntervalSince1970 }
     public func wait(_ condition: PosixCondition, until deadline: ContinuousClock.Instant) -> Bool {
         condition.wait(until: deadline)
+    }
+    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try await Task.sleep(until: deadline, clock: .continuous)
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import SomniqTestSupport
 import Testing
 import SomniqCore
+import SomniqSupport
 
 /// Several writers append to one event log — the daemon, `somniq episode add`, the web
 /// page's form — and one writer's failure must never cost another's record: each record
@@ -118,5 +119,32 @@ import SomniqCore
         flock(holder, LOCK_UN)
         try writer.append(.object([("kind", .string("free"))]))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "{\"kind\":\"free\"}\n")
+    }
+
+    /// The daemon's log holds what the disk refuses and tries again once a second of its
+    /// clock (a test's here, stepped by hand): not sooner, whatever is appended meanwhile;
+    /// then it says first how long the log could not be written, at its clock's wall time.
+    @Test func theDaemonsLogTriesAgainOnceASecondOfItsClock() throws {
+        let path = rig.home + "/held.jsonl"
+        let clock = TestClock(unix: 1_750_000_000)
+        let log = try DurableLog(path: path, logger: JournalLines().logger, clock: clock)
+        let holder = open(path, O_RDONLY)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        log.append(.object([("kind", .string("first"))]))
+        flock(holder, LOCK_UN)
+        clock.advance(.milliseconds(600))
+        log.append(.object([("kind", .string("second"))]))
+        clock.advance(.milliseconds(399))
+        log.flush()
+        #expect(size(path) == 0, "tried again within a second of the failure")
+        clock.advance(.milliseconds(1))
+        log.flush()
+        let written = records(path)
+        #expect(written.map { $0["kind"]?.stringValue ?? "" } == ["status", "first", "second"])
+        #expect(written.first?["status"] == .string("log_write_failed"))
+        #expect(written.first?["seconds"] == .number(1))
+        #expect(written.first?["records_held"] == .number(2))
+        #expect(written.first?["time"] == .string(WallClock.iso8601(Date(timeIntervalSince1970: 1_750_000_001))))
     }
 }

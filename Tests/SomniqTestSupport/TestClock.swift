@@ -16,6 +16,9 @@ package final class TestClock: IOClock {
         package var unix: Double
         /// The conditions threads wait on, one entry per waiting thread.
         package var waiting: [PosixCondition] = []
+        /// The tasks asleep on the clock, by a number of their own, with their deadlines.
+        package var sleeping: [Int: (deadline: ContinuousClock.Instant, wake: CheckedContinuation<Void, any Error>)] = [:]
+        package var sleeps = 0
     }
     private let state: Mutex<State>
     /// Signalled whenever a thread begins waiting, for `waitForWaiters`.
@@ -43,15 +46,42 @@ package final class TestClock: IOClock {
         }
     }
 
-    /// Moves both clocks on by `d`, waking every thread waiting on the clock.
+    package func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let number = state.withLock { s in
+            s.sleeps += 1
+            return s.sleeps
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (wake: CheckedContinuation<Void, any Error>) in
+                let now = state.withLock { s in
+                    if s.now < deadline, !Task.isCancelled { s.sleeping[number] = (deadline, wake) }
+                    return s.now
+                }
+                if now >= deadline { wake.resume() } else if Task.isCancelled { wake.resume(throwing: CancellationError()) }
+                arrivals.lock(); arrivals.broadcast(); arrivals.unlock()
+            }
+        } onCancel: {
+            state.withLock { $0.sleeping.removeValue(forKey: number) }?.wake.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves both clocks on by `d`, waking every thread waiting on the clock and every task
+    /// whose sleep has ended.
     package func advance(_ d: Duration) {
-        let waiting = state.withLock { s in
+        let (waiting, woken) = state.withLock { s in
             s.now += d
             s.unix += d.inSeconds
-            return s.waiting
+            let now = s.now
+            let ended = s.sleeping.filter { $0.value.deadline <= now }
+            for k in ended.keys { s.sleeping.removeValue(forKey: k) }
+            return (s.waiting, ended.values.map(\.wake))
         }
         for c in waiting { c.lock(); c.broadcast(); c.unlock() }
+        for w in woken { w.resume() }
     }
+
+    /// How many tasks sleep on the clock now.
+    package var sleepers: Int { state.withLock { $0.sleeping.count } }
 
     /// Steps the wall clock alone (NTP's first answer); the monotonic clock stays.
     package func stepWall(_ seconds: Double) { state.withLock { $0.unix += seconds } }

@@ -21,13 +21,17 @@ public final class DurableLog {
     /// lock another writer holds, is tried once a second, not at every block of audio.
     private var retryAt: ContinuousClock.Instant?
     private let logger: Logger
+    /// The clock of the retries and of how long the disk refused (monotonic), and of the
+    /// time written on `log_write_failed` (wall): the daemon's, a test's.
+    private let clock: any IOClock
     /// Stream time now, for the records this log writes about itself.
     public var streamSeconds: () -> Double = { 0 }
 
-    public init(path: String, capacity: Int = 20_000, logger: Logger) throws(LogWriteError) {
+    public init(path: String, capacity: Int = 20_000, logger: Logger, clock: any IOClock = SystemClock()) throws(LogWriteError) {
         self.path = path
         self.capacity = capacity
         self.logger = logger
+        self.clock = clock
         writer = try EventLogWriter(path: path)
         writer?.lockWait = Self.lockWait
     }
@@ -52,7 +56,7 @@ public final class DurableLog {
     /// Writes waiting records; call now and then while the disk is failing (`force`: try
     /// now, even within a second of the last failure).
     public func flush(force: Bool = false) {
-        if !force, let retryAt, ContinuousClock.now < retryAt { return }
+        if !force, let retryAt, clock.now < retryAt { return }
         retryAt = nil
         while !pending.isEmpty {
             do {
@@ -62,9 +66,9 @@ public final class DurableLog {
                     // could not be written for a while and how many records waited.
                     var details: [LogRecord.Status.Detail] = [.error(failure), .recordsHeld(pending.count)]
                     if dropped > 0 { details.append(.recordsDropped(dropped)) }
-                    details.append(.seconds(since.duration(to: .now).inSeconds.asLogged(1)))
+                    details.append(.seconds(since.duration(to: clock.now).inSeconds.asLogged(1)))
                     try w.append(LogRecord.status(.init(.logWriteFailed, streamSeconds: streamSeconds(), details: details,
-                                                        time: WallClock.iso8601(Date()))))
+                                                        time: WallClock.iso8601(Date(timeIntervalSince1970: clock.unix)))))
                     failedSince = nil
                     dropped = 0
                     logger.notice("event log writable again: \(path); writing \(pending.count) held records")
@@ -72,9 +76,9 @@ public final class DurableLog {
                 try w.append(pending[0])
                 pending.removeFirst()
             } catch {
-                retryAt = .now + .seconds(1)
+                retryAt = clock.now + .seconds(1)
                 if failedSince == nil {
-                    failedSince = ContinuousClock.now
+                    failedSince = clock.now
                     failure = error.description
                     logger.critical("log_write_failed: \(error); holding records in memory (up to \(capacity)) until the disk recovers")
                 }

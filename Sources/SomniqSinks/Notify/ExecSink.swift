@@ -32,7 +32,13 @@ final class ExecSink: SinkEndpoint, Sendable {
     }
     private let state = Mutex(State())
 
-    init(_ config: SinkConfig.Exec) { self.config = config }
+    /// The clock of the program's timeout and of its kill grace: the hub's.
+    private let clock: any IOClock
+
+    init(_ config: SinkConfig.Exec, clock: any IOClock = SystemClock()) {
+        self.config = config
+        self.clock = clock
+    }
 
     func start(wake: @escaping @Sendable () -> Void) {}
     func stop() {}
@@ -68,8 +74,8 @@ final class ExecSink: SinkEndpoint, Sendable {
         let program = config.command[0]
         let env = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }
         var seconds = config.timeoutSeconds
-        if let testDeadline { seconds = min(seconds, max(0, ContinuousClock.now.duration(to: testDeadline).inSeconds)) }
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        if let testDeadline { seconds = min(seconds, max(0, clock.now.duration(to: testDeadline).inSeconds)) }
+        let deadline = clock.now + .seconds(seconds)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SinkFailure("cannot run \(program): no pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -91,7 +97,7 @@ final class ExecSink: SinkEndpoint, Sendable {
             status = exited
         } else {
             kill(-pid, SIGTERM)
-            _ = waitExit(pid, until: .now + Self.killGrace, reaping: false)
+            _ = waitExit(pid, until: clock.now + Self.killGrace, reaping: false)
             // The whole group, whether or not the program itself ended on SIGTERM: what it
             // started goes with it. (Not reaped yet, its pid still names the group.)
             kill(-pid, SIGKILL)
@@ -149,7 +155,7 @@ final class ExecSink: SinkEndpoint, Sendable {
             if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
                 return reaping ? reap(pid) : 0
             }
-            if ContinuousClock.now >= deadline { return nil }
+            if clock.now >= deadline { return nil }
             usleep(10_000)
         }
     }

@@ -61,6 +61,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         var refused: String?
     }
     private let state = Mutex(State())
+    /// The clock of the waits for the broker (a test's connection, the goodbye's
+    /// acknowledgement): the hub's.
+    private let clock: any IOClock
 
     /// Loads libmosquitto (the first MQTT sink does) and initialises it; why it could
     /// not be loaded, if it could not.
@@ -73,8 +76,9 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
     /// `classes`: those whose events this sink is sent (its class list and minimum tier,
     /// under the profile in force at start); only they are announced to Home Assistant.
     init(_ config: SinkConfig.MQTT, name: String, room: String, classes: [SoundClass], version: String, logger: Logger,
-         pageURL: String? = nil, testOnly: Bool = false, summary: Bool = true) {
+         pageURL: String? = nil, testOnly: Bool = false, summary: Bool = true, clock: any IOClock = SystemClock()) {
         _ = Self.loadFailure
+        self.clock = clock
         self.summary = summary
         self.testOnly = testOnly
         self.pageURL = pageURL
@@ -189,7 +193,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
                 let (up, refused) = state.withLock { ($0.connected, $0.refused) }
                 if up { break }
                 if let refused { throw SinkFailure("\(config.host):\(config.port) refused the connection: \(refused)") }
-                if ContinuousClock.now >= deadline { break }
+                if clock.now >= deadline { break }
                 usleep(5000)
             }
         }
@@ -238,7 +242,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         guard let client else { return }
         if state.withLock({ $0.connected }), !testOnly {
             publish(client, "\(base)/status", "offline", retain: true)
-            _ = acknowledged(until: .now + .seconds(1))
+            _ = acknowledged(until: clock.now + .seconds(1))
         }
         // Disconnecting marks the client as leaving, connected or not, and stopping the
         // loop wakes its thread from any wait, so it ends by itself. It is not cancelled:
@@ -256,7 +260,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         while true {
             let (done, up) = state.withLock { ($0.acknowledged >= $0.published, $0.connected) }
             if done { return true }
-            if !up || ContinuousClock.now >= deadline { return false }
+            if !up || clock.now >= deadline { return false }
             usleep(5000)
         }
     }

@@ -54,7 +54,7 @@ public final class SinkHub: RecordSink {
         self.page = page
         self.logger = logger
         for config in configs {
-            let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, page: page)
+            let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, page: page, clock: clock)
             entries.append(Entry(config: config, worker: SinkWorker(name: config.name, endpoint: endpoint,
                                                                      capacity: config.queueSize, logger: logger, clock: clock)))
         }
@@ -70,13 +70,13 @@ public final class SinkHub: RecordSink {
 
     /// The endpoint a sink's configuration describes.
     static func endpoint(_ config: SinkConfig, room: String, profile: Profile, version: String, logger: Logger,
-                                 page: HTTPConfig? = nil, test: Bool = false) -> SinkEndpoint {
+                                 page: HTTPConfig? = nil, test: Bool = false, clock: any IOClock = SystemClock()) -> SinkEndpoint {
         switch config.kind {
-        case let .exec(e): ExecSink(e)
-        case let .webhook(w): WebhookSink(w, version: version)
+        case let .exec(e): ExecSink(e, clock: clock)
+        case let .webhook(w): WebhookSink(w, version: version, clock: clock)
         case let .mqtt(m):
             MQTTSink(m, name: config.name, room: room, classes: SoundClass.allCases.filter { config.admits($0, tier: profile.rule(for: $0).tier) },
-                     version: version, logger: logger, pageURL: page?.publicURL, testOnly: test, summary: config.morningSummary)
+                     version: version, logger: logger, pageURL: page?.publicURL, testOnly: test, summary: config.morningSummary, clock: clock)
         }
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import SomniqConfig
 import SomniqCore
 import SomniqLog
+import SomniqSupport
 
 /// POSTs each notification over HTTP(S) with libcurl: the record as JSON, or (format
 /// `ntfy`) a line of text with ntfy's Title, Priority and Tags headers. Any answer but
@@ -25,8 +26,12 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         return nil
     }()
 
-    init(_ config: SinkConfig.Webhook, version: String) {
+    /// The clock a deadline is on (the hub's): what is left of it is libcurl's timeout.
+    private let clock: any IOClock
+
+    init(_ config: SinkConfig.Webhook, version: String, clock: any IOClock = SystemClock()) {
         self.config = config
+        self.clock = clock
         userAgent = "somniq/\(version)"
         curl = Self.loadFailure == nil ? somniq_curl_easy_init() : nil
     }
@@ -70,7 +75,7 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure) {
         guard let curl else { throw SinkFailure("cannot load libcurl: \(Self.loadFailure ?? "curl_easy_init failed")") }
         var ms = Int(config.timeoutSeconds * 1000)
-        if let deadline { ms = min(ms, max(1, Int((ContinuousClock.now.duration(to: deadline).inSeconds * 1000).rounded(.up)))) }
+        if let deadline { ms = min(ms, max(1, Int((clock.now.duration(to: deadline).inSeconds * 1000).rounded(.up)))) }
         let (body, extra) = Self.request(message, format: config.format)
         var list: UnsafeMutablePointer<curl_slist>?
         for h in extra + config.headers.sorted(by: { $0.key < $1.key }).map({ "\($0.key): \($0.value)" }) {
