@@ -86,8 +86,8 @@ struct DaemonClocksTests {
         try await withTaskExecutorPreference(ThreadExecutor.daemon) { try await stall() }
     }
 
-    func stall() async throws {
-        let clock = TestClock()
+    /// The service on `clock`, listening and heard once: its device's third read asked for.
+    func listening(on clock: TestClock) async throws -> (SessionService, Task<Void, any Error>, LiveState) {
         let config = try DaemonConfig.parse(#"{"room": "nursery", "log": "\#(dir)/events.jsonl", "silence_s": 3}"#, file: "config.json")
         var options = SessionService.Options(config: config, configPath: nil)
         options.clocks = DaemonClocks(clock)
@@ -108,6 +108,12 @@ struct DaemonClocksTests {
         for await _ in reads.third {}
         guardTask.cancel()
         try #require(reads.count.withLock { $0 } >= 3, "the service never read past the block within 60 s")
+        return (service, running, live)
+    }
+
+    func stall() async throws {
+        let clock = TestClock()
+        let (service, running, live) = try await listening(on: clock)
         #expect(live.snapshot.listening)
         clock.advance(.milliseconds(2900))
         clock.stepWall(-3600)
@@ -121,5 +127,35 @@ struct DaemonClocksTests {
         let stalls = records(dir + "/events.jsonl").filter { $0["status"]?.stringValue == "capture_stalled" }
         #expect(stalls.count == 1)
         #expect(stalls.first?["seconds"]?.numberValue == 3)
+    }
+
+    /// The daemon's seconds are its clock's: its three ticks (the stall check, the daily
+    /// learning, the morning summary) sleep on it, so the stall is said by its own check
+    /// when the test clock passes `stall_s`, and not a second before.
+    @Test func theDaemonsTicksAreSecondsOfItsClock() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.daemon) {
+            let clock = TestClock()
+            let (_, running, live) = try await listening(on: clock)
+            // Each tick done and asleep again on the clock (they run on this thread: a
+            // yield lets them). The bound ends the wait for ticks that never sleep on it.
+            let end = ContinuousClock.now + .seconds(60)
+            func ticked() async throws {
+                while clock.sleepers < 3 {
+                    try #require(ContinuousClock.now < end, "the daemon's ticks do not sleep on its clock")
+                    await Task.yield()
+                }
+            }
+            try await ticked()
+            for second in 1...3 {
+                clock.advance(.seconds(1))
+                try await ticked()
+                #expect(live.snapshot.stalled == (second == 3), "at \(second) s")
+            }
+            running.cancel()
+            _ = try? await running.value
+            #expect(clock.sleepers == 0, "a cancelled tick is woken")
+            let stalls = records(dir + "/events.jsonl").filter { $0["status"]?.stringValue == "capture_stalled" }
+            #expect(stalls.map { $0["seconds"]?.numberValue } == [3])
+        }
     }
 }
