@@ -7,7 +7,8 @@ scene) and the home's recurring sounds, other events and times on each night. A 
 its own sources (--sources 2, the default: two source groups of each class, FOLDS.tsv's
 groups, drawn once per home: its two snorers, its two doors, its two dogs), not every
 recording of the check side; --sources all draws from every check-side source, so that
-night B also brings sounds night A never had.
+night B also brings sounds night A never had; --sources newest draws from every check-side source of
+the corpus's 55 newest sources (its README names them), the recordings added last.
 Night A is replayed into an event log; a simulated user labels every alert: `right` when a
 label of its class overlaps it (1 s collar), `not` otherwise (somniq label --from). Then
 somniq learn --home fits the home's memory from the log, and night B is replayed twice,
@@ -51,15 +52,30 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, **kw)
 
 
+# The corpus's newest sources (its README: "the 55 added after them (43 clips and 12 loops:
+# 30 rows of tools/dev_sources.tsv ..., 25 rows of tools/github_sources.tsv"): the last rows
+# of dev_sources.tsv and every row of github_sources.tsv.
+NEWEST_DEV_ROWS = 30
+
+
+def newest_files(corpus):
+    """The files of the corpus's 55 newest sources (README), by their manifest rows."""
+    def rows(name):
+        with open(os.path.join(corpus, "tools", name)) as f:
+            return [r["file"] for r in csv.DictReader(f, delimiter="\t")]
+    return set(rows("dev_sources.tsv")[-NEWEST_DEV_ROWS:]) | set(rows("github_sources.tsv"))
+
+
 def home_sources(corpus, per_class, seed):
     """The source groups of folds 3-4 this home hears: `per_class` of each class's, drawn
-    with `seed` (None: all of them)."""
-    groups = {}
+    with `seed` (None: all of them; "newest": all of those of the corpus's 55 newest sources,
+    the recordings added last)."""
+    groups, newest = {}, newest_files(corpus) if per_class == "newest" else None
     with open(os.path.join(corpus, "FOLDS.tsv")) as f:
         for r in csv.DictReader(f, delimiter="\t"):
-            if r["file"].startswith("clips/") and r["fold"] in ("3", "4"):
+            if r["file"].startswith("clips/") and r["fold"] in ("3", "4") and (newest is None or r["file"] in newest):
                 groups.setdefault(r["class"], set()).add(r["group"])
-    if per_class is None:
+    if per_class is None or newest is not None:
         return set().union(*groups.values())
     rng = random.Random(seed)
     return {g for c in sorted(groups) for g in rng.sample(sorted(groups[c]), min(per_class, len(groups[c])))}
@@ -283,7 +299,8 @@ def main():
     ap.add_argument("--scenes", type=int, default=6, help="scenes a night (default 6)")
     ap.add_argument("--length", type=int, default=300, help="seconds a scene (default 300)")
     ap.add_argument("--seed", type=int, default=41, help="the home: its sources and night A (night B: SEED+1; default 41)")
-    ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), or all")
+    ap.add_argument("--sources", default="2", help="source groups of each class the home hears (default 2), all, or newest "
+                    "(every check-side source of the corpus's 55 newest, its README says which: 6 classes)")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--verbose", action="store_true", help="print each command run")
     ap.add_argument("--explain", action="store_true", help="also say, per class, what true sound of night B each false "
@@ -301,7 +318,7 @@ def main():
     somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
     a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}" + ("" if a.seed == 41 else f"-{a.seed}")
     os.makedirs(a.work, exist_ok=True)
-    sources = home_sources(corpus, None if a.sources == "all" else int(a.sources), a.seed)
+    sources = home_sources(corpus, {"all": None, "newest": "newest"}.get(a.sources) or int(a.sources), a.seed)
     night_a = scenes(corpus, os.path.join(a.work, "A"), a.seed, a.scenes, a.length, sources)
     night_b = scenes(corpus, os.path.join(a.work, "B"), a.seed + 1, a.scenes, a.length, sources)
 

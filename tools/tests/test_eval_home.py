@@ -23,6 +23,18 @@ def test_a_home_hears_some_source_groups_of_each_class_of_folds_3_and_4(tmp_path
     assert eval_home.home_sources(corpus, 2, 41) == two          # seeded
 
 
+def test_a_home_of_the_newest_sources_hears_only_them(tmp_path):
+    write(str(tmp_path / "FOLDS.tsv"), FOLDS_TSV)
+    header = "file\tclass\tpackage\n"
+    old = "".join(f"clips/cough/old{i}.flac\tcough\tp\n" for i in range(3))
+    # the last 30 rows of dev_sources.tsv: b.flac and d.flac (fold 1) among them; github's: e.flac
+    last = "clips/cough/b.flac\tcough\tp\n" "clips/cough/d.flac\tcough\tp\n" + "".join(
+        f"clips/cough/n{i}.flac\tcough\tp\n" for i in range(eval_home.NEWEST_DEV_ROWS - 2))
+    write(str(tmp_path / "tools" / "dev_sources.tsv"), header + "clips/cough/a.flac\tcough\tp\n" + old + last)
+    write(str(tmp_path / "tools" / "github_sources.tsv"), header + "clips/door/e.flac\tdoor\tg\n")
+    assert eval_home.home_sources(str(tmp_path), "newest", 41) == {"cb", "da"}
+
+
 def night(tmp_path, name, labels, length):
     flac = str(tmp_path / f"{name}.flac")
     write(flac[:-5] + ".tsv", "".join(f"{a}\t{b}\t{c}\n" for a, b, c in labels))
