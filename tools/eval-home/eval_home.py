@@ -318,7 +318,7 @@ def main():
     somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
     a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}" + ("" if a.seed == 41 else f"-{a.seed}")
     os.makedirs(a.work, exist_ok=True)
-    sources = home_sources(corpus, {"all": None, "newest": "newest"}.get(a.sources) or int(a.sources), a.seed)
+    sources = home_sources(corpus, None if a.sources == "all" else a.sources if a.sources == "newest" else int(a.sources), a.seed)
     night_a = scenes(corpus, os.path.join(a.work, "A"), a.seed, a.scenes, a.length, sources)
     night_b = scenes(corpus, os.path.join(a.work, "B"), a.seed + 1, a.scenes, a.length, sources)
 
