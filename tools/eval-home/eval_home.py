@@ -66,6 +66,11 @@ def newest_files(corpus):
     return set(rows("dev_sources.tsv")[-NEWEST_DEV_ROWS:]) | set(rows("github_sources.tsv"))
 
 
+def sources_option(text):
+    """--sources read: a number of source groups of each class, None for all, or "newest"."""
+    return None if text == "all" else text if text == "newest" else int(text)
+
+
 def home_sources(corpus, per_class, seed):
     """The source groups of folds 3-4 this home hears: `per_class` of each class's, drawn
     with `seed` (None: all of them; "newest": all of those of the corpus's 55 newest sources,
@@ -318,7 +323,7 @@ def main():
     somniq, corpus = os.path.abspath(a.somniq), os.path.abspath(a.corpus)
     a.work = a.work or f"/tmp/somniq-eval-home-{a.sources}" + ("" if a.seed == 41 else f"-{a.seed}")
     os.makedirs(a.work, exist_ok=True)
-    sources = home_sources(corpus, None if a.sources == "all" else a.sources if a.sources == "newest" else int(a.sources), a.seed)
+    sources = home_sources(corpus, sources_option(a.sources), a.seed)
     night_a = scenes(corpus, os.path.join(a.work, "A"), a.seed, a.scenes, a.length, sources)
     night_b = scenes(corpus, os.path.join(a.work, "B"), a.seed + 1, a.scenes, a.length, sources)
 

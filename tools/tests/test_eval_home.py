@@ -35,6 +35,10 @@ def test_a_home_of_the_newest_sources_hears_only_them(tmp_path):
     assert eval_home.home_sources(str(tmp_path), "newest", 41) == {"cb", "da"}
 
 
+def test_the_sources_option_reads_a_number_all_or_newest():
+    assert [eval_home.sources_option(t) for t in ("2", "all", "newest")] == [2, None, "newest"]
+
+
 def night(tmp_path, name, labels, length):
     flac = str(tmp_path / f"{name}.flac")
     write(flac[:-5] + ".tsv", "".join(f"{a}\t{b}\t{c}\n" for a, b, c in labels))
