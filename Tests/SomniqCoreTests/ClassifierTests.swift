@@ -169,6 +169,18 @@ private func talk(_ i: Int) -> WindowFeatures {
     return f
 }
 
+@Test func aShrillSyllableWithinRunningSpeechIsSpeechButAShoutOverItIsAScream() {
+    // Someone talks for 6 s; one window of it is voiced at 450 Hz at 0.6–2.4 kHz, as loud as
+    // the talking: a raised syllable (a television's voices), not a scream.
+    let syllable = decide((0..<4).map(silence) + (4..<10).map(talk) + [shout(10)] + (11..<16).map(talk) + (16..<24).map(silence))
+    #expect((4..<16).allSatisfy { syllable[$0][.scream] < 0.5 }, "\((4..<16).map { syllable[$0][.scream] })")
+    // 10 dB over the talking, a shout's effort and more: a scream.
+    var loud = shout(10)
+    loud.peakDbfs += 10; loud.levelDbfs += 10
+    let scream = decide((0..<4).map(silence) + (4..<10).map(talk) + [loud] + (11..<16).map(talk) + (16..<24).map(silence))
+    #expect(scream[10][.scream] >= 0.7, "\((4..<16).map { scream[$0][.scream] })")
+}
+
 @Test func runningSpeechThatPausesBetweenWordsIsSpeechNotMusic() {
     let scores = decide((0..<4).map(silence) + (4..<16).map(talk) + (16..<24).map(silence))
     #expect((6..<16).allSatisfy { scores[$0][.speech] >= 0.7 && scores[$0][.music] < 0.4 },
@@ -249,6 +261,16 @@ private func gasp(_ i: Int) -> WindowFeatures {
     let scores = decide((0..<10).map(silence) + [gasp(10)] + (11..<20).map(silence) + [rumble] + (21..<50).map(silence))
     #expect(scores[10][.gasp] >= 0.7)
     #expect((0..<50).allSatisfy { scores[$0][.snoring] < 0.7 }, "\((8...24).map { scores[$0][.snoring] })")
+}
+
+@Test func aGaspIsOneInhalationAndABurstThatRollsOnUnbrokenIsNone() {
+    let alone = decide((0..<10).map(silence) + [gasp(10)] + (11..<20).map(silence))
+    #expect(alone[10][.gasp] >= 0.7)
+    // The same abrupt, breathy onset, then 2.5 s of sound without a break: a roll of thunder.
+    var roll = gasp(11)
+    roll.activeFraction = 1; roll.longestRunSeconds = 0.97; roll.onsetDb = 2
+    let rolling = decide((0..<10).map(silence) + [gasp(10)] + (11..<16).map { roll.moved(to: $0) } + (16..<24).map(silence))
+    #expect((8..<16).allSatisfy { rolling[$0][.gasp] < 0.5 }, "\((8..<16).map { rolling[$0][.gasp] })")
 }
 
 @Test func thunderThroughASmallMicrophoneIsStillThunder() {

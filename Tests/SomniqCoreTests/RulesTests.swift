@@ -160,6 +160,20 @@ private func shatter() -> WindowFeatures {
     #expect(score(GlassBreak.instant, f) < 0.2)
 }
 
+@Test func aBurstThatBringsAVoicesLineBelow1kHzIsACoughNotGlass() {
+    // A cough's voiced phase puts a line at its pitch (here 380 Hz) under the burst.
+    var cough = shatter()
+    cough.tonalFraction = 0.3; cough.tonalHz = 380
+    #expect(GlassBreak.voiceLine(cough, before: WindowFeatures()) == 1)
+    var ringing = cough                                             // a shard ringing at 3.5 kHz
+    ringing.tonalHz = 3500
+    #expect(GlassBreak.voiceLine(ringing, before: WindowFeatures()) == 0)
+    // A clock's ring at 380 Hz, heard before the crash too, is the room's.
+    var clock = WindowFeatures()
+    clock.tonalFraction = 0.3; clock.tonalHz = 370
+    #expect(GlassBreak.voiceLine(cough, before: clock) == 0)
+}
+
 /// A loud shout: voiced, sustained, its energy at 0.6–4 kHz.
 private func shout() -> WindowFeatures {
     var f = window(snr: 30, (300...600, 0.1), (600...1200, 0.3), (1200...2400, 0.5), (2400...4000, 0.1))
@@ -191,6 +205,23 @@ private func shout() -> WindowFeatures {
     #expect(score(Scream.instant, talk) < 0.2)
 }
 
+@Test func aShrillSyllableAtASpeakingPitchIsNoScreamButAShriekAbove300HzOrAHeldVowelIs() {
+    // Speech on a television, a glass's ringing partials, a tune: voiced at 0.6–4 kHz as a
+    // shriek is, but at a speaking pitch, with syllables or notes in the envelope.
+    var syllable = shout()
+    syllable.f0Hz = 210; syllable.modulation = 0.45
+    #expect(score(Scream.instant, syllable) < 0.2)
+    var shriek = syllable
+    shriek.f0Hz = 500
+    #expect(score(Scream.instant, shriek) >= 0.8)
+    var held = syllable                                             // a man's scream on one vowel
+    held.modulation = 0.1
+    #expect(score(Scream.instant, held) >= 0.8)
+    var long = syllable                                             // held at full strength 0.9 s
+    long.loudRunSeconds = 0.9; long.longestRunSeconds = 0.95
+    #expect(score(Scream.instant, long) >= 0.8)
+}
+
 /// A gasp: a loud, abrupt, breathy inhalation centred among the low formants.
 private func gasp() -> WindowFeatures {
     var f = window(snr: 30, (600...1200, 0.4), (1200...2400, 0.5), (4000...8000, 0.1))
@@ -214,6 +245,17 @@ private func gasp() -> WindowFeatures {
     var f = gasp()
     f.onsetDb = Gasp.riseDb.lowerBound - 2
     #expect(score(Gasp.instant, f) < 0.2)
+}
+
+@Test func aBurstWithMostOfItsEnergyBelow150HzOrAbove2k4IsNoGasp() {
+    // A kick drum under a tune: the vocal tract puts little of an inhalation below 150 Hz.
+    var kick = gasp()
+    kick.excessShare = spread([(0...150, 0.7), (600...1200, 0.1), (1200...2400, 0.2)])
+    #expect(score(Gasp.instant, kick) < 0.2)
+    // Breaking glass whose centroid the frame's thud pulls down among the formants.
+    var shards = gasp()
+    shards.excessShare = spread([(600...1200, 0.2), (1200...2400, 0.3), (2400...4000, 0.5)])
+    #expect(score(Gasp.instant, shards) < 0.2)
 }
 
 /// A cough: an explosive, partly voiced burst of 0.4 s at 150–1200 Hz.

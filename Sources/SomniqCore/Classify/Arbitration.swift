@@ -42,6 +42,10 @@ enum Arbitration {
     /// A door's swing before its slam scores 80 % of the slam: the event opens at the swing
     /// under the balanced profile (`on` 0.7) when the slam ahead scores 0.875 or more.
     static let swing: Float = 0.8
+    /// A scream within running speech stands out of it by a shout's effort: 6 dB, the step
+    /// between vocal efforts (normal, raised, loud, shout) of ANSI S3.5-1997's speech levels.
+    /// A syllable no louder than that is the speech's own, however shrill.
+    static let overSpeechDb: Float = 6
     /// Within a breathing rhythm, a gasp keeps 30 % of its score, under every built-in
     /// profile's `on` (0.5–0.9): a deep breath of the rhythm reads as a gasp.
     static let gaspInRhythm: Float = 0.3

@@ -65,6 +65,8 @@ public struct Classifier: Sendable {
     /// A train that opened (scored 0.5 or more) and whose rhythm has held since.
     private var trainOpen = [Bool](repeating: false, count: SoundClass.allCases.count)
     private var cryBefore: Float = 0
+    /// The speech scores of the two windows decided before the one being decided, newest first.
+    private var speechBefore: (Float, Float) = (0, 0)
     private var gaspBefore: Float = 0
     private var wasActive = false
     /// The two windows decided before the one being decided, newest first.
@@ -180,6 +182,19 @@ public struct Classifier: Sendable {
         return y
     }
 
+    /// Running speech around the window being decided, no quieter than it less
+    /// `Arbitration.overSpeechDb`: the highest speech score of 0.5 or more (heard) decided in
+    /// either of the two windows before it, or given by the speech rule to a window after it
+    /// within the lookahead. 0 when there is none.
+    private func speechAround(_ f: WindowFeatures) -> Float {
+        let near = f.peakSnrDb - Arbitration.overSpeechDb
+        var m: Float = 0
+        if let e = decided.0, e.features.peakSnrDb >= near { m = max(m, speechBefore.0) }
+        if let e = decided.1, e.features.peakSnrDb >= near { m = max(m, speechBefore.1) }
+        for k in 1...Self.lookahead { if let e = pending[k], e.features.peakSnrDb >= near { m = max(m, e.rules.speech) } }
+        return m >= Arbitration.heard ? m : 0
+    }
+
     private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
         var m: Float = 0
         for k in first...Self.lookahead { if let e = pending[k] { m = max(m, rule(e.rules)) } }
@@ -219,13 +234,18 @@ public struct Classifier: Sendable {
     /// 6. Breathing, by snoring: during a snore train the breaths belong to it.
     /// 7. Speech and laughter, lowered by music: a voice within music is singing.
     /// 8. Baby cry, by the alarm and a short, abrupt burst: tones look voiced; a bark is short.
-    /// 9. Scream, by a cry just before or after it, the alarm and a ringer: a cry bout
-    ///    explains a shriek within it; tones look voiced but are steady.
-    /// 10. Glass break, by a tone: the onset of a beep is not a crash.
+    /// 9. Scream, by a cry just before or after it, the alarm, a ringer and running speech
+    ///    around it: a cry bout explains a shriek within it; tones look voiced but are
+    ///    steady; a raised syllable of a conversation or a television is speech unless it
+    ///    stands a shout's effort over it.
+    /// 10. Glass break, by a tone and a voice's line that comes with the burst: the onset of
+    ///     a beep is not a crash; shards ring far above a cough's voice.
     /// 11. Door, by a tone, a train and breaking glass: a burst in a train is its next
     ///     snore or breath; a crash that shatters is glass.
-    /// 12. Gasp, by a snore train, a breathing rhythm, breaking glass and music: a burst in
-    ///     a train is its next snore or breath; a crash is glass; an attack in music is music.
+    /// 12. Gasp, by a snore train, a breathing rhythm, breaking glass, music and sound that
+    ///     runs on unbroken: a burst in a train is its next snore or breath; a crash is glass;
+    ///     an attack in music is music; one inhalation is over within 1.5 s, a roll of
+    ///     thunder or a tune goes on.
     /// 13. Cough, by running speech, a tone or a train, and a door: a voiced onset in speech
     ///     is a syllable; a slam's attack is not a cough.
     /// 14. Dog bark, by running speech, a cry, a tone or a train: a short voiced burst
@@ -259,6 +279,9 @@ public struct Classifier: Sendable {
         // lookahead too: 2.5 s of unbroken sound from this window's start is longer than
         // the inhalation the train expects, and a thunderclap after a snore is thunder.
         let unbroken = (1...Self.lookahead).allSatisfy { (pending[$0]?.features.activeFraction ?? 0) >= Arbitration.unbrokenFraction }
+        // A gasp is one inhalation, over within 1.5 s (`Gasp`): a burst that runs on unbroken
+        // for 2.5 s from this window's start is thunder's roll or a tune, and ends no pause.
+        let gasp = unbroken ? 0 : r.gasp
         let rumble = thunder.update(instant: snores.inTrain && !unbroken ? 0 : r.thunder, full: f.activeFraction >= Arbitration.rollingFraction,
                                     lowExcessDb: f.highestRise(.low), otherSound: f.peakSnrDb >= Arbitration.overRumbleDb, peakDb: f.peakSnrDb)
         s[.thunder] = rumble
@@ -283,7 +306,7 @@ public struct Classifier: Sendable {
         let impact = r.impulsive * ramp(f.longestRunSeconds, down: Arbitration.impactSeconds)
         let storm: Float = thunder.storming ? rumble : 0
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained) * (1 - max(r.gasp, gaspBefore)),
-                                  gasp: r.gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= Arbitration.unbrokenFraction,
+                                  gasp: gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= Arbitration.unbrokenFraction,
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead)
         s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
@@ -312,16 +335,18 @@ public struct Classifier: Sendable {
         // (unless it all is a held note of music).
         let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
         let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing), resumes: goingOn)
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)), resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A bright burst inside a snore of the train, no louder than its snores, is that
         // snore's own: one airway, one sleeper, one level. Breaking glass inside a snore
-        // is still a new, louder crash (`Arbitration.overSnoreDb`).
+        // is still a new, louder crash (`Arbitration.overSnoreDb`). A line that comes with the
+        // burst is compared with the window 1 s before, which shares none of its samples.
         let snorersOwn = snores.snoreGoingOnDb.map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
-        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone) * (snorersOwn ? 0 : 1), resumes: goingOn)
+        s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone) * (snorersOwn ? 0 : 1) * (1 - GlassBreak.voiceLine(f, before: decided.1?.features)),
+                                       resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge
         // squeak may be as tonal as a ringer, but no ringer ends in a slam.
@@ -331,7 +356,7 @@ public struct Classifier: Sendable {
         let door = max(r.door, alone ? r.slamHit : 0)
         s[.door] = slams.update(max(early * door * (1 - background), swing) * (1 - r.glassBreak), resumes: goingOn)
         // A burst inside a snore train is a snore, inside a breathing rhythm a breath.
-        s[.gasp] = gasping.update(early * r.gasp * (snores.inTrain ? 0 : 1) * (rhythm ? Arbitration.gaspInRhythm : 1) * (1 - s[.glassBreak]) * (1 - sustained),
+        s[.gasp] = gasping.update(early * gasp * (snores.inTrain ? 0 : 1) * (rhythm ? Arbitration.gaspInRhythm : 1) * (1 - s[.glassBreak]) * (1 - sustained),
                                   resumes: goingOn)
         s[.cough] = coughs.update(early * r.cough * (1 - speaking) * (1 - background) * (1 - s[.door]), resumes: soon(\.cough) >= Arbitration.heard)
         s[.dogBark] = barks.update(early * r.dogBark * (1 - speaking) * (1 - s[.babyCry]) * (1 - background),
@@ -347,6 +372,7 @@ public struct Classifier: Sendable {
             decideLearned(f, into: &s)
         }
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
+        speechBefore = (s[.speech], speechBefore.0)
         familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }

@@ -2,7 +2,7 @@
 /// it from a calm breath) and is breathy, turbulent noise with at most a weak voice in it,
 /// for 0.3–1.5 s. The open vocal tract shapes it: its centroid lies among the low formants
 /// (1–1.7 kHz), below a plain breath's hiss or the shards of breaking glass, which have
-/// most of their energy above 2 kHz.
+/// most of their energy above 2 kHz; nor is there much of it below the first formant.
 ///
 /// Across windows a `Hold` of `hold` windows carries it through the rest of the inhalation.
 /// In the arbitration a snore train (where a burst is the next snore), a breathing rhythm,
@@ -32,11 +32,19 @@ enum Gasp {
     /// At full strength for 0.12–0.18 s at a stretch: it holds its strength, where a slam or
     /// a drum hit dies at once.
     static let loudRunSeconds: ClosedRange<Float> = 0.12...0.18
+    /// The vocal tract shapes the turbulence by its formants, F1 at 300 Hz or more (Peterson
+    /// & Barney 1952), and a gasp's weak voice has its fundamental at 85 Hz or more: at most
+    /// 40–60 % of the energy lies below 150 Hz, where a kick drum, a bass line and a rumble
+    /// put most of theirs.
+    static let shareBelow150: ClosedRange<Float> = 0.4...0.6
+    /// Its centroid among the low formants leaves at most 30–45 % of the energy above
+    /// 2.4 kHz, where breaking glass puts most of its own (`GlassBreak.shareAbove2k4`).
+    static let shareAbove2k4: ClosedRange<Float> = 0.3...0.45
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         cue.novel * ramp(f.peakSnrDb, up: levelDb) * ramp(f.onsetDb, up: riseDb) * ramp(f.flatness, up: flatness)
             * band(f.harmonicity, harmonicity, soft: harmonicitySoft) * ramp(f.longestRunSeconds, up: longestRunSeconds)
             * band(f.centroidHz, centroidHz, soft: centroidSoftHz) * ramp(f.share(.hiss), down: shareAbove4k)
-            * ramp(f.loudRunSeconds, up: loudRunSeconds)
+            * ramp(f.loudRunSeconds, up: loudRunSeconds) * ramp(f.share(.hum), down: shareBelow150) * ramp(f.share(.bright), down: shareAbove2k4)
     }
 }

@@ -7,7 +7,8 @@
 ///
 /// Across windows a `Hold` of `hold` windows carries it through the falling, ringing shards.
 /// A crash is loudest at its onset: a sound that swells to its peak (a breath, a snore) is
-/// not one. A steady line (a beep or a ringer) and a snore's broadband flutter are not a shatter;
+/// not one, nor (in the arbitration) is a burst that brings a voice's line with it (a
+/// cough's voiced phase). A steady line (a beep or a ringer) and a snore's broadband flutter are not a shatter;
 /// in the arbitration an alarm or a ringer suppresses it; it suppresses a door and a gasp.
 enum GlassBreak {
     /// Windows the Classifier's `Hold` carries a crash on while sound goes on without a new attack.
@@ -38,6 +39,13 @@ enum GlassBreak {
     /// at its onset and falls as the shards fall, reaching within 3 dB of its peak in
     /// 0.1–0.2 s at most. A breath or a snore swells to its peak over 0.2–0.6 s.
     static let attackSeconds: ClosedRange<Float> = 0.1...0.2
+    /// Shards are small: they ring at 3–8 kHz, far above the lines of a voice. A line in
+    /// 5–15 % or more of the active frames that lies below 0.8–1.2 kHz, and that the window
+    /// 1 s before did not hold (in 5 % of its frames or more), comes with the burst: a voice's
+    /// harmonic (a cough's voiced phase, Korpáš et al. 1996), not a shard ringing. One that
+    /// was there before is the room's (a clock's ring, a hum) and says nothing of the burst.
+    static let lowLineFraction: ClosedRange<Float> = 0.05...0.15
+    static let lowLineHz: ClosedRange<Float> = 800...1200
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, snore: Snoring.instant(f, cue)) }
 
@@ -52,5 +60,12 @@ enum GlassBreak {
         // A snore's flutter is broadband too, but its low-frequency burst is not a shatter;
         // nor does a snore rise as far over the floor at 2.4–6 kHz as below it.
         return cue.novel * max(shatter * (1 - snore), whiteCrash) * (1 - cue.toneLine) * ramp(f.attackSeconds, down: attackSeconds)
+    }
+
+    /// How much the window's burst brings a voice's line with it (`lowLineHz`), given the
+    /// window 1 s before it (nil at the start of the stream): a cough, not glass.
+    static func voiceLine(_ f: WindowFeatures, before: WindowFeatures?) -> Float {
+        if let b = before, b.tonalFraction >= lowLineFraction.lowerBound { return 0 }
+        return ramp(f.tonalFraction, up: lowLineFraction) * ramp(f.tonalHz, down: lowLineHz)
     }
 }

@@ -28,6 +28,19 @@ enum Scream {
     /// A voice, however shrill, has at most 15–20 % of its energy above 4 kHz; a ringtone's
     /// partials go on up.
     static let shareAbove4k: ClosedRange<Float> = 0.15...0.2
+    /// A shriek is pitched above every speaking voice: speech's f0 tops out at 255–300 Hz
+    /// (women 165–255 Hz, Titze 1994, "Principles of Voice Production"; the speech rule's
+    /// adult and child range ends at 320 Hz), and a shriek's vocal effort raises it beyond.
+    /// Speech on a television, a glass's ringing partials and music read as voiced at
+    /// 600–4000 Hz too, at a speaking pitch …
+    static let shriekF0Hz: ClosedRange<Float> = 255...300
+    /// … unless it is held on one vowel, as a man's lower scream is: at most 20–30 % of the
+    /// envelope's variance at 2–8 Hz, where speech's syllables (3–8 a second; Houtgast &
+    /// Steeneken 1985) and a tune's notes put much of theirs …
+    static let heldModulation: ClosedRange<Float> = 0.2...0.3
+    /// … or at full strength for 0.6–0.8 s at a stretch, longer than a syllable lasts (a
+    /// syllable takes 0.2 s on average and seldom more than 0.5 s; Greenberg 1999).
+    static let heldLoudSeconds: ClosedRange<Float> = 0.6...0.8
 
     /// A shout (a falling man's yell): one sustained vowel at a raised pitch, as speech
     /// never holds one. f0 above 200–250 Hz (a man's speaking voice is at 85–155 Hz and
@@ -52,7 +65,8 @@ enum Scream {
     }
 
     private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        cue.novel * cue.loud * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
+        let screamed = max(ramp(f.f0Hz, up: shriekF0Hz), ramp(f.modulation, down: heldModulation), ramp(f.loudRunSeconds, up: heldLoudSeconds))
+        return cue.novel * cue.loud * screamed * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
             * ramp(f.share(.hiss), down: shareAbove4k)
