@@ -1,0 +1,16 @@
+import Testing
+@testable import SomniqAudio
+
+/// The transform plans with `FFTW_NO_BUFFERING` beside `FFTW_ESTIMATE` because it is cheaper
+/// to plan; the plans, and so every output's bits, must be those `FFTW_ESTIMATE` alone makes.
+struct FFTWTransformTests {
+    @Test func plansAreThoseOfEstimateAlone() {
+        let estimate = FFTWTransform.plans(size: 1024, flags: FFTWTransform.estimate)
+        let used = FFTWTransform.plans(size: 1024, flags: FFTWTransform.flags)
+        #expect(!estimate.forward.isEmpty && !estimate.inverse.isEmpty)
+        #expect(used.forward == estimate.forward && used.inverse == estimate.inverse)
+        let transform = FFTWTransform(size: 1024)
+        #expect(transform.plans.forward == estimate.forward && transform.plans.inverse == estimate.inverse)
+        #expect(FFTWTransform.flags != FFTWTransform.estimate)
+    }
+}
