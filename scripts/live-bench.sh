@@ -3,7 +3,8 @@
 # for SECONDS (default 60) to a paced source: the monitor of a PulseAudio null sink
 # (docs/behaviour.md#testing-without-a-sound-card), fed with the demo night on a loop. Prints numbers; asserts nothing.
 # CLIPS=1 turns clips on (config.json "clips": {"enabled": true}), WEB=1 the web page
-# ("http" on 127.0.0.1:18481, not visited), to measure what they cost.
+# ("http" on 127.0.0.1:18481, not visited), to measure what they cost. RUNNER is put before
+# the command (scripts/symbol-order.sh runs it under callgrind so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -28,7 +29,7 @@ if [ "${CLIPS:-0}" = 1 ] || [ "${WEB:-0}" = 1 ]; then
     config=(--config "$work/config.json")
 fi
 /usr/bin/time -f "%e %U %S %M" -o "$work/time" \
-    "$bin" run "${config[@]}" --device pulsefix --log "$work/events.jsonl" --max-seconds "$seconds" 2>/dev/null
+    ${RUNNER:-} "$bin" run "${config[@]}" --device pulsefix --log "$work/events.jsonl" --max-seconds "$seconds" 2>/dev/null
 read -r wall user sys rss < "$work/time"
 awk -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v n="$seconds" 'BEGIN {
     printf "listened %.0f s of real-time audio in %.1f s\n", n, w
