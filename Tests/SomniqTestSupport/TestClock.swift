@@ -53,11 +53,19 @@ package final class TestClock: IOClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (wake: CheckedContinuation<Void, any Error>) in
-                let now = state.withLock { s in
-                    if s.now < deadline, !Task.isCancelled { s.sleeping[number] = (deadline, wake) }
-                    return s.now
+                // Decided once, under the lock: a sleep that is registered is resumed by
+                // `advance` or by the cancellation handler, never here as well.
+                let ended: Bool? = state.withLock { s in
+                    if s.now >= deadline { return true }
+                    if Task.isCancelled { return false }
+                    s.sleeping[number] = (deadline, wake)
+                    return nil
                 }
-                if now >= deadline { wake.resume() } else if Task.isCancelled { wake.resume(throwing: CancellationError()) }
+                switch ended {
+                case true?: wake.resume()
+                case false?: wake.resume(throwing: CancellationError())
+                case nil: break
+                }
                 arrivals.lock(); arrivals.broadcast(); arrivals.unlock()
             }
         } onCancel: {
