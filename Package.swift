@@ -135,9 +135,10 @@ let package = Package(
             // --symbol-ordering-file: the functions listening and replaying run, laid out
             // together (packaging/somniq.order, made by scripts/symbol-order.sh), so that the
             // 64 kB the kernel maps around each first touch of the code hold little else: a
-            // listening somniq 23.1 MB resident, not 27.1. It orders each function where the
-            // code is compiled a function to a section (Makefile's RELEASE_FLAGS); a name the
-            // binary no longer has is passed over.
+            // listening somniq peaks at 22.6 MB resident, not 27.1 with the sections unordered
+            // (make live-bench). It orders each function where the code is compiled a function
+            // to a section (Makefile's RELEASE_FLAGS); a name the binary no longer has is
+            // passed over.
             .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                           "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "--no-export-dynamic",
                           "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/somniq.order",

@@ -40,10 +40,11 @@ enum GlassBreak {
     /// 0.1–0.2 s at most. A breath or a snore swells to its peak over 0.2–0.6 s.
     static let attackSeconds: ClosedRange<Float> = 0.1...0.2
     /// Shards are small: they ring at 3–8 kHz, far above the lines of a voice. A line in
-    /// 5–15 % or more of the active frames that lies below 0.8–1.2 kHz, and that the window
-    /// 1 s before did not hold (in 5 % of its frames or more), comes with the burst: a voice's
-    /// harmonic (a cough's voiced phase, Korpáš et al. 1996), not a shard ringing. One that
-    /// was there before is the room's (a clock's ring, a hum) and says nothing of the burst.
+    /// 5–15 % or more of the active frames that lies below 0.8–1.2 kHz, where the window 1 s
+    /// before held no line in 5 % of its frames or more, comes with the burst: a voice's
+    /// harmonic (a cough's voiced phase, Korpáš et al. 1996), not a shard ringing. Where the
+    /// window before held a line (at any pitch: the rule does not compare them), the line is
+    /// taken for the room's (a clock's ring, a hum) and says nothing of the burst.
     static let lowLineFraction: ClosedRange<Float> = 0.05...0.15
     static let lowLineHz: ClosedRange<Float> = 800...1200
 
