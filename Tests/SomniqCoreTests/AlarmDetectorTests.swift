@@ -407,3 +407,16 @@ private struct NarrowbandNoise {
     let withCricket: [(hz: Float, tones: [(Double, Double)])] = [(3100, alarm), (4200, chirps)]
     #expect(try #require(detect(withCricket, seconds: 20)).pattern == .temporalFour)
 }
+
+@Test func t3TonesBrokenByARoomsNotchAreWholeTonesWhenTheirPiecesHoldASoundersPitch() throws {
+    // A piezo's tone sliding by half a percent crosses a notch of the room's response: the
+    // line drops out for 0.12 s inside each 0.55 s tone, which is heard as two pieces of
+    // 0.22 and 0.21 s, each too short for a T3 tone.
+    let broken = t3(from: 5, cycles: 2, on: 0.55).flatMap { [($0.0, $0.0 + 0.22), ($0.0 + 0.34, $0.1)] }
+    let span = try #require(detect(broken, seconds: 15) { k in (0, 0.005 * Float(k % 35) / 35) })
+    #expect(span.pattern == .temporalThree)
+    #expect(abs(span.from - 5) < 0.05)
+    // Pieces whose pitch wanders by 2.5 % from frame to frame, as a voice's harmonic or a
+    // noise's line does, are not joined: the same pieces are no alarm.
+    #expect(detect(broken, seconds: 15) { k in (0, k % 2 == 0 ? 0.025 : -0.025) } == nil)
+}

@@ -87,6 +87,13 @@ public struct AlarmDetector: Sendable {
     static let t3Tone: ClosedRange<Double> = 0.34...0.8
     static let t3Gap: ClosedRange<Double> = 0.28...0.72
     static let t3Pause: ClosedRange<Double> = 1.05...2.1
+    /// A tone that slides or warbles (a piezo's ±1 %, 20-30 Hz at 3 kHz) crosses in a room the
+    /// notches of its response, which lie some 4/RT60 Hz apart (7-27 Hz at RT60 0.6-0.15 s)
+    /// and are often 10 dB deep and more (Schroeder 1962, "Frequency-correlation functions of
+    /// frequency responses in rooms"): its line drops out for a moment, and the tone is heard
+    /// in two pieces (measured on the battery: T3 tones broken for 0.06-0.19 s). Pieces up to
+    /// 0.2 s apart are one tone: T3's gaps are 0.4 s or more, heard 0.28 s or more (`t3Gap`).
+    static let t3Dropout = 0.2
     /// T3 sounds three tones, then pauses (ISO 8201 §4.2): three short gaps in a row, four
     /// tones, are a steady beeper's, whatever gaps follow.
     static let t3Tones = 3
@@ -218,7 +225,9 @@ public struct AlarmDetector: Sendable {
                 confirm(pattern, from: from, channel: c, frame: frame)
             }
             if channels[c].held.on { horn(c, frame: frame) }
-            if let s = span, s.active, goesOn(s, channels[c].ended.coarse) { lastHeardFrame = frame }
+            if let s = span, s.active, goesOn(s, s.pattern == .temporalThree ? channels[c].endedTone : channels[c].ended.coarse) {
+                lastHeardFrame = frame
+            }
         }
         follow(frame: frame)
     }
@@ -357,7 +366,8 @@ public struct AlarmDetector: Sendable {
         lastHeardFrame = frame
     }
 
-    /// Whether the beep a channel just ended (its coarse one) is one more of the alarm's:
+    /// Whether the beep a channel just ended (its coarse one, or for T3 the tone it ends,
+    /// `AlarmTrack.endedTone`) is one more of the alarm's:
     /// its pitch, and a beep of its pattern. A beep lost in noise then does not break the
     /// alarm in two, as it would if the whole pattern had to show again.
     private func goesOn(_ s: Span, _ ended: BeepSegmenter.Beep?) -> Bool {

@@ -46,6 +46,20 @@ struct AlarmTrack: Sendable {
             }
             tones = (tones.1, tones.2, tones.3, b)
             count += 1
+            return pattern()
+        }
+
+        /// Whether its last tone is `b`.
+        func endsWith(_ b: Beep) -> Bool { count > 0 && tones.3 == b }
+
+        /// Puts `whole` in place of its last tone, of which it is the rest (`AlarmTrack.joined`),
+        /// and judges the four again.
+        mutating func extendLast(_ whole: Beep) -> Int? {
+            tones.3 = whole
+            return pattern()
+        }
+
+        private func pattern() -> Int? {
             guard count >= 4, !beeping else { return nil }
             let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
             var short = 0, long = 0
@@ -272,11 +286,57 @@ struct AlarmTrack: Sendable {
     /// mid-cycle), and never four tones a short gap apart at that pitch (a reversing lorry's
     /// beeper, one beep lost, keeps T3's gaps once). A longer sound on the line starts the
     /// count again.
+    ///
+    /// A tone broken by a dropout (`AlarmDetector.t3Dropout`) is judged whole: a piece at the
+    /// last one's pitch and level that starts within the dropout of its end is the rest of it,
+    /// when both hold their pitch as a sounder does (`Sounder.noisePitchDeviation`; a voice's
+    /// harmonic and a noise's line wander further).
     private mutating func temporalThree(_ b: Beep) -> Int? {
-        guard AlarmDetector.t3Tone.contains(b.seconds), b.spread <= AlarmDetector.sounderSpread else {
-            if b.seconds > AlarmDetector.t3Tone.upperBound { toneRuns = (ToneRun(), ToneRun()) }
-            return nil
+        let before = piece
+        piece = nil
+        guard b.seconds <= AlarmDetector.t3Tone.upperBound else { toneRuns = (ToneRun(), ToneRun()); return nil }
+        guard b.spread <= AlarmDetector.sounderSpread else { return nil }
+        if let p = before, Self.gap(p, b) <= AlarmDetector.t3Dropout, Self.same(b.hz, p.hz),
+           abs(b.peakDb - p.peakDb) <= Sounder.levelSpreadDb, max(p.hzDeviation, b.hzDeviation) <= Sounder.noisePitchDeviation,
+           case let whole = Self.joined(p, b),
+           whole.seconds <= AlarmDetector.t3Tone.upperBound {
+            piece = whole
+            if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole) }
+            if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole) }
+            return AlarmDetector.t3Tone.contains(whole.seconds) ? nextTone(whole) : nil
         }
+        piece = b
+        return AlarmDetector.t3Tone.contains(b.seconds) ? nextTone(b) : nil
+    }
+
+    /// The last piece of a tone T3 heard (`temporalThree`), whole as far as it goes.
+    private var piece: Beep?
+
+    /// The tone the coarse beep the last frame ended belongs to: with the pieces before it
+    /// when it is the rest of a broken tone (`temporalThree`), else the beep itself.
+    var endedTone: Beep? {
+        guard let b = ended.coarse else { return nil }
+        if let whole = piece, whole.end == b.end { return whole }
+        return b
+    }
+
+    /// One beep of two pieces of a tone, `a` and then `b`: from `a`'s start to `b`'s end, its
+    /// measures those of its pieces, weighted by their frames (the level's slope, its share at
+    /// the top) or the larger (the pitch's deviation and spread, the flat top).
+    static func joined(_ a: Beep, _ b: Beep) -> Beep {
+        let (na, nb) = (Float(a.end - a.start), Float(b.end - b.start))
+        let peak = max(a.peakDb, b.peakDb)
+        let (topA, topB) = (a.peakDb >= peak - Sounder.topDb, b.peakDb >= peak - Sounder.topDb)
+        return Beep(start: a.start, end: b.end, hz: (a.hz * na + b.hz * nb) / (na + nb),
+                    spread: max(a.spread, b.spread, max(a.hz, b.hz) / min(a.hz, b.hz) - 1), peakDb: peak,
+                    contrastDb: max(a.contrastDb, b.contrastDb),
+                    slopeDbPerSecond: (a.slopeDbPerSecond * na + b.slopeDbPerSecond * nb) / (na + nb),
+                    topShare: ((topA ? a.topShare * na : 0) + (topB ? b.topShare * nb : 0)) / (na + nb),
+                    hzDeviation: max(a.hzDeviation, b.hzDeviation),
+                    topFrames: max(topA ? a.topFrames : 0, topB ? b.topFrames : 0))
+    }
+
+    private mutating func nextTone(_ b: Beep) -> Int? {
         // A tone of T3's length at another pitch (a burst of noise, another sound) starts a
         // second run beside the first rather than ending it; the staler run gives way.
         if toneRuns.0.continues(with: b) {
