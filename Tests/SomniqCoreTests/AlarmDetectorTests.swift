@@ -420,3 +420,18 @@ private struct NarrowbandNoise {
     // noise's line does, are not joined: the same pieces are no alarm.
     #expect(detect(broken, seconds: 15) { k in (0, k % 2 == 0 ? 0.025 : -0.025) } == nil)
 }
+
+@Test func aToneThatBreaksOffAtEachOfItsHarmonicsTogetherIsTwoSoundsNotOneTone() throws {
+    // T3's tones at 1 kHz with their third harmonic, each line heard in two pieces 0.12 s apart.
+    let tones = t3(from: 5, cycles: 2, on: 0.55)
+    let early = tones.flatMap { [($0.0, $0.0 + 0.1), ($0.0 + 0.22, $0.1)] }
+    let late = tones.flatMap { [($0.0, $0.0 + 0.22), ($0.0 + 0.34, $0.1)] }
+    // A notch of the room takes one frequency at a time: the lines drop out at different
+    // moments, and each tone is one.
+    let apart: [(hz: Float, tones: [(Double, Double)])] = [(1000, late), (3000, early)]
+    #expect(try #require(detect(apart, seconds: 15)).pattern == .temporalThree)
+    // A note played twice (a tune's, a phone's double beep) stops and starts again at each of
+    // its harmonics together: two sounds, no T3 tone.
+    let together: [(hz: Float, tones: [(Double, Double)])] = [(1000, late), (3000, late)]
+    #expect(detect(together, seconds: 15) == nil)
+}

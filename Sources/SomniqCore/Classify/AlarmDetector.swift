@@ -215,7 +215,11 @@ public struct AlarmDetector: Sendable {
         while due != 0 {
             let c = due.trailingZeroBitCount
             due &= due &- 1
-            let found = channels[c].frame(lines, inChannel: lineBits[c], at: frame)
+            var found = channels[c].frame(lines, inChannel: lineBits[c], at: frame)
+            if let dropout = channels[c].joinedDropout, brokenElsewhere(dropout, beside: c) {
+                channels[c].forgetTones()
+                if found?.0 == .temporalThree { found = nil }
+            }
             lineBits[c] = 0
             if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
@@ -287,6 +291,19 @@ public struct AlarmDetector: Sendable {
         for d in channels.indices where d != c {
             let theirs = channels[d].steadyRuns
             if theirs.0.beatsBetween(run, at: frame) || theirs.1.beatsBetween(run, at: frame) { return true }
+        }
+        return false
+    }
+
+    /// Whether a tone channel `c` heard in two pieces (`AlarmTrack.joinedDropout`) was two
+    /// sounds: another line, at another pitch than the channel's (beyond the two channels a
+    /// line lies in), broke off and came back with it (`AlarmTrack.brokeOff`). A notch of the
+    /// room's response takes one frequency (`t3Dropout`); a sound that stops and starts again,
+    /// a tune's repeated note or a phone's double beep, stops at each of its harmonics.
+    private func brokenElsewhere(_ dropout: (start: Int, from: Int, to: Int), beside c: Int) -> Bool {
+        let centre = Self.centres[c]
+        for d in channels.indices where abs(Self.centres[d] - centre) > 2 * Self.channelWidth * centre {
+            if channels[d].brokeOff(as: dropout) { return true }
         }
         return false
     }

@@ -249,6 +249,7 @@ struct AlarmTrack: Sendable {
         let heard = inChannel != 0
         if heard { hz = lines.lines[inChannel.trailingZeroBitCount].hz }
         ended = (nil, nil)
+        joinedDropout = nil
         // Nothing sounds in the channel, and no beep is under way: nothing can end or begin.
         guard heard || fine.on || coarse.on || held.on else {
             fine.silence(); coarse.silence(); held.silence()
@@ -301,6 +302,7 @@ struct AlarmTrack: Sendable {
            case let whole = Self.joined(p, b),
            whole.seconds <= AlarmDetector.t3Tone.upperBound {
             piece = whole
+            joinedDropout = (p.start, p.end, b.start)
             if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole) }
             if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole) }
             return AlarmDetector.t3Tone.contains(whole.seconds) ? nextTone(whole) : nil
@@ -311,6 +313,25 @@ struct AlarmTrack: Sendable {
 
     /// The last piece of a tone T3 heard (`temporalThree`), whole as far as it goes.
     private var piece: Beep?
+
+    /// The dropout across which the last frame joined a tone (`temporalThree`), frames: from
+    /// the end of the piece before it (which began at `start`) to the start of the next.
+    private(set) var joinedDropout: (start: Int, from: Int, to: Int)?
+
+    /// Whether this channel's line broke off and came back as the tone of `dropout` did, within
+    /// two frames each way: a beep of it began with the tone and ended where the dropout began,
+    /// and one began where the dropout ended.
+    func brokeOff(as dropout: (start: Int, from: Int, to: Int)) -> Bool {
+        recent.contains { abs($0.start - dropout.start) <= 2 && abs($0.end - dropout.from) <= 2 }
+            && (recent.contains { abs($0.start - dropout.to) <= 2 } || coarse.on && abs(coarse.beepStart - dropout.to) <= 2)
+    }
+
+    /// Forgets the tones T3 has heard: the last was two sounds, not one tone
+    /// (`AlarmDetector.brokenElsewhere`).
+    mutating func forgetTones() {
+        toneRuns = (ToneRun(), ToneRun())
+        piece = nil
+    }
 
     /// The tone the coarse beep the last frame ended belongs to: with the pieces before it
     /// when it is the rest of a broken tone (`temporalThree`), else the beep itself.
