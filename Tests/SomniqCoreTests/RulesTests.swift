@@ -174,6 +174,28 @@ private func shatter() -> WindowFeatures {
     #expect(GlassBreak.voiceLine(cough, before: clock) == 0)
 }
 
+@Test func aCoughsLineIsACoughsAfterTheBoutsFirstCoughOrABeepButNotAfterTheRoomsOwnLine() {
+    // The second cough of a bout: the window 1 s before held the first cough, whose voiced
+    // phase put a line at the same 380 Hz; that window stood 26 dB out of what the room
+    // usually reaches, so its line came with its own burst and is not the room's.
+    var cough = shatter()
+    cough.tonalFraction = 0.35; cough.tonalHz = 381
+    var first = WindowFeatures()
+    first.peakDbfs = -25; first.recentPeakDbfs = -51
+    first.tonalFraction = 0.33; first.tonalHz = 383
+    #expect(GlassBreak.voiceLine(cough, before: first) == 1)
+    // A beep at 3 kHz the room has heard all along says nothing of a line at 380 Hz.
+    var beep = WindowFeatures()
+    beep.tonalFraction = 0.8; beep.tonalHz = 3000
+    #expect(GlassBreak.voiceLine(cough, before: beep) == 1)
+    // A hum at 365 Hz the room has held all along (tune-scene-14 at 14 s, before its glass
+    // breaks over it at 15 s) is the room's line: the burst's line says nothing.
+    var hum = WindowFeatures()
+    hum.peakDbfs = -42; hum.recentPeakDbfs = -42.1
+    hum.tonalFraction = 0.36; hum.tonalHz = 365
+    #expect(GlassBreak.voiceLine(cough, before: hum) == 0)
+}
+
 /// A loud shout: voiced, sustained, its energy at 0.6–4 kHz.
 private func shout() -> WindowFeatures {
     var f = window(snr: 30, (300...600, 0.1), (600...1200, 0.3), (1200...2400, 0.5), (2400...4000, 0.1))
