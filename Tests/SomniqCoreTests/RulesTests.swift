@@ -196,10 +196,11 @@ private func shatter() -> WindowFeatures {
     #expect(GlassBreak.voiceLine(cough, before: hum) == 0)
 }
 
-/// A loud shout: voiced, sustained, its energy at 0.6–4 kHz.
+/// A loud shout: voiced at 450 Hz, sustained, its energy at 0.6–4 kHz.
 private func shout() -> WindowFeatures {
     var f = window(snr: 30, (300...600, 0.1), (600...1200, 0.3), (1200...2400, 0.5), (2400...4000, 0.1))
     f.voicedFraction = Scream.voicedFraction.upperBound + 0.2; f.harmonicity = Scream.harmonicity.upperBound + 0.1
+    f.f0Hz = 450
     f.longestRunSeconds = 0.6; f.loudRunSeconds = Scream.loudRunSeconds.upperBound + 0.2
     f.centroidHz = Scream.centroidHz.upperBound + 300
     return f
@@ -242,6 +243,35 @@ private func shout() -> WindowFeatures {
     var long = syllable                                             // held at full strength 0.9 s
     long.loudRunSeconds = 0.9; long.longestRunSeconds = 0.95
     #expect(score(Scream.instant, long) >= 0.8)
+}
+
+@Test func aChildTalkingAt300HzIsNoScreamButAShriekAbove350HzIs() {
+    // Children speak higher than adults (264 Hz on average, Peterson & Barney 1952): a
+    // child's syllables at 300 Hz, voiced at 0.6–4 kHz, are not pitched above speech.
+    var child = shout()
+    child.f0Hz = 300; child.modulation = 0.45
+    #expect(score(Scream.instant, child) < 0.2)
+    var shriek = child
+    shriek.f0Hz = 360
+    #expect(score(Scream.instant, shriek) >= 0.8)
+}
+
+@Test func aNoteHeldAt120HzIsNoScreamHoweverSteadyButAMansHeldScreamAbove150HzIs() {
+    // A synth note at 120 Hz, voiced at 0.6–4 kHz by its partials, held at full strength
+    // for 0.8 s: at men's average speaking pitch, no scream. (A techno track's held note
+    // at 130 Hz on the fold 3–4 nights scores a third of what it did.)
+    var note = shout()
+    note.f0Hz = 120; note.modulation = 0.5; note.loudRunSeconds = 0.8; note.longestRunSeconds = 0.97
+    #expect(score(Scream.instant, note) < 0.2)
+    var techno = note
+    techno.f0Hz = 130
+    #expect(score(Scream.instant, techno) < 0.4)
+    var low = note                                                  // on one vowel too
+    low.modulation = 0.1
+    #expect(score(Scream.instant, low) < 0.2)
+    var man = note                                                  // a man's held scream at 170 Hz
+    man.f0Hz = 170
+    #expect(score(Scream.instant, man) >= 0.8)
 }
 
 /// A gasp: a loud, abrupt, breathy inhalation centred among the low formants.

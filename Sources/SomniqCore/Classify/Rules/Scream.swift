@@ -28,12 +28,15 @@ enum Scream {
     /// A voice, however shrill, has at most 15–20 % of its energy above 4 kHz; a ringtone's
     /// partials go on up.
     static let shareAbove4k: ClosedRange<Float> = 0.15...0.2
-    /// A shriek is pitched above every speaking voice: speech's f0 tops out at 255–300 Hz
-    /// (women 165–255 Hz, Titze 1994, "Principles of Voice Production"; the speech rule's
-    /// adult and child range ends at 320 Hz), and a shriek's vocal effort raises it beyond.
-    /// Speech on a television, a glass's ringing partials and music read as voiced at
-    /// 600–4000 Hz too, at a speaking pitch …
-    static let shriekF0Hz: ClosedRange<Float> = 255...300
+    /// A shriek is pitched above every speaking voice: adults speak at up to 255 Hz (women
+    /// 165–255 Hz, Titze 1994, "Principles of Voice Production"), children higher (264 Hz
+    /// on average, Peterson & Barney 1952; the speech rule's range ends at 320 Hz), and a
+    /// shriek's vocal effort raises it beyond: an f0 over 300–350 Hz. A young child's
+    /// talking may still reach 350–400 Hz; there its syllables (`heldModulation`) and the
+    /// speech around it tell it from a scream. Speech on a television, a glass's ringing
+    /// partials (read as a voice at 313 Hz on the fold 3–4 nights) and music read as voiced
+    /// at 600–4000 Hz too, at a speaking pitch …
+    static let shriekF0Hz: ClosedRange<Float> = 300...350
     /// … unless it is held on one vowel, as a man's lower scream is: at most 20–30 % of the
     /// envelope's variance at 2–8 Hz, where speech's syllables (3–8 a second; Houtgast &
     /// Steeneken 1985) and a tune's notes put much of theirs …
@@ -41,6 +44,14 @@ enum Scream {
     /// … or at full strength for 0.6–0.8 s at a stretch, longer than a syllable lasts (a
     /// syllable takes 0.2 s on average and seldom more than 0.5 s; Greenberg 1999).
     static let heldLoudSeconds: ClosedRange<Float> = 0.6...0.8
+    /// A held scream is still raised by its effort above where its voice speaks: its f0
+    /// lies above 120–150 Hz, from men's average speaking pitch (about 120 Hz) to near the
+    /// top of their range (85–155 Hz, Titze 1994). A note held at 120 Hz (a bass or synth
+    /// line, a hum) is no scream, however steady. Not higher: a scream is rough (fast
+    /// amplitude modulation at 30–150 Hz, Arnal et al. 2015), and a pitch track may follow
+    /// it an octave down, as it reads a scream at 290–400 Hz as 143–150 Hz on the fold 3–4
+    /// nights.
+    static let heldF0Hz: ClosedRange<Float> = 120...150
 
     /// A shout (a falling man's yell): one sustained vowel at a raised pitch, as speech
     /// never holds one. f0 above 200–250 Hz (a man's speaking voice is at 85–155 Hz and
@@ -65,7 +76,8 @@ enum Scream {
     }
 
     private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
-        let screamed = max(ramp(f.f0Hz, up: shriekF0Hz), ramp(f.modulation, down: heldModulation), ramp(f.loudRunSeconds, up: heldLoudSeconds))
+        let held = max(ramp(f.modulation, down: heldModulation), ramp(f.loudRunSeconds, up: heldLoudSeconds)) * ramp(f.f0Hz, up: heldF0Hz)
+        let screamed = max(ramp(f.f0Hz, up: shriekF0Hz), held)
         return cue.novel * cue.loud * screamed * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
             * ramp(f.loudRunSeconds, up: loudRunSeconds)
