@@ -181,6 +181,26 @@ private func talk(_ i: Int) -> WindowFeatures {
     #expect(scream[10][.scream] >= 0.7, "\((4..<16).map { scream[$0][.scream] })")
 }
 
+@Test func aScreamAt290HzThatLastsTwoSecondsIsNotHeldBackByItsOwnWindowsAhead() {
+    // A scream at 290 Hz, where a child's voice still talks, held at full strength for
+    // 0.8 s in each window, its energy split between the voice's band and 0.6–4 kHz: the
+    // speech rule hears each of its windows as the scream rule does. Nobody talks around
+    // it, so its own windows ahead are not speech around it.
+    func shriek(_ i: Int) -> WindowFeatures {
+        var f = window(i, snr: 30, share: [0, 0.06, 0.2, 0.45, 0.29, 0, 0, 0])
+        f.activeFraction = 0.9; f.longestRunSeconds = 0.8; f.loudRunSeconds = 0.8; f.bursts = 2; f.loudBursts = 2
+        f.voicedFraction = 0.95; f.harmonicity = 0.8; f.f0Hz = 290; f.centroidHz = 900; f.modulation = 0.45
+        f.onsetDb = i == 10 ? 14 : 2
+        return f
+    }
+    let rules = Rules(shriek(11))
+    #expect(rules.speech >= 0.5 && rules.scream >= 0.5, "\(rules.speech) \(rules.scream)")
+    let scores = decide((0..<10).map(silence) + (10..<14).map(shriek) + (14..<24).map(silence))
+    // Heard (the crying the scream rule hears in it too lowers it, `cryAfter`); held back
+    // by its own windows ahead it scored under half that.
+    #expect(scores[10][.scream] >= Arbitration.heard, "\((8..<16).map { scores[$0][.scream] })")
+}
+
 @Test func runningSpeechThatPausesBetweenWordsIsSpeechNotMusic() {
     let scores = decide((0..<4).map(silence) + (4..<16).map(talk) + (16..<24).map(silence))
     #expect((6..<16).allSatisfy { scores[$0][.speech] >= 0.7 && scores[$0][.music] < 0.4 },
@@ -198,6 +218,26 @@ private func threeBursts(_ burst: (Int) -> WindowFeatures) -> [WindowFeatures] {
     let scores = decide(threeBursts(snore))
     #expect((10...27).allSatisfy { scores[$0][.snoring] >= 0.7 }, "\((8...30).map { scores[$0][.snoring] })")
     #expect((28..<50).allSatisfy { scores[$0][.snoring] < 0.4 }, "\((26...40).map { scores[$0][.snoring] })")
+}
+
+@Test func aSnorersPauseEndsWithALouderSnoreButNotWithABurstThatRollsOnUnbroken() {
+    // Snores every 4 s, then 13 s of nothing, then a snore 6 dB louder: the recovery breath.
+    func night(_ resume: [WindowFeatures]) -> [WindowFeatures] {
+        (0..<60).map { [10, 18, 26, 34].contains($0) ? snore($0) : silence($0) } + resume + ((60 + resume.count)..<110).map(silence)
+    }
+    var loud = snore(60)
+    loud.peakDbfs += 6; loud.levelDbfs += 6
+    let resumed = decide(night([loud]))
+    #expect(resumed[60][.breathingPause] >= 0.7, "\((56...64).map { resumed[$0][.breathingPause] })")
+    // The same louder burst running on without a break for 3 s more: a roll of thunder
+    // or a tune setting in, not one inhalation.
+    let roll = (61..<67).map { i -> WindowFeatures in
+        var f = loud.moved(to: i)
+        f.activeFraction = 1; f.longestRunSeconds = 0.97; f.onsetDb = 2
+        return f
+    }
+    let rolling = decide(night([loud] + roll))
+    #expect(rolling.allSatisfy { $0[.breathingPause] < 0.5 }, "\((56...68).map { rolling[$0][.breathingPause] })")
 }
 
 /// A calm breath: a soft, noisy burst at 0.6–6 kHz.

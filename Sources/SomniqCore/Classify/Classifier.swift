@@ -185,13 +185,18 @@ public struct Classifier: Sendable {
     /// Running speech around the window being decided, no quieter than it less
     /// `Arbitration.overSpeechDb`: the highest speech score of 0.5 or more (heard) decided in
     /// either of the two windows before it, or given by the speech rule to a window after it
-    /// within the lookahead. 0 when there is none.
+    /// within the lookahead that the scream rule does not hear too: a window ahead that
+    /// sounds like the scream as much as like speech is the scream going on (a scream held
+    /// at 150–380 Hz, where the speech rule still hears a voice, lasts longer than a
+    /// window), not speech around it. 0 when there is none.
     private func speechAround(_ f: WindowFeatures) -> Float {
         let near = f.peakSnrDb - Arbitration.overSpeechDb
         var m: Float = 0
         if let e = decided.0, e.features.peakSnrDb >= near { m = max(m, speechBefore.0) }
         if let e = decided.1, e.features.peakSnrDb >= near { m = max(m, speechBefore.1) }
-        for k in 1...Self.lookahead { if let e = pending[k], e.features.peakSnrDb >= near { m = max(m, e.rules.speech) } }
+        for k in 1...Self.lookahead {
+            if let e = pending[k], e.features.peakSnrDb >= near, e.rules.scream < Arbitration.heard { m = max(m, e.rules.speech) }
+        }
         return m >= Arbitration.heard ? m : 0
     }
 
@@ -310,7 +315,10 @@ public struct Classifier: Sendable {
                                   centroidHz: f.centroidHz, frame: f.index,
                                   nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead)
         s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
-        s[.breathingPause] = snore.pause
+        // A pause ends with the sleeper's recovery breath, one inhalation (a gasp or a louder
+        // snore, over within 1.5 s as a gasp is, `Gasp`): a burst that runs on unbroken for
+        // 2.5 s from this window's start is a roll of thunder or a tune, and ends no pause.
+        s[.breathingPause] = unbroken ? 0 : snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
         // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.
