@@ -32,7 +32,11 @@ independent of the home (home.py reports which classes' decisions changed).
 
 With --explain, each false alert night B keeps (as shipped, and with each user's memory and
 fit) is said with the true sounds it lies on, by class and source group (the mixer's own
-account, the scene's JSON), and each true event the home held back with the mark it was like.
+account, the scene's JSON), and each true event the home held back with the mark it was like;
+and whether a class's "not" marks would generalise to its false alerts on other sources (a
+class held back whole where the other recordings' marks of it were mostly "not": `class_rule`,
+chosen on night A's marks with each recording left out, then what the rule chosen would do to
+night B with the memory and fit).
 
 Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE] [--explain]
                     [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR] [--refit-weight W]]
@@ -239,6 +243,81 @@ def print_explain(name, false, held):
     for h in held:
         print(f"  true {h['class']} held back: {h['scene']} {h['id']} at {h['onset_s']:.1f} s on {', '.join(h['on'])},"
               f" like {h['like']} ({h['label']}, distance {h['distance']}) on {', '.join(h['mark_on'] or ['?'])}")
+
+
+# The class-level rules measured by `class_rule` (issue 48, item 2): a class's alerts held back
+# whole where the other recordings' marks of it were at least K "not" and at most a share P
+# "right". Most careful first: among equals, the first wins.
+CLASS_RULES = [(k, p) for k in (5, 3, 2) for p in (0.0, 0.1, 0.2, 1 / 3)]
+
+
+def class_rule(files_a, log_a, marks, groups):
+    """Would a class's "not" marks generalise to its false alerts on other sources? Measured on
+    night A's own marks, each recording left out in turn: for each rule of CLASS_RULES (a class
+    held back whole where the other recordings marked at least K of its alerts and at most a share
+    P of them right), the held-out marked alerts of classes a home may teach (no critical one) it
+    holds back, false and confirmed, and of the false ones those on a source no other recording
+    marked "not" of their class (what the memory, which holds back what lies near a mark, has
+    nothing of). Returns {rule: figures}, rule "K/P"."""
+    a = heard_on(files_a, log_a, groups)
+    marked = [(a[i][0], a[i][1], v == "right", {g for _, g in a[i][7]}) for i, v in sorted(marks.items())
+              if i in a and a[i][1] not in CRITICAL]
+    # "It was X" is also a mark of X right (not held out as an alert: none of X was raised).
+    said = [(a[i][0], v, True, set()) for i, v in sorted(marks.items()) if i in a and v not in ("right", "not")]
+    out = {}
+    for k, p in CLASS_RULES:
+        f = {"false": 0, "false_held": 0, "confirmed": 0, "confirmed_held": 0, "unmarked_false": 0, "unmarked_false_held": 0}
+        for rec, c, right, on in marked:
+            others = [(r, s) for r2, c2, r, s in marked + said if r2 != rec and c2 == c]
+            n_right, n_not = sum(r for r, _ in others), sum(not r for r, _ in others)
+            held = n_not >= k and n_right <= p * (n_not + n_right)
+            unmarked = not any(on & s for r, s in others if not r)
+            if right:
+                f["confirmed"] += 1
+                f["confirmed_held"] += held
+            else:
+                f["false"] += 1
+                f["false_held"] += held
+                f["unmarked_false"] += unmarked
+                f["unmarked_false_held"] += held and unmarked
+        f["errors"] = f["false"] - f["false_held"] + f["confirmed_held"]
+        out[f"{k}/{p:.2f}"] = f
+    return out
+
+
+def class_rule_on(files_b, log_b, marks_by_class, k, p):
+    """What rule K/P, from all of night A's marks ({class: (not, right)}), would do to night B's
+    log: the alerts of classes it holds back whole, false and true, and night B's recall as alerts
+    without them."""
+    refs = {f: labels(f) for f in files_b}
+    evs = events(log_b)
+    muted = {c for c, (n_not, n_right) in marks_by_class.items() if c not in CRITICAL and n_not >= k and n_right <= p * (n_not + n_right)}
+    false = true = 0
+    for s, i, c, on, off, alert, why in evs:
+        if alert and c in muted:
+            if any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, [])):
+                true += 1
+            else:
+                false += 1
+    total = alerted = 0
+    for f, ls in refs.items():
+        for lo, hi, c in ls:
+            total += 1
+            alerted += any(e[0] == f and e[2] == c and e[5] and c not in muted and overlaps((e[3], e[4]), (lo, hi)) for e in evs)
+    return {"classes": sorted(muted), "false_held": false, "true_held": true, "recall_alerted": round(alerted / max(1, total), 3)}
+
+
+def marks_by_class(log_a, marks):
+    """{class: (not, right)} of night A's marked alerts; "it was X" is a mark of X right too."""
+    out = {}
+    for s, i, c, on, off, alert, why in events(log_a):
+        if i in marks:
+            n, r = out.get(c, (0, 0))
+            out[c] = (n + (marks[i] != "right"), r + (marks[i] == "right"))
+            if marks[i] not in ("right", "not"):
+                n, r = out.get(marks[i], (0, 0))
+                out[marks[i]] = (n, r + 1)
+    return out
 
 
 def overlaps(a, b):
@@ -450,6 +529,25 @@ def main():
             false, held = explain(night_a, log_a if m is marks else log_a_was, m, night_b, log, groups)
             print_explain(name, false, held)
             result.setdefault("explain", {})[name] = {"false_alerts": false, "true_held_back": held}
+        # Item 2 of the note: would a class's "not" marks generalise to its other sources? Chosen
+        # by night A's held-out marks; night B only says what the rule chosen would have done.
+        for name, m, la, lb in (("\"not\" user", marks, log_a, log_b7), ("\"it was\" user", marks_was, log_a_was, log_b8)):
+            rules = class_rule(night_a, la, m, groups)
+            base = next(iter(rules.values()))
+            base_errors = base["false"]
+            best = min(rules, key=lambda r: rules[r]["errors"])
+            print(f"a class held back whole by its marks ({name}), night A, each recording left out: {base['false']} false "
+                  f"alerts ({base['unmarked_false']} on sources no other recording marked), {base['confirmed']} confirmed; "
+                  f"none held back: {base_errors} errors")
+            for r, f in rules.items():
+                print(f"  {r}: holds back {f['false_held']} false ({f['unmarked_false_held']} on unmarked sources), "
+                      f"{f['confirmed_held']} confirmed: {f['errors']} errors")
+            k, p = best.split("/")
+            on_b = class_rule_on(night_b, lb, marks_by_class(la, m), int(k), float(p))
+            print(f"  best {best} ({'helps' if rules[best]['errors'] < base_errors else 'does not help'} on the held-out marks); "
+                  f"on night B with the memory and fit it would hold back {on_b['classes']}: {on_b['false_held']} false and "
+                  f"{on_b['true_held']} true alerts, recall as alerts {on_b['recall_alerted']}")
+            result.setdefault("class_rule", {})[name] = {"held_out": rules, "best": best, "night_b": on_b}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -140,3 +140,47 @@ def test_explain_says_what_each_false_alert_lay_on_and_which_true_event_was_held
          "re_classified": False, "marked_source": False}]
     assert held == [{"id": "r2-e3", "scene": "b.flac", "class": "cough", "onset_s": 200.0, "on": ["cough:cb"], "like": "r1-e2",
                      "label": "not", "distance": 0.3, "mark_on": ["door:da"]}]
+
+
+def test_a_class_held_back_whole_is_judged_by_each_recording_left_out(tmp_path):
+    """Item 2 of issue 48's note: a class's "not" marks generalised to its other sources,
+    measured on night A's marks with each recording left out, and what the rule would do to
+    night B."""
+    groups = {f"clips/door/{g}.flac": g for g in ("d1", "d2", "d3")} | {"clips/cough/c1.flac": "c1"}
+    # Three recordings, each with a false door on a door of its own source (marked not), and a
+    # cough marked right in the third; a false scream (critical: never counted) in the first.
+    recs, logs, marks = [], [], {}
+    for n, g in enumerate(("d1", "d2", "d3")):
+        evs = [("door", f"clips/door/{g}.flac", 10.0, 11.0)] + ([("cough", "clips/cough/c1.flac", 50.0, 51.0)] if n == 2 else [])
+        recs.append(scene(tmp_path, f"a{n}", evs))
+        e = [(f"r{n}-e1", "door", 10.0, 11.0, True, None, None)]
+        marks[f"r{n}-e1"] = "not"
+        if n == 2:
+            e.append((f"r{n}-e2", "cough", 50.0, 51.0, True, None, None))
+            marks[f"r{n}-e2"] = "right"
+        if n == 0:
+            e.append((f"r{n}-e3", "scream", 10.0, 11.0, True, None, None))
+            marks[f"r{n}-e3"] = "not"
+        logs.append(log_of(tmp_path, f"a{n}.jsonl", recs[-1], e))
+    log_a = write(str(tmp_path / "a.jsonl"), "".join(open(l).read() for l in logs))
+    rules = eval_home.class_rule(recs, log_a, marks, groups)
+    assert list(rules) == ["5/0.00", "5/0.10", "5/0.20", "5/0.33", "3/0.00", "3/0.10", "3/0.20", "3/0.33",
+                           "2/0.00", "2/0.10", "2/0.20", "2/0.33"]
+    # Left out, each false door has the two other recordings' "not door" marks, on other
+    # sources: only K = 2 holds them back; the cough has no mark of its class elsewhere.
+    assert rules["3/0.00"] == {"false": 3, "false_held": 0, "confirmed": 1, "confirmed_held": 0,
+                               "unmarked_false": 3, "unmarked_false_held": 0, "errors": 3}
+    assert rules["2/0.00"] == {"false": 3, "false_held": 3, "confirmed": 1, "confirmed_held": 0,
+                               "unmarked_false": 3, "unmarked_false_held": 3, "errors": 0}
+    assert eval_home.marks_by_class(log_a, marks) == {"door": (3, 0), "cough": (0, 1), "scream": (1, 0)}
+    # "It was a cough" on the first door: a mark of cough right, and of door not.
+    was = dict(marks, **{"r0-e1": "cough"})
+    assert eval_home.marks_by_class(log_a, was) == {"door": (3, 0), "cough": (0, 2), "scream": (1, 0)}
+    assert eval_home.class_rule(recs, log_a, was, groups)["2/0.00"]["false_held"] == 3
+    # Night B: a false door and a true one, both alerted; the rule holds back both.
+    b = scene(tmp_path, "b", [("door", "clips/door/d1.flac", 100.0, 101.0)])
+    log_b = log_of(tmp_path, "b.jsonl", b, [("r9-e1", "door", 100.0, 101.0, True, None, None),
+                                            ("r9-e2", "door", 300.0, 301.0, True, None, None),
+                                            ("r9-e3", "scream", 300.0, 301.0, True, None, None)])
+    assert eval_home.class_rule_on([b], log_b, eval_home.marks_by_class(log_a, marks), 2, 0.0) == {
+        "classes": ["door"], "false_held": 1, "true_held": 1, "recall_alerted": 0.0}
