@@ -9,13 +9,15 @@ import Synchronization
 /// its deadlines and back-offs, and a thread waiting on it for a deadline wakes when the
 /// test moves it past. Nothing waits on real time but `waitForWaiters`, which waits for an
 /// event (a thread has begun waiting on the clock), with a generous bound in case it never
-/// comes.
+/// comes. A thread whose deadline the clock passes stops counting as waiting at once, in
+/// `advance`: so a test can step the clock, then wait for the thread's next wait.
 package final class TestClock: IOClock {
     private struct State {
         package var now: ContinuousClock.Instant
         package var unix: Double
-        /// The conditions threads wait on, one entry per waiting thread.
-        package var waiting: [PosixCondition] = []
+        /// The conditions threads wait on, by a number of their own, with their deadlines.
+        package var waiting: [Int: (deadline: ContinuousClock.Instant, condition: PosixCondition)] = [:]
+        package var waits = 0
         /// The tasks asleep on the clock, by a number of their own, with their deadlines.
         package var sleeping: [Int: (deadline: ContinuousClock.Instant, wake: CheckedContinuation<Void, any Error>)] = [:]
         package var sleeps = 0
@@ -32,16 +34,17 @@ package final class TestClock: IOClock {
     package var unix: Double { state.withLock { $0.unix } }
 
     package func wait(_ condition: PosixCondition, until deadline: ContinuousClock.Instant) -> Bool {
-        let passed = state.withLock { s in
-            guard s.now < deadline else { return true }
-            s.waiting.append(condition)
-            return false
+        let number: Int? = state.withLock { s in
+            guard s.now < deadline else { return nil }
+            s.waits += 1
+            s.waiting[s.waits] = (deadline, condition)
+            return s.waits
         }
-        guard !passed else { return false }
+        guard let number else { return false }
         arrivals.lock(); arrivals.broadcast(); arrivals.unlock()
         condition.wait()
         return state.withLock { s in
-            if let k = s.waiting.firstIndex(where: { $0 === condition }) { s.waiting.remove(at: k) }
+            s.waiting.removeValue(forKey: number)
             return s.now < deadline
         }
     }
@@ -73,16 +76,18 @@ package final class TestClock: IOClock {
         }
     }
 
-    /// Moves both clocks on by `d`, waking every thread waiting on the clock and every task
-    /// whose sleep has ended.
+    /// Moves both clocks on by `d`, waking every thread and every task whose deadline it
+    /// passes (they no longer count as waiting or asleep).
     package func advance(_ d: Duration) {
         let (waiting, woken) = state.withLock { s in
             s.now += d
             s.unix += d.inSeconds
             let now = s.now
+            let passed = s.waiting.filter { $0.value.deadline <= now }
+            for k in passed.keys { s.waiting.removeValue(forKey: k) }
             let ended = s.sleeping.filter { $0.value.deadline <= now }
             for k in ended.keys { s.sleeping.removeValue(forKey: k) }
-            return (s.waiting, ended.values.map(\.wake))
+            return (passed.values.map(\.condition), ended.values.map(\.wake))
         }
         for c in waiting { c.lock(); c.broadcast(); c.unlock() }
         for w in woken { w.resume() }
@@ -105,6 +110,38 @@ package final class TestClock: IOClock {
         defer { arrivals.unlock() }
         while waiters < n { if !arrivals.wait(until: end) && waiters < n { return false } }
         return true
+    }
+}
+
+/// `body` run on a thread of its own, for code under test that waits on a `TestClock`
+/// while the test moves it; `value` waits for what it returned (an event, not a time).
+// @unchecked: `result` is written once, before `done` is signalled, and read after.
+package final class OnItsOwnThread<T>: @unchecked Sendable {
+    private let done = PosixCondition()
+    private var result: T?
+
+    package init(_ body: @escaping () -> T) {
+        PosixThread.start(name: "somniq-test") { [self] in
+            let r = body()
+            done.lock()
+            result = r
+            done.broadcast()
+            done.unlock()
+        }
+    }
+
+    /// Whether `body` has returned.
+    package var finished: Bool {
+        done.lock()
+        defer { done.unlock() }
+        return result != nil
+    }
+
+    package var value: T {
+        done.lock()
+        defer { done.unlock() }
+        while result == nil { done.wait() }
+        return result!
     }
 }
 #endif
