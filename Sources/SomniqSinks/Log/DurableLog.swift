@@ -32,11 +32,11 @@ public final class DurableLog {
         self.capacity = capacity
         self.logger = logger
         self.clock = clock
-        writer = try EventLogWriter(path: path)
+        writer = try EventLogWriter(path: path, clock: clock)
         writer?.lockWait = Self.lockWait
     }
 
-    /// How long one attempt waits for another writer's lock: they hold it for one
+    /// How long one attempt waits for another writer's lock (on the log's clock): they hold it for one
     /// `write(2)`, microseconds, so this is ample, and short enough that a writer stopped
     /// while holding it never keeps audio waiting.
     static let lockWait: Duration = .milliseconds(50)
@@ -99,7 +99,7 @@ public final class DurableLog {
 
     private func openWriter() throws(LogWriteError) -> EventLogWriter {
         if let writer { return writer }
-        let w = try EventLogWriter(path: path)
+        let w = try EventLogWriter(path: path, clock: clock)
         w.lockWait = Self.lockWait
         writer = w
         return w
