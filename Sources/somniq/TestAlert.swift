@@ -59,8 +59,11 @@ struct TestAlert: ParsableCommand {
         }
         var logger = Logger(label: "somniq")
         logger.logLevel = .critical
+        // The command's clock is the machine's: its deadlines, pauses and the time it sends.
+        let clock = SystemClock()
         let results = SinkHub.sendTest(sinks, room: settings.room, profile: profile, version: Release.version,
-                                       time: WallClock.iso8601(Date()), timeout: .seconds(timeout), logger: logger)
+                                       time: WallClock.iso8601(Date(timeIntervalSince1970: clock.unix)), timeout: .seconds(timeout),
+                                       logger: logger, clock: clock)
         for r in results {
             let outcome = r.failure.map { "not delivered: \($0)" } ?? String(cFormat: "delivered in %.1f s", r.seconds)
             print(LogText.escape("\(r.sink) (\(r.type)): \(outcome)"))

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import SomniqConfig
+import SomniqCore
 @testable import SomniqSinks
 @testable import SomniqSupport
 import SomniqTestSupport
@@ -110,5 +112,31 @@ struct SinkBackoffTests {
         #expect(w.snapshot.dropped == 0)
         w.requestStop()
         w.waitStopped(until: clock.now + .seconds(1))
+    }
+
+    /// A test notification's pauses between attempts are on its clock, the one its sinks
+    /// measure their timeouts on: a webhook nothing listens for (on loopback) is tried at
+    /// 0, 0.5 and 1.5 s of it, and the result says the 1.5 s it took, exactly.
+    @Test func aTestNotificationsRetriesAreOnItsClock() throws {
+        let closed = try freePort()
+        let sinks = try DaemonConfig.parse(#"{"sinks": [{"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\#(closed)/"}]}"#,
+                                           file: "config.json").sinks
+        let clock = TestClock()
+        let test = OnItsOwnThread {
+            SinkHub.sendTest(sinks, room: "nursery", profile: .balanced, version: "test", time: "2026-11-29T04:00:00.000Z",
+                             timeout: .seconds(3), logger: Logger(label: "test"), clock: clock)
+        }
+        // The wait for the answers, and the sink's pause after its first attempt.
+        try #require(clock.waitForWaiters(2))
+        clock.advance(.milliseconds(499))
+        try #require(clock.waitForWaiters(2))
+        #expect(!test.finished)
+        clock.advance(.milliseconds(1))     // the second attempt, then a pause of 1 s
+        try #require(clock.waitForWaiters(2))
+        #expect(!test.finished)
+        clock.advance(.seconds(1))          // the third, the last
+        let results = test.value
+        #expect(results.map(\.seconds) == [1.5])
+        #expect(results.first?.failure?.contains("127.0.0.1:\(closed)") == true, "\(results)")
     }
 }

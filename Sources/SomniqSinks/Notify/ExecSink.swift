@@ -70,6 +70,8 @@ final class ExecSink: SinkEndpoint, Sendable {
         return env
     }
 
+    /// `testDeadline` is on `clock`, as the program's timeout is (`SinkHub.sendTest` makes
+    /// both from its one clock).
     func deliver(_ message: SinkMessage, until testDeadline: ContinuousClock.Instant?) throws(SinkFailure) {
         let program = config.command[0]
         let env = ProcessInfo.processInfo.environment.merging(Self.environment(message)) { $1 }

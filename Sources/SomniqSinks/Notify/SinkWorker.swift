@@ -22,7 +22,8 @@ protocol SinkEndpoint: AnyObject, Sendable {
     /// it on reconnecting).
     func start(wake: @escaping @Sendable () -> Void)
     /// Delivers `message`, given up at the sink's own timeout or at `deadline` (a test's
-    /// `--timeout`), whichever comes first.
+    /// `--timeout`), whichever comes first. Both are on the endpoint's clock: the one the
+    /// hub or the test that made it was given.
     func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure)
     /// Called once after the last delivery.
     func stop()

@@ -20,6 +20,9 @@ import Synchronization
 /// by one test must not be by ten. What cannot heal within seconds (a program that is not
 /// there or may not be run, a URL that is not http or https, a host name that does not
 /// resolve) fails at once.
+///
+/// Every deadline, pause and time taken is on one clock, `clock` (the front end's: the
+/// machine's; a test's), the one the sinks measure their own timeouts on.
 extension SinkHub {
     /// Sends to a sink, at most, for one test.
     static let testAttempts = 3
@@ -31,25 +34,32 @@ extension SinkHub {
     /// library call that blocks) is answered for as not delivered, its thread left to
     /// finish alone. Results in the order of `configs`.
     public static func sendTest(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                timeout: Duration, grace: Duration = .seconds(2), logger: Logger) -> [TestResult] {
+                                timeout: Duration, grace: Duration = .seconds(2), logger: Logger,
+                                clock: any IOClock = SystemClock()) -> [TestResult] {
         guard !configs.isEmpty else { return [] }
         let answer = Answer()
         let gather = startTests(configs, room: room, profile: profile, version: version, time: time, timeout: timeout, grace: grace,
-                                logger: logger) { answer.set($0) }
-        answer.wait(until: .now + timeout + grace)
+                                logger: logger, clock: clock) { answer.set($0) }
+        answer.wait(until: clock.now + timeout + grace, on: clock)
         gather.finish()
         return answer.results ?? []
     }
 
     /// `sendTest` for a caller that must not wait in its own thread (the web page's button).
     public static func sendTestAtOnce(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                      timeout: Duration, grace: Duration = .seconds(2), logger: Logger) async -> [TestResult] {
+                                      timeout: Duration, grace: Duration = .seconds(2), logger: Logger,
+                                      clock: any IOClock = SystemClock()) async -> [TestResult] {
         guard !configs.isEmpty else { return [] }
         return await withCheckedContinuation { (c: CheckedContinuation<[TestResult], Never>) in
+            let answer = Answer()
             let gather = startTests(configs, room: room, profile: profile, version: version, time: time, timeout: timeout, grace: grace,
-                                    logger: logger) { c.resume(returning: $0) }
+                                    logger: logger, clock: clock) { results in
+                answer.set(results)
+                c.resume(returning: results)
+            }
+            // Answers for the sinks still busy `grace` past `timeout`; ends with the last answer.
             PosixThread.start(name: "somniq-test") {
-                usleep(useconds_t((timeout + grace).inSeconds * 1e6))
+                answer.wait(until: clock.now + timeout + grace, on: clock)
                 gather.finish()
             }
         }
@@ -58,9 +68,9 @@ extension SinkHub {
     /// Starts each sink's test on a thread of its own; `then` is called once, with every
     /// result when the last is in, or with those in so far when `finish` is called.
     private static func startTests(_ configs: [SinkConfig], room: String, profile: Profile, version: String, time: String,
-                                   timeout: Duration, grace: Duration, logger: Logger,
+                                   timeout: Duration, grace: Duration, logger: Logger, clock: any IOClock,
                                    then: @escaping @Sendable ([TestResult]) -> Void) -> Gather {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.now + timeout
         let pending = configs.map {
             TestResult(sink: $0.name, type: $0.typeName, failure: String(cFormat: "no answer within %.0f s", (timeout + grace).inSeconds),
                        seconds: (timeout + grace).inSeconds)
@@ -68,32 +78,37 @@ extension SinkHub {
         let gather = Gather(pending, then)
         for (i, config) in configs.enumerated() {
             PosixThread.start(name: "somniq-test") {
-                gather.set(i, test(config, room: room, profile: profile, version: version, time: time, deadline: deadline, logger: logger))
+                gather.set(i, test(config, room: room, profile: profile, version: version, time: time, deadline: deadline, logger: logger,
+                                   clock: clock))
             }
         }
         return gather
     }
 
-    /// One sink's test, by `deadline`.
+    /// One sink's test, by `deadline` on `clock`, the sink's own clock too.
     private static func test(_ config: SinkConfig, room: String, profile: Profile, version: String, time: String,
-                             deadline: ContinuousClock.Instant, logger: Logger) -> TestResult {
-        let started = ContinuousClock.now
+                             deadline: ContinuousClock.Instant, logger: Logger, clock: any IOClock) -> TestResult {
+        let started = clock.now
         func result(_ failure: String?) -> TestResult {
-            TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: started.duration(to: .now).inSeconds)
+            TestResult(sink: config.name, type: config.typeName, failure: failure, seconds: started.duration(to: clock.now).inSeconds)
         }
         if let (problem, package) = libraryProblem(config.kind) { return result("\(problem); install \(package)") }
-        let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, test: true)
+        let endpoint = Self.endpoint(config, room: room, profile: profile, version: version, logger: logger, test: true, clock: clock)
         endpoint.start(wake: {})
         defer { endpoint.stop() }
         var pause = testPause
         var attempt = 1
+        let paused = PosixCondition()   // nothing signals it: its deadline ends a pause
         while true {
             do throws(SinkFailure) {
                 try endpoint.deliver(.test(room: room, time: time), until: deadline)
                 return result(endpoint.confirm(until: deadline))
             } catch {
-                guard error.unsent, attempt < testAttempts, ContinuousClock.now + pause < deadline else { return result(error.description) }
-                usleep(useconds_t(pause.inSeconds * 1e6))
+                guard error.unsent, attempt < testAttempts, clock.now + pause < deadline else { return result(error.description) }
+                let until = clock.now + pause
+                paused.lock()
+                while clock.wait(paused, until: until) {}
+                paused.unlock()
                 pause *= 2
                 attempt += 1
             }
@@ -145,9 +160,10 @@ extension SinkHub {
             condition.unlock()
         }
 
-        func wait(until deadline: ContinuousClock.Instant) {
+        /// Until the results are given, or `deadline` on `clock` has passed.
+        func wait(until deadline: ContinuousClock.Instant, on clock: any IOClock) {
             condition.lock()
-            while given == nil, condition.wait(until: deadline) {}
+            while given == nil, clock.wait(condition, until: deadline) {}
             condition.unlock()
         }
 
