@@ -17,14 +17,17 @@ final class TestNotifier: Sendable {
     private let canSend: Bool
     private let version: String
     private let logger: Logger
+    /// The tests' deadlines and the time they carry.
+    private let clock: any IOClock
     /// A test is being sent.
     private let sending = NIOLockedValueBox(false)
 
-    init(sinks: WebServer.Sinks?, canSend: Bool, version: String, logger: Logger) {
+    init(sinks: WebServer.Sinks?, canSend: Bool, version: String, logger: Logger, clock: any IOClock = SystemClock()) {
         self.sinks = sinks
         self.canSend = canSend
         self.version = version
         self.logger = logger
+        self.clock = clock
     }
 
     func send() async -> WebSite.Reply {
@@ -45,8 +48,8 @@ final class TestNotifier: Sendable {
         var quiet = logger
         quiet.logLevel = .critical
         let results = await SinkHub.sendTestAtOnce(sinks.configs, room: sinks.room, profile: sinks.profile, version: version,
-                                                   time: WallClock.iso8601(Date()), timeout: WebServer.testTimeout, grace: Self.grace,
-                                                   logger: quiet)
+                                                   time: WallClock.iso8601(Date(timeIntervalSince1970: clock.unix)),
+                                                   timeout: WebServer.testTimeout, grace: Self.grace, logger: quiet, clock: clock)
         let said = results.map { "\($0.sink) \($0.failure == nil ? "delivered" : "not delivered: \($0.failure!)")" }.joined(separator: "; ")
         logger.notice("a test notification from the web page: \(said)")
         return .html(HTMLReport.testResults(results, room: sinks.room, version: version))

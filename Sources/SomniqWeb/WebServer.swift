@@ -75,6 +75,9 @@ public enum WebServer {
         /// `somniq run`'s sinks, for the page's test notification; nil (`somniq serve`, or no
         /// sinks configured): no button.
         public var sinks: Sinks?
+        /// The page's clock: what "now" is (tonight, the state's age, a label's or an
+        /// episode's time) and the test notification's deadlines. The daemon's, the machine's.
+        public var clock: any IOClock = SystemClock()
         public init(http: HTTPConfig, log: String, clips: String, version: String, live: LiveState? = nil, metricsFile: String? = nil) {
             self.http = http
             self.log = log
@@ -94,7 +97,8 @@ public enum WebServer {
         let worker = SerialWorker(name: "somniq-web", capacity: queuedPages)
         let site = WebSite(.init(log: settings.log, clips: settings.clips, version: settings.version, live: settings.live,
                                  metricsFile: settings.metricsFile, canDelete: settings.http.token != nil,
-                                 keepIndex: settings.keepIndex, testSinks: settings.sinks?.configs.map { "\($0.name) (\($0.typeName))" }),
+                                 keepIndex: settings.keepIndex, testSinks: settings.sinks?.configs.map { "\($0.name) (\($0.typeName))" },
+                                 clock: settings.clock),
                            notices: { logger.notice("\($0)") })
         // The index is brought up to the log now, so that the first visitor does not wait
         // for a year of log to be read (11 s for 365 nights of 8 h, once; then read back).
@@ -148,7 +152,8 @@ public enum WebServer {
         }
         // A test notification is sent on threads of its own, never the pages' one, since
         // each sink may take `testTimeout` to answer.
-        let notifier = TestNotifier(sinks: settings.sinks, canSend: settings.http.token != nil, version: settings.version, logger: logger)
+        let notifier = TestNotifier(sinks: settings.sinks, canSend: settings.http.token != nil, version: settings.version, logger: logger,
+                                    clock: settings.clock)
         router.post(.init(stringLiteral: HTMLReport.testURL)) { request, _ in
             if let refused = Guard.sameOrigin(request) { return respond(refused) }
             return respond(await notifier.send())

@@ -45,6 +45,8 @@ final class WebSite: @unchecked Sendable {
         var keepIndex = true
         /// The sinks a test notification goes to, named for the page; nil: no button.
         var testSinks: [String]?
+        /// What "now" is read from (its wall clock).
+        var clock: any IOClock = SystemClock()
     }
 
     let settings: Settings
@@ -79,7 +81,7 @@ final class WebSite: @unchecked Sendable {
         settings.live.map { .daemon($0.snapshot) } ?? .log(settings.log)
     }
 
-    private func now() -> Double { Date().timeIntervalSince1970 }
+    private func now() -> Double { settings.clock.unix }
 
     // MARK: pages
 

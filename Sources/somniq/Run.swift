@@ -138,6 +138,7 @@ struct Run: AsyncParsableCommand {
             live.update { $0.room = room }
             options.live = live
             var page = WebServer.Settings(http: http, log: settings.log, clips: settings.clipsDirectory, version: Release.version, live: live)
+            page.clock = options.clocks.io   // the page's "now" is the daemon's
             // The page's test notification goes through the sinks of this configuration (a
             // profile that cannot be loaded stops the session below, with its reason).
             if !settings.sinks.isEmpty, let profile = try? ProfileLoader(directory: profileDirectory).load(settings.profile) {

@@ -421,6 +421,21 @@ import SomniqCore
         #expect(try NightReports.night(in: log, key: "2026-11-22").events.count == night.events.count, "the log keeps every event")
     }
 
+    /// The page's "now" is its clock's (in the daemon, the daemon's): the night
+    /// /api/status names turns at noon of that clock, not of the machine's.
+    @Test func thePagesNowIsItsClocks() throws {
+        let (log, clips) = try threeNights(in: dir)
+        let clock = TestClock(unix: try #require(WallClock.parse("2026-11-22T23:00:00")))
+        let site = WebSite(.init(log: log, clips: clips, version: "test", live: nil, metricsFile: nil, canDelete: false, keepIndex: false,
+                                 clock: clock), notices: { _ in })
+        func night() throws -> JSONValue? { try JSONValue(parsing: String(decoding: site.apiStatus().body, as: UTF8.self))["night"] }
+        #expect(try night() == .string("2026-11-22"))
+        clock.advance(.seconds(12 * 3600))      // 11:00 the next day: the same night
+        #expect(try night() == .string("2026-11-22"))
+        clock.advance(.seconds(3600))           // noon
+        #expect(try night() == .string("2026-11-23"))
+    }
+
     // MARK: slow and many clients
 
     /// A request's head must be whole within 5 s of the connection's start: one sent a line
