@@ -1,6 +1,7 @@
 import SomniqAudio
 import SomniqCore
 import SomniqLog
+import SomniqSupport
 
 /// A capture device as an `AudioSource`. The blocking ALSA reads run on a thread of their
 /// own (`CaptureThread`) and reach the session through a bounded queue. A device that
@@ -10,11 +11,13 @@ import SomniqLog
 /// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
 /// iterating task ends the stream at once (a backoff wait too); `close` then lets the
 /// device go. A source that ends by itself (a recording played by `PlayReader`) ends the
-/// stream.
+/// stream. The backoff waits are on the clock it is given (the daemon's).
 public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     public let device: String
     /// Opens the device (or the recording) the thread reads.
     private let opener: () throws(CaptureError) -> any PeriodReader
+    /// The clock of the backoff waits.
+    private let clock: any IOClock
     private var capture: (any PeriodReader)?
     private var reader: CaptureThread?
     /// The wait before the next attempt to open, and the one after it.
@@ -27,15 +30,17 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     /// A block read, handed out after the `overrun` or `listening` that precedes it.
     private var pending: AudioBlock?
 
-    public init(device: String) {
+    public init(device: String, clock: any IOClock = SystemClock()) {
         self.device = device
+        self.clock = clock
         opener = { () throws(CaptureError) in try AlsaCapture(device: device) }
     }
 
     /// A source read through `open`'s reader, named `device` in records and messages:
     /// `somniq run --play FILE` gives a `PlayReader`.
-    public init(device: String, open: @escaping () throws(CaptureError) -> any PeriodReader) {
+    public init(device: String, clock: any IOClock = SystemClock(), open: @escaping () throws(CaptureError) -> any PeriodReader) {
         self.device = device
+        self.clock = clock
         opener = open
     }
 
@@ -52,7 +57,7 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
             guard let reader else {
                 if let wait = delay {
                     delay = nil
-                    do { try await Task.sleep(for: .seconds(wait)) } catch { return nil }
+                    do { try await clock.sleep(until: clock.now + .seconds(wait)) } catch { return nil }
                 }
                 do throws(CaptureError) {
                     try open()
@@ -101,6 +106,8 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
 
     private func open() throws(CaptureError) {
         let capture = try opener()
+        // Its blocks are stamped on the machine's clock, whatever `clock` is: the daemon
+        // measures a block's wait in the queue on it (`SessionService.hear`).
         let reader = CaptureThread(capture: capture)
         reader.start()
         self.capture = capture

@@ -1,14 +1,15 @@
-import Glibc
 import SomniqAudio
 import SomniqCore
+import SomniqSupport
 import Synchronization
 
 /// A recording heard as a microphone would hear it (`somniq run --play FILE`): decoded,
 /// downmixed and resampled to 16 kHz mono exactly as `somniq replay` reads it
 /// (`FileSource`), and handed to the capture thread a period at a time at real time. The
-/// pace comes from the samples given, on the monotonic clock: the read that ends at sample
-/// n returns n / 16000 s after the first read began, so a late wake-up is caught up and
-/// never accumulates, and a wall-clock step changes nothing. Everything after the reader
+/// pace comes from the samples given, on the monotonic clock it is given (the machine's; a
+/// test's): the read that ends at sample n returns n / 16000 s after the first read began,
+/// so a late wake-up is caught up and never accumulates, and a wall-clock step changes
+/// nothing. Everything after the reader
 /// — the capture thread, the session, its sinks, page, clips and stall watch — is the
 /// daemon's own. The stream ends with the recording.
 public final class PlayReader: PeriodReader {
@@ -19,9 +20,12 @@ public final class PlayReader: PeriodReader {
     private var block = UnsafeBufferPointer<Float>(start: nil, count: 0)
     private var used = 0
     private var ended = false
-    /// When the first read began (CLOCK_MONOTONIC), and the samples handed out since.
-    private var start: timespec?
+    /// When the first read began, and the samples handed out since.
+    private var start: ContinuousClock.Instant?
     private var delivered: Int64 = 0
+    private let clock: any IOClock
+    /// What a read waits on for its time: nothing signals it, its deadline ends the wait.
+    private let pace = PosixCondition()
     /// Told why the recording stopped before its end, if it does (a file that breaks off).
     private let failed: Failure?
 
@@ -34,10 +38,11 @@ public final class PlayReader: PeriodReader {
     }
 
     /// Opens `path` (any file libsndfile reads); an error names the file.
-    public init(path: String, periodFrames: Int = 1600, failed: Failure? = nil) throws(AudioFileError) {
+    public init(path: String, periodFrames: Int = 1600, failed: Failure? = nil, clock: any IOClock = SystemClock()) throws(AudioFileError) {
         self.path = path
         self.periodFrames = periodFrames
         self.failed = failed
+        self.clock = clock
         file = try FileSource(path: path)
     }
 
@@ -48,11 +53,7 @@ public final class PlayReader: PeriodReader {
     /// sample; fewer at the recording's end; nil once it is all played (or the file breaks
     /// off: `failed` is told how).
     public func readPeriod(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> AlsaCapture.Read? {
-        if start == nil {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            start = now
-        }
+        if start == nil { start = clock.now }
         let want = Swift.min(out.count, periodFrames)
         var n = 0
         while n < want {
@@ -88,14 +89,14 @@ public final class PlayReader: PeriodReader {
         }
     }
 
-    /// Sleeps until `sample` / 16000 s after the start, on the monotonic clock.
+    /// Waits until `sample` / 16000 s after the start, on the clock.
     private func sleep(untilSample sample: Int64) {
         guard let start else { return }
         let rate = Int64(StreamClock.sampleRate)
-        let nanoseconds = Int64(start.tv_nsec) + (sample % rate) * 1_000_000_000 / rate
-        var deadline = timespec(tv_sec: start.tv_sec + Int(sample / rate) + Int(nanoseconds / 1_000_000_000),
-                                tv_nsec: Int(nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+        let deadline = start + .seconds(sample / rate) + .nanoseconds((sample % rate) * 1_000_000_000 / rate)
+        pace.lock()
+        while clock.wait(pace, until: deadline) {}
+        pace.unlock()
     }
 
     public func close() {}

@@ -149,14 +149,14 @@ struct Run: AsyncParsableCommand {
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
-        let device = settings.device
+        let device = settings.device, io = options.clocks.io
         let source = play.map { path in
-            CaptureSource(device: device) { () throws(CaptureError) in
-                do throws(AudioFileError) { return try PlayReader(path: path, failed: playFailure) } catch {
+            CaptureSource(device: device, clock: io) { () throws(CaptureError) in
+                do throws(AudioFileError) { return try PlayReader(path: path, failed: playFailure, clock: io) } catch {
                     throw CaptureError(kind: .failed, device: device, message: error.description)
                 }
             }
-        } ?? CaptureSource(device: device)
+        } ?? CaptureSource(device: device, clock: io)
         do {
             session = try SessionService(options: options, source: source, controls: controls, logger: logger)
         } catch {

@@ -2,6 +2,7 @@ import Foundation
 @testable import SomniqAudio
 @testable import SomniqSupport
 import SomniqTestSupport
+import Synchronization
 import Testing
 import SomniqCapture
 import SomniqCore
@@ -53,6 +54,73 @@ private final class ShortReads: PeriodReader {
         source.close()
         #expect(events == ["listening"])
         #expect(heard == (1...total).map(Float.init), "\(heard.count) samples heard of \(total)")
+    }
+
+    /// `run --play`'s pace is its clock's (a test's here, stepped by hand): the read that
+    /// ends at sample n returns once n / 16000 s of it have passed since the first read
+    /// began, not before; a read already late returns at once, and the lateness is not
+    /// carried on.
+    @Test func aRecordingIsPlayedAtThePaceOfItsClock() throws {
+        let clock = TestClock()
+        let reader = try PlayReader(path: Paths.demoNight, clock: clock)
+        let out = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1600)
+        defer { out.deallocate() }
+        let first = OnItsOwnThread { try? reader.readPeriod(into: out) }
+        try #require(clock.waitForWaiters(1))
+        clock.advance(.microseconds(99_999))
+        try #require(clock.waitForWaiters(1))
+        #expect(!first.finished, "returned before its 0.1 s")
+        clock.advance(.microseconds(1))
+        #expect(first.value?.frames == 1600)
+        clock.advance(.milliseconds(150))     // 0.25 s: the second read (to 0.2 s) is late
+        #expect(try reader.readPeriod(into: out)?.frames == 1600)
+        let third = OnItsOwnThread { try? reader.readPeriod(into: out) }
+        try #require(clock.waitForWaiters(1))
+        clock.advance(.microseconds(49_999))
+        try #require(clock.waitForWaiters(1))
+        #expect(!third.finished, "returned before its 0.3 s")
+        clock.advance(.microseconds(1))
+        #expect(third.value?.frames == 1600)
+    }
+
+    /// A device that cannot be opened is tried again after 1 s, then 2 s, of the source's
+    /// clock (a test's here, stepped by hand on a thread of its own), not sooner; it is
+    /// said lost once.
+    @Test func aDeviceIsTriedAgainAfterOneThenTwoSecondsOfItsClock() async throws {
+        let clock = TestClock()
+        let opens = Mutex(0)
+        let source = CaptureSource(device: "flaky", clock: clock) { () throws(CaptureError) in
+            let n = opens.withLock { n in
+                n += 1
+                return n
+            }
+            if n < 3 { throw CaptureError(kind: .failed, device: "flaky", message: "not there") }
+            return ShortReads(total: 100)
+        }
+        let steps = OnItsOwnThread { () -> [Int] in
+            var seen: [Int] = []
+            for wait in [1, 2] {
+                guard clock.waitForSleepers(1) else { return seen }
+                clock.advance(.seconds(wait) - .milliseconds(1))
+                guard clock.waitForSleepers(1) else { return seen }
+                seen.append(opens.withLock { $0 })
+                clock.advance(.milliseconds(1))
+            }
+            return seen
+        }
+        var events: [String] = []
+        for try await event in source {
+            switch event {
+            case .lost: events.append("lost")
+            case .listening: events.append("listening")
+            case .samples, .overrun: break
+            }
+            if events.last == "listening" { break }
+        }
+        source.close()
+        #expect(events == ["lost", "listening"])
+        #expect(steps.value == [1, 2], "opened before its wait was over")
+        #expect(opens.withLock { $0 } == 3)
     }
 
     /// Through real ALSA: the `file` plugin reading a FIFO that is written a little at a

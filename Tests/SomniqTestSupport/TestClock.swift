@@ -96,6 +96,16 @@ package final class TestClock: IOClock {
     /// How many tasks sleep on the clock now.
     package var sleepers: Int { state.withLock { $0.sleeping.count } }
 
+    /// Waits until at least `n` tasks sleep on the clock; false if none came within `bound`
+    /// of real time (the code under test never got there).
+    package func waitForSleepers(_ n: Int = 1, bound: Duration = .seconds(30)) -> Bool {
+        let end = ContinuousClock.now + bound
+        arrivals.lock()
+        defer { arrivals.unlock() }
+        while sleepers < n { if !arrivals.wait(until: end) && sleepers < n { return false } }
+        return true
+    }
+
     /// Steps the wall clock alone (NTP's first answer); the monotonic clock stays.
     package func stepWall(_ seconds: Double) { state.withLock { $0.unix += seconds } }
 
