@@ -7,15 +7,18 @@ import Synchronization
 /// The daemon's own messages on standard error. When stderr is the journal (systemd
 /// sets `$JOURNAL_STREAM` to its device and inode), each line starts with its syslog
 /// priority (`<2>` … `<7>`, sd-daemon(3)), so `journalctl -u somniq -p crit` shows the
-/// critical alerts; elsewhere a line carries a UTC time and the level in words.
+/// critical alerts; elsewhere a line carries a UTC time (of the clock it is given) and the
+/// level in words.
 /// Message text is escaped: a name from outside cannot end the line or forge a priority.
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     private let journal: Bool
+    private let clock: any IOClock
 
-    public init(journal: Bool = JournalLogHandler.stderrIsJournal()) {
+    public init(journal: Bool = JournalLogHandler.stderrIsJournal(), clock: any IOClock = SystemClock()) {
         self.journal = journal
+        self.clock = clock
     }
 
     /// One line at a time on standard error, whichever handler writes it.
@@ -49,15 +52,20 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        let out = line(event)
+        // Nowhere to report a failure to write to stderr.
+        Self.writing.withLock { _ in _ = writeAll(STDERR_FILENO, Array(out.utf8)) }
+    }
+
+    /// The line `event` is written as.
+    func line(_ event: LogEvent) -> String {
         let level = event.level
         var text = LogText.escape(event.message.description)
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         if !all.isEmpty {
             text += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\(LogText.escape("\($0.value)"))" }.joined(separator: " ")
         }
-        let out = journal ? "<\(Self.priority(level))>\(text)\n"
-            : "\(WallClock.iso8601(Date())) \(level.rawValue) somniq: \(text)\n"
-        // Nowhere to report a failure to write to stderr.
-        Self.writing.withLock { _ in _ = writeAll(STDERR_FILENO, Array(out.utf8)) }
+        return journal ? "<\(Self.priority(level))>\(text)\n"
+            : "\(WallClock.iso8601(Date(timeIntervalSince1970: clock.unix))) \(level.rawValue) somniq: \(text)\n"
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import Logging
 @testable import SomniqAudio
 @testable import SomniqConfig
 @testable import SomniqDaemon
 import SomniqLog
 @testable import SomniqSinks
+import SomniqSupport
 import SomniqTestSupport
 import Synchronization
 import Testing
@@ -25,6 +27,17 @@ struct DaemonClocksTests {
             clock.advance(.milliseconds(500))
         }
         #expect(pings == Array(stride(from: 0, to: 40, by: 2)))
+    }
+
+    /// Off the journal, a line of the daemon's own is stamped with its clock's wall time
+    /// (UTC); in the journal, with its priority alone (the journal stamps it).
+    @Test func theDaemonsOwnLinesAreStampedByItsClock() {
+        let clock = TestClock(unix: 1_750_000_000.25)
+        let event = LogEvent(level: .notice, message: "a line\nforged", metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
+        #expect(JournalLogHandler(journal: false, clock: clock).line(event) == "2025-06-15T15:06:40.250Z notice somniq: a line\\nforged\n")
+        clock.stepWall(-3600)
+        #expect(JournalLogHandler(journal: false, clock: clock).line(event) == "2025-06-15T14:06:40.250Z notice somniq: a line\\nforged\n")
+        #expect(JournalLogHandler(journal: true, clock: clock).line(event) == "<5>a line\\nforged\n")
     }
 
     @Test func aWatchdogIntervalIsHalfWhatSystemdAsks() {
