@@ -241,7 +241,7 @@ public actor SessionService: Service {
         }
         let reason: LogRecord.EndReason
         do {
-            reason = try await cancelWhenGracefulShutdown { try await self.listen() }
+            reason = try await listenUntilShutdown()
         } catch let error as CaptureError {
             deviceDown()
             status(.deviceLost, alert: true, details: [.error(error.description)])
@@ -253,6 +253,34 @@ public actor SessionService: Service {
             throw error
         }
         shutdown(reason: reason)
+    }
+
+    /// `listen`, cancelled when a graceful shutdown is asked (SIGTERM, SIGINT), as when the
+    /// task is. ServiceLifecycle's `cancelWhenGracefulShutdown` did this with a waiter that
+    /// an unstructured `Task {}` resumed, on the cooperative pool, and its task group waited
+    /// for that waiter before `run` could write `session_end`: a stop needed a thread of the
+    /// pool (a test holding them all hung there). Here nothing leaves the task's executor.
+    private func listenUntilShutdown() async throws -> LogRecord.EndReason {
+        let (shutdown, asked) = AsyncStream<Never>.makeStream()
+        return try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: LogRecord.EndReason?.self) { group in
+                group.addTask { try await self.listen() }
+                // Ends when a shutdown is asked, or when the group is cancelled.
+                group.addTask {
+                    for await _ in shutdown {}
+                    return nil
+                }
+                // The first to end cancels the other; `listen` then says why it ended.
+                var reason = LogRecord.EndReason.signal
+                for try await ended in group {
+                    group.cancelAll()
+                    if let ended { reason = ended }
+                }
+                return reason
+            }
+        } onGracefulShutdown: {
+            asked.finish()
+        }
     }
 
     /// The stream, the control messages and the metrics timer, until the stream ends:

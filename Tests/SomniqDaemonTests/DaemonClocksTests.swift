@@ -99,6 +99,73 @@ struct DaemonClocksTests {
         try await withTaskExecutorPreference(ThreadExecutor.daemon) { try await stall() }
     }
 
+    /// Every thread of the cooperative pool held by a task that blocks it, until `release`
+    /// (or, should the code under test wait for the pool, a watchdog's `bound` of real
+    /// time: then `starved`, and the test fails instead of hanging the run).
+    final class HeldPool: Sendable {
+        private let condition = PosixCondition()
+        private let state = Mutex((holding: 0, released: false, starved: false))
+        let width = ProcessInfo.processInfo.activeProcessorCount
+
+        /// Holds the pool's threads; false if they were not all held within `bound` (an
+        /// event's wait: other tests may have them).
+        func hold(bound: Duration = .seconds(600)) -> Bool {
+            for _ in 0..<width {
+                Task.detached { [self] in
+                    condition.lock()
+                    state.withLock { $0.holding += 1 }
+                    condition.broadcast()
+                    while !state.withLock({ $0.released }) { condition.wait() }
+                    condition.unlock()
+                }
+            }
+            let end = ContinuousClock.now + bound
+            condition.lock()
+            defer { condition.unlock() }
+            while state.withLock({ $0.holding }) < width { if !condition.wait(until: end) && state.withLock({ $0.holding }) < width { return false } }
+            return true
+        }
+
+        /// Lets the threads go after `bound` of real time unless `release`d before.
+        func watch(bound: Duration) {
+            PosixThread.start(name: "somniq-test-wd") { [self] in
+                let end = ContinuousClock.now + bound
+                condition.lock()
+                while !state.withLock({ $0.released }), condition.wait(until: end) {}
+                let starved = state.withLock { s in
+                    defer { s.released = true }
+                    return !s.released
+                }
+                if starved { state.withLock { $0.starved = true } }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+
+        func release() {
+            condition.lock()
+            state.withLock { $0.released = true }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        var starved: Bool { state.withLock { $0.starved } }
+    }
+
+    /// The service starts, is heard, stalls and stops with every thread of the cooperative
+    /// pool held: nothing of it waits for the pool, only for its own executor.
+    @Test func theServiceStartsStallsAndStopsWithThePoolHeld() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.daemon) {
+            let pool = HeldPool()
+            defer { pool.release() }
+            try #require(pool.hold(), "the pool's \(pool.width) threads were not all held")
+            pool.watch(bound: .seconds(60))
+            try await stall()
+            pool.release()
+            #expect(!pool.starved, "the service waited for the cooperative pool (let go after 60 s)")
+        }
+    }
+
     /// The service on `clock`, listening and heard once: its device's third read asked for.
     func listening(on clock: TestClock) async throws -> (SessionService, Task<Void, any Error>, LiveState) {
         let config = try DaemonConfig.parse(#"{"room": "nursery", "log": "\#(dir)/events.jsonl", "silence_s": 3}"#, file: "config.json")
