@@ -783,6 +783,9 @@ final class FirstResult<T: Sendable>: Sendable {
         if case let .some(waiter?) = waiting { waiter.resume(returning: value) }
     }
 
+    /// Whether `value` is being awaited, no result set yet.
+    var awaited: Bool { state.withLock { $0.waiter != nil } }
+
     func value() async -> T? {
         await withCheckedContinuation { c in
             let result: T?? = state.withLock { s in

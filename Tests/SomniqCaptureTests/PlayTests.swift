@@ -142,9 +142,9 @@ private final class ShortReads: PeriodReader {
         out = open(sys.argv[2], 'wb', buffering=0)
         for k in range(0, len(data), 1000):
             out.write(data[k:k + 1000])
-            time.sleep(0.002)
+            time.sleep(0.002)   # a little at a time, so that ALSA's reads come short
         open(sys.argv[3], 'w').close()
-        time.sleep(120)
+        time.sleep(120)         # holding the FIFO open: no end of stream
         """, raw, fifo, rig.home + "/written"]
         try writer.run()
         defer { writer.terminate() }
@@ -157,13 +157,7 @@ private final class ShortReads: PeriodReader {
         // All of it written and taken (the writer then sleeps, holding the FIFO open).
         try waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: rig.home + "/written") && fifoEmpty(fifo) }
         // And judged: the daemon has used no CPU for 0.5 s.
-        var last = -1
-        try waitUntil(timeout: 60) {
-            Thread.sleep(forTimeInterval: 0.5)
-            let now = rig.cpuTicks(p.processIdentifier)
-            defer { last = now }
-            return now == last
-        }
+        try rig.waitUntilIdle(p)
         p.terminate()
         #expect(try waitForExit(p, timeout: 10) == 0)
         let part = try #require(try FileManager.default.subpathsOfDirectory(atPath: nights).first { $0.hasSuffix(".flac") })

@@ -34,10 +34,12 @@ private typealias Night = DemoNightClips
         let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 3))
         defer { writer.terminate() }
         let c = try config(#"{"log": "\#(log)", "home": {"learn_daily": true}, "clips": {"enabled": false}}"#)
-        let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(fifo)"])
-        let memory = HomeMemoryFile.besideLog(log)
-        try waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: memory) || !p.isRunning }
-        Thread.sleep(forTimeInterval: 1)
+        let memory = HomeMemoryFile.besideLog(log), journal = rig.home + "/learn-journal.txt"
+        let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(fifo)"], journal: journal)
+        // The memory learned and put in force (its journal line), or the daemon gone.
+        try waitUntil(timeout: 60) {
+            ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").contains("learned this home's memory: ") || !p.isRunning
+        }
         #expect(p.isRunning, "the daemon died learning (status \(p.isRunning ? 0 : p.terminationStatus))")
         p.terminate()
         #expect(try waitForExit(p, timeout: 5) == 0)

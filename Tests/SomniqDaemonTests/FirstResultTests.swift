@@ -16,7 +16,7 @@ import Testing
     let first = FirstResult<Int>()
     async let awaited = first.value()
     Task.detached {
-        try? await Task.sleep(for: .milliseconds(50))
+        while !first.awaited { await Task.yield() }   // set once the wait has begun
         first.set(3)
     }
     #expect(await awaited == 3)

@@ -110,6 +110,8 @@ import SomniqCore
         try waitUntil(timeout: 10) { kinds(records(log)).contains("status:listening") }
         rig.stopPulse()                                   // the device goes away …
         try waitUntil(timeout: 10) { kinds(records(log)).contains("status:device_lost") }
+        // Gone past the daemon's first retry (1 s of its clock: a process of its own, on the
+        // machine's), which must fail and back off; no record says a retry failed.
         Thread.sleep(forTimeInterval: 1.5)
         try rig.startPulse()                              // … and comes back
         try waitUntil(timeout: 40) { kinds(records(log)).filter { $0 == "status:listening" }.count == 2 }
@@ -174,6 +176,8 @@ import SomniqCore
         let log = rig.home + "/term.jsonl"
         let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log])
         try waitUntil(timeout: 20) { kinds(records(log)).contains("event_start:smoke_alarm") }
+        // A SIGTERM while the daemon (a process of its own) is still hearing the rest of
+        // the 12.5 s, not just as the event is written.
         Thread.sleep(forTimeInterval: 0.5)
         let sent = Date()
         p.terminate()                                     // SIGTERM

@@ -122,7 +122,7 @@ import Testing
         var caught: String?
         while p.isRunning, caught == nil {
             caught = (try? FileManager.default.contentsOfDirectory(atPath: clips))?.first { $0.hasSuffix(".flac.part") }
-            if caught == nil { usleep(1000) }
+            if caught == nil { usleep(1000) }   // a tight poll: a clip's temporary lives milliseconds
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()

@@ -23,7 +23,7 @@ import SomniqCore
             if text.split(separator: "\n").contains(where: { line in needles.allSatisfy { line.contains($0) } }) {
                 return Date().timeIntervalSince1970
             }
-            usleep(2000)
+            usleep(2000)   // a poll for an event; 2 ms is the resolution of the time it returns
         }
         throw Timeout()
     }
@@ -120,6 +120,9 @@ import SomniqCore
         try subscriber.first { $0 == "somniq/bedroom_2/status online" }
         try subscriber.first { $0 == "somniq/bedroom_2/smoke_alarm ON" }
         try subscriber.first { $0 == "somniq/bedroom_2/smoke_alarm OFF" }
+        // All 25 s judged: the states retained are the last (the alarm may sound again
+        // after its first OFF).
+        try rig.waitUntilIdle(p, after: fifo, writer: writer)
 
         let configs = try broker.retained("homeassistant/#")
         let smoke = try JSONValue(parsing: try #require(configs["homeassistant/binary_sensor/somniq_bedroom_2/smoke_alarm/config"]))

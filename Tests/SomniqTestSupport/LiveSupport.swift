@@ -107,6 +107,12 @@ package final class LiveRig {
     /// it has judged every sample it was given, however fast this build runs.
     package func waitUntilIdle(_ p: Process, after fifo: String, writer: Process, timeout: Double = 60) throws {
         try waitUntil(timeout: timeout) { drained(fifo, writer: writer) }
+        try waitUntilIdle(p, timeout: timeout)
+    }
+
+    /// Waits until the daemon has used no CPU for 0.5 s (of real time: a process of its own,
+    /// whose work ends with no sign but its CPU time standing still).
+    package func waitUntilIdle(_ p: Process, timeout: Double = 60) throws {
         var last = cpuTicks(p.processIdentifier)
         let end = Date(timeIntervalSinceNow: timeout)
         while Date() < end {
@@ -207,6 +213,7 @@ package func waitUntil(timeout: Double, _ condition: () -> Bool) throws {
     let end = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         if Date() > end { throw Timeout() }
+        // A poll for an event (in another process, a file, a socket), not a wait for time.
         Thread.sleep(forTimeInterval: 0.02)
     }
 }

@@ -134,19 +134,37 @@ package final class Broker {
         return r
     }
 
-    /// The retained messages under `topic` now: topic → payload.
+    /// The retained messages under `topic` now: topic → payload. The broker sends them as
+    /// it takes the subscription, before any message published after it: so once a probe
+    /// published after has come, on a topic of its own subscribed beside, they all have.
     package func retained(_ topic: String) throws -> [String: String] {
-        // The broker sends retained messages at once on subscribing. (Not `-W`: the test
-        // runner's blocked signals, SIGALRM among them, are inherited by its children.)
-        let r = try LineRecorder("/usr/bin/mosquitto_sub", client + ["-v", "-t", topic, "--retained-only"])
-        Thread.sleep(forTimeInterval: 1)
-        r.stop()
+        // Each message with its retained flag (`%r`): a live one may come too. (Not `-W`:
+        // the test runner's blocked signals, SIGALRM among them, are inherited by its children.)
+        let probe = "somniq-probe/\(UUID().uuidString)"
+        let r = try LineRecorder("/usr/bin/mosquitto_sub", client + ["-F", "%r %t %p", "-t", topic, "-t", probe])
+        defer { r.stop() }
+        // mosquitto_sub gives no sign that its subscription is in place: the first probe
+        // that comes was published after it.
+        try waitUntil(timeout: 5) {
+            _ = try? runProgram("/usr/bin/mosquitto_pub", client + ["-t", probe, "-n"])
+            return r.lines.contains { $0.line.hasPrefix("0 " + probe) }
+        }
         var out: [String: String] = [:]
-        for (_, line) in r.lines {
+        for (_, flagged) in r.lines where flagged.hasPrefix("1 ") {
+            let line = flagged.dropFirst(2)
             guard let space = line.firstIndex(of: " ") else { continue }
             out[String(line[..<space])] = String(line[line.index(after: space)...])
         }
         return out
+    }
+
+    /// Waits until `subscriber`, on `topic` (a filter ending in `#`), has had every message
+    /// the broker took before now: a probe published now comes after them. Its line
+    /// holds `somniq/probe-` under `somniq/#`.
+    package func caughtUp(_ subscriber: LineRecorder, on topic: String) throws {
+        let probe = "probe-\(UUID().uuidString)"
+        try runChecked("/usr/bin/mosquitto_pub", client + ["-t", topic.replacingOccurrences(of: "#", with: probe), "-n"])
+        try subscriber.first { $0.contains(probe) }
     }
 
     deinit {

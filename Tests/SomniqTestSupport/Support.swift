@@ -138,7 +138,7 @@ package func withoutWaiting<T>(on fifo: String, seconds: Double = 10, _ body: ()
         while finished.wait(timeout: .now() + seconds) == .timedOut {
             waited.signal()
             let fd = open(fifo, O_RDWR | O_NONBLOCK)
-            usleep(200_000)
+            usleep(200_000)   // only after a regression: the blocked open's moment to return
             if fd >= 0 { close(fd) }
         }
     }

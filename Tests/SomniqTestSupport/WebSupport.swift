@@ -88,8 +88,8 @@ package func pacedFIFO(in dir: String, feeding file: String) throws -> (path: St
         start = time.monotonic()
         for k in range(0, len(data), 3200):
             out.write(data[k:k + 3200])
-            time.sleep(max(0, start + (k + 3200) / 32000 - time.monotonic()))
-        time.sleep(600)
+            time.sleep(max(0, start + (k + 3200) / 32000 - time.monotonic()))   # a microphone's pace
+        time.sleep(600)   # holding the FIFO open: no end of stream
         """, file, fifo]
     // Not the test runner's output: a writer outliving a failed test must not hold it open.
     writer.standardOutput = FileHandle.nullDevice

@@ -23,7 +23,9 @@ import SomniqCore
     /// the session goes on and the alarm is still sounding.
     func threeNightsAndTonight() throws -> (log: String, clips: String, tonight: String) {
         let (log, clips) = try threeNights(in: dir)
-        // Just past noon, tonight began a moment ago: wait until it holds 150 s.
+        // Just past noon, tonight began a moment ago: wait until it holds 150 s. (The page
+        // and `replay --start` run in processes of their own, on the machine's wall clock:
+        // only the machine's clock can move it; it waits only in the 150 s after noon.)
         while WallClock.night(Date().timeIntervalSince1970 - 150) != WallClock.night(Date().timeIntervalSince1970) {
             Thread.sleep(forTimeInterval: 1)
         }
@@ -268,11 +270,14 @@ import SomniqCore
         let base = "http://127.0.0.1:\(port)", auth = "Authorization: Bearer \(Self.token)"
         try waitForServer(base + "/healthz")
         try waitUntil(timeout: 10) { (try? fetch(base + "/healthz", headers: [auth]))?.status == 200 }
-        Thread.sleep(forTimeInterval: 2)
 
         // Before the log's first level record (a minute's end, final 11 s later), what was
-        // heard comes from the daemon's stream time.
-        let tonight = try fetch(base + "/", headers: [auth]).text
+        // heard comes from the daemon's stream time: a second of it, once it has passed.
+        var tonight = ""
+        try waitUntil(timeout: 10) {
+            tonight = (try? fetch(base + "/", headers: [auth]).text) ?? ""
+            return (tonight.firstMatch(of: /<b>(\d+) s<\/b>heard/).flatMap { Int($0.1) } ?? 0) >= 1
+        }
         #expect(!kinds(records(log)).contains("level"))
         let heard = try #require(tonight.firstMatch(of: /<div class="fig"><b>(\d+) s<\/b>heard<\/div>/), "\(tonight)").1
         #expect(Int(heard)! >= 1, "heard \(heard) s")
@@ -288,7 +293,9 @@ import SomniqCore
         let sent = Date()
         let result = Pending<HTTPReply>()
         Thread { result.set(Result { try fetch(base + "/test-notification", method: "POST", headers: [auth, "Origin: \(base)"], timeout: 20) }) }.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Under way once the phone has it; it goes on while the dead sink is tried again
+        // (at 0.5 and 1.5 s: nothing listens there).
+        try waitUntil(timeout: 10) { !hook.lines.isEmpty }
         let second = try fetch(base + "/test-notification", method: "POST", headers: [auth, "Origin: \(base)"])
         #expect(second.status == 429 && second.text.hasPrefix("a test notification is being sent"))
         let asked = Date()

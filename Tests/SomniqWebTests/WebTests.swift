@@ -450,6 +450,7 @@ import SomniqCore
         late.send("GET /healthz HTTP/1.1\r\n")
         var closedAfter: Double?
         for line in 1...32 {
+            // A slow client on a real socket: its pace, and the server's 5 s, are real time.
             Thread.sleep(until: opened.addingTimeInterval(Double(line) * 0.25))
             if slow.closedByServer {
                 closedAfter = Date().timeIntervalSince(opened)
@@ -474,14 +475,16 @@ import SomniqCore
             let socket = try LoopbackSocket(port: server.port)
             socket.send("GET /healthz HTTP/1.1\r\n")
             sockets.append(socket)
-            Thread.sleep(forTimeInterval: 0.05)  // taken in this order
+            // Taken in this order: the server's accepts cannot be seen from here, so the
+            // connections are spaced in real time.
+            Thread.sleep(forTimeInterval: 0.05)
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        try waitUntil(timeout: 5) { sockets.prefix(4).allSatisfy(\.closedByServer) }
         #expect(sockets.map(\.closedByServer) == Array(repeating: true, count: 4) + Array(repeating: false, count: 8))
         let asked = Date()
         #expect(try fetch(server.base + "/healthz", timeout: 3).status == 200)
         #expect(Date().timeIntervalSince(asked) < 1)
-        Thread.sleep(forTimeInterval: 0.1)
+        try waitUntil(timeout: 5) { sockets[4].closedByServer }
         #expect(sockets[4].closedByServer, "the request took the place of the connection waiting longest")
         #expect(!sockets[5].closedByServer)
     }
@@ -495,7 +498,8 @@ import SomniqCore
         let server = try Served(log, clips: clips)
         defer { server.stop() }
         let clients = SlowClients(port: server.port, count: 80, every: 1, seconds: 8)
-        Thread.sleep(forTimeInterval: 1.5)  // every one has connected
+        // Real time, as the load is: every one has connected, and /healthz is probed at a pace.
+        Thread.sleep(forTimeInterval: 1.5)
         var took: [Double] = [], failed: [String] = []
         let end = Date(timeIntervalSinceNow: 6)
         while Date() < end {
@@ -505,7 +509,7 @@ import SomniqCore
                 if r.status != 200 { failed.append("\(r.status) \(r.text)") }
             } catch { failed.append("\(error)") }
             took.append(Date().timeIntervalSince(asked))
-            Thread.sleep(forTimeInterval: 0.2)
+            Thread.sleep(forTimeInterval: 0.2)   // the probes' real pace
         }
         let tally = clients.finished()
         let worst = took.max() ?? 0
@@ -534,7 +538,8 @@ import SomniqCore
         let huge = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources,
                                kind: .bodies(path: path, length: 1_000_000_000))
         let long = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources, kind: .bodies(path: path, length: 10_000))
-        Thread.sleep(forTimeInterval: 1.5)  // every one has connected
+        // Real time, as the load is: every one has connected, and /healthz is probed at a pace.
+        Thread.sleep(forTimeInterval: 1.5)
         var took: [Double] = [], failed: [String] = []
         let end = Date(timeIntervalSinceNow: 8)
         while Date() < end {
@@ -544,7 +549,7 @@ import SomniqCore
                 if r.status != 200 { failed.append("\(r.status) \(r.text)") }
             } catch { failed.append("\(error)") }
             took.append(Date().timeIntervalSince(asked))
-            Thread.sleep(forTimeInterval: 0.25)
+            Thread.sleep(forTimeInterval: 0.25)   // the probes' real pace
         }
         let (h, g, l) = (heads.finished(), huge.finished(), long.finished())
         let worst = took.max() ?? 0
@@ -604,6 +609,7 @@ import SomniqCore
                     + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\nseverity=mild")
         var reply: [UInt8] = [], closedAfter: Double?
         for tick in 1...32 {
+            // A slow body on a real socket: its pace, and the server's 5 s, are real time.
             Thread.sleep(until: asked.addingTimeInterval(Double(tick) * 0.25))
             let (bytes, closed) = socket.readAvailable()
             reply += bytes
