@@ -122,6 +122,7 @@ public struct LearningProcess: Sendable {
                 Self.kill(pid)
                 return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
             }
+            // A poll of a real child (real time); the deadline is the clock's.
             do { try await Task.sleep(for: .milliseconds(50)) } catch {
                 Self.kill(pid)
                 return nil

@@ -50,7 +50,7 @@ struct SomniqBattery: ParsableCommand {
     }
 
     func run() throws {
-        let started = Date()
+        let started = Date()   // the machine's clock: the run's time, as a benchmark's
         let profile: Profile
         do { profile = try ProfileLoader(directory: profileDirectory).load(self.profile) } catch {
             throw ValidationError("\(error)")

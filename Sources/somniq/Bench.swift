@@ -52,7 +52,7 @@ struct Bench: AsyncParsableCommand {
             let path = PathText.appending(scratch, input.file)
             defer { unlink(path) }
             print(String(cFormat: "synthesising %.1f h of %@ …", hours, input.name))
-            let t0 = Date()
+            let t0 = Date()   // the machine's clock: a benchmark measures the machine
             do { try SyntheticNight.write(to: path, seconds: seconds, sampleRate: input.rate, format: input.format) } catch {
                 throw fail("\(error)", Exit.ioError)
             }

@@ -65,7 +65,7 @@ struct EpisodeCommand: ParsableCommand {
 
         func run() throws {
             let log = try logOptions.path()
-            let now = Date().timeIntervalSince1970
+            let now = Date().timeIntervalSince1970   // a command's record is stamped when it runs
             let key = night ?? WallClock.night(now)
             let episode: Episode
             switch Episode.make(night: key, severity: severity, symptoms: symptoms, tags: tags, note: note, at: at,

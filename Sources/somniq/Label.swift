@@ -66,7 +66,7 @@ struct Label: ParsableCommand {
         if let id, let v = verdict.flatMap(EventLabel.Verdict.init) { wanted = [(id, v)] }
         if let from { wanted = try Self.readFile(from) }
         var labels: [EventLabel] = []
-        let now = Date().timeIntervalSince1970
+        let now = Date().timeIntervalSince1970   // a command's record is stamped when it runs
         if let all = allAlertsAs.flatMap(EventLabel.Verdict.init), let night {
             let alerts = known.events.filter { $0.night == night && $0.alert }
             guard !alerts.isEmpty else { throw fail("\(log): no alert on the night of \(night)", Exit.dataError) }

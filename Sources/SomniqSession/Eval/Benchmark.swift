@@ -71,6 +71,7 @@ public enum Benchmark {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// The machine's monotonic clock, read directly: a benchmark measures the machine.
     private static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -158,7 +158,7 @@ final class ExecSink: SinkEndpoint, Sendable {
                 return reaping ? reap(pid) : 0
             }
             if clock.now >= deadline { return nil }
-            usleep(10_000)
+            usleep(10_000)   // a poll of a real process (real time); the deadline is the clock's
         }
     }
 

@@ -194,7 +194,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
                 if up { break }
                 if let refused { throw SinkFailure("\(config.host):\(config.port) refused the connection: \(refused)") }
                 if clock.now >= deadline { break }
-                usleep(5000)
+                usleep(5000)   // a poll of libmosquitto's thread (real time); the deadline is the clock's
             }
         }
         let (up, available) = state.withLock { s in
@@ -261,7 +261,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
             let (done, up) = state.withLock { ($0.acknowledged >= $0.published, $0.connected) }
             if done { return true }
             if !up || clock.now >= deadline { return false }
-            usleep(5000)
+            usleep(5000)   // a poll of libmosquitto's thread (real time); the deadline is the clock's
         }
     }
 
