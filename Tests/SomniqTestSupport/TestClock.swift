@@ -99,11 +99,7 @@ package final class TestClock: IOClock {
     /// Waits until at least `n` tasks sleep on the clock; false if none came within `bound`
     /// of real time (the code under test never got there).
     package func waitForSleepers(_ n: Int = 1, bound: Duration = .seconds(30)) -> Bool {
-        let end = ContinuousClock.now + bound
-        arrivals.lock()
-        defer { arrivals.unlock() }
-        while sleepers < n { if !arrivals.wait(until: end) && sleepers < n { return false } }
-        return true
+        waitForCount(n, bound) { $0.sleeping.count }
     }
 
     /// Steps the wall clock alone (NTP's first answer); the monotonic clock stays.
@@ -115,10 +111,17 @@ package final class TestClock: IOClock {
     /// Waits until at least `n` threads wait on the clock; false if none came within `bound`
     /// of real time (the code under test never got there).
     package func waitForWaiters(_ n: Int = 1, bound: Duration = .seconds(30)) -> Bool {
+        waitForCount(n, bound) { $0.waiting.count }
+    }
+
+    /// Waits until `count` of the state is at least `n`, woken at each arrival; false after
+    /// `bound` of real time.
+    private func waitForCount(_ n: Int, _ bound: Duration, _ count: (State) -> Int) -> Bool {
         let end = ContinuousClock.now + bound
         arrivals.lock()
         defer { arrivals.unlock() }
-        while waiters < n { if !arrivals.wait(until: end) && waiters < n { return false } }
+        func enough() -> Bool { state.withLock { count($0) } >= n }
+        while !enough() { if !arrivals.wait(until: end) && !enough() { return false } }
         return true
     }
 }
