@@ -41,3 +41,20 @@ private func windows(of count: Int, blocks: [Int], flush: Bool = false) -> [(Int
     #expect(throws: Windower.ParameterError.nonPositive(length: 0, hop: 1)) { try Windower(length: 0, hop: 1) }
     #expect(throws: Windower.ParameterError.hopLongerThanWindow(length: 4, hop: 5)) { try Windower(length: 4, hop: 5) }
 }
+
+@Test func everyWindowHoldsItsOwnSamplesAsTheBufferSlidesAndMovesDown() {
+    // 40 samples in blocks of odd sizes: the windows slide along the buffer and the overlap
+    // is moved to its front several times; each window must hold exactly its samples.
+    var w = try! Windower(length: 4, hop: 2)
+    let samples = (0..<41).map(Float.init)
+    var seen: [[Float]] = []
+    var offset = 0
+    for b in [3, 1, 5, 2, 7, 1, 1, 6, 4, 11] {
+        samples[offset..<offset + b].withUnsafeBufferPointer { buf in w.push(buf) { seen.append(Array($0.samples)) } }
+        offset += b
+    }
+    w.flush { seen.append(Array($0.samples)) }
+    #expect(seen.count == 20)
+    for (k, window) in seen.enumerated().dropLast() { #expect(window == (0..<4).map { Float(2 * k + $0) }) }
+    #expect(seen.last == [38, 39, 40, 0])
+}

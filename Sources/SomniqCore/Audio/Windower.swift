@@ -20,12 +20,17 @@ public struct AudioWindow {
 ///
 /// Window `k` covers samples `[k·hop, k·hop + length)`. Blocks are copied into one
 /// buffer allocated at init, each with one memory copy; nothing is allocated per block or
-/// per window.
+/// per window. The buffer holds `spare` hops past a window, so the window slides along it
+/// and the part a window shares with the next is moved to the front only when the buffer's
+/// end is reached: once every `spare + 1` windows, where every window moved it before.
 public struct Windower: Sendable {
     public let length: Int
     public let hop: Int
+    /// Hops the buffer holds past one window.
+    static let spare = 2
     private var buffer: [Float]
-    private var filled = 0            // valid samples at the start of `buffer`
+    private var start = 0             // where the next window begins in `buffer`
+    private var filled = 0            // samples in `buffer` up to here are valid
     private var nextIndex = 0
 
     public enum ParameterError: Error, Equatable, CustomStringConvertible {
@@ -44,20 +49,20 @@ public struct Windower: Sendable {
         guard hop <= length else { throw .hopLongerThanWindow(length: length, hop: hop) }
         self.length = length
         self.hop = hop
-        self.buffer = [Float](repeating: 0, count: length)
+        self.buffer = [Float](repeating: 0, count: length + Self.spare * hop)
     }
 
     /// Appends `samples` and emits every window that is now complete.
     public mutating func push(_ samples: UnsafeBufferPointer<Float>, into emit: (AudioWindow) -> Void) {
         var offset = 0
         while offset < samples.count {
-            let take = min(length - filled, samples.count - offset)
+            let take = min(start + length - filled, samples.count - offset)
             buffer.withUnsafeMutableBufferPointer { dst in
                 (dst.baseAddress! + filled).update(from: samples.baseAddress! + offset, count: take)
             }
             filled += take
             offset += take
-            if filled == length { emitAndShift(emit) }
+            if filled == start + length { emitAndSlide(emit) }
         }
     }
 
@@ -65,24 +70,30 @@ public struct Windower: Sendable {
     /// is complete, and emits it. Call once, at the end of a finite stream.
     public mutating func flush(into emit: (AudioWindow) -> Void) {
         // Samples in `buffer` past the shared overlap are new: they belong to no window yet.
-        guard filled > length - hop || (nextIndex == 0 && filled > 0) else { return }
+        guard filled - start > length - hop || (nextIndex == 0 && filled > 0) else { return }
         buffer.withUnsafeMutableBufferPointer { dst in
-            for j in filled..<length { dst[j] = 0 }
+            for j in filled..<start + length { dst[j] = 0 }
         }
-        filled = length
-        emitAndShift(emit)
+        filled = start + length
+        emitAndSlide(emit)
     }
 
-    private mutating func emitAndShift(_ emit: (AudioWindow) -> Void) {
+    private mutating func emitAndSlide(_ emit: (AudioWindow) -> Void) {
         let index = nextIndex
         buffer.withUnsafeBufferPointer { src in
-            emit(AudioWindow(index: index, startFrame: Int64(index) * Int64(hop), samples: src))
+            emit(AudioWindow(index: index, startFrame: Int64(index) * Int64(hop),
+                             samples: UnsafeBufferPointer(rebasing: src[start..<start + length])))
         }
         nextIndex += 1
-        // One move of the overlap to the front (the regions overlap: a memmove).
-        buffer.withUnsafeMutableBufferPointer { b in
-            b.baseAddress!.update(from: b.baseAddress! + hop, count: length - hop)
+        start += hop
+        // At the buffer's end, one move of the overlap to the front (the regions may
+        // overlap: a memmove).
+        if start + length > buffer.count {
+            buffer.withUnsafeMutableBufferPointer { b in
+                b.baseAddress!.update(from: b.baseAddress! + start, count: filled - start)
+            }
+            filled -= start
+            start = 0
         }
-        filled = length - hop
     }
 }
