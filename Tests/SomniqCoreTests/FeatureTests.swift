@@ -135,6 +135,46 @@ func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
     }
 }
 
+/// The pitch search as it was written lag by lag, before it ran eight lags at a time.
+private func pitchLagByLag(_ acf: [Float], windowACF w: [Float]) -> (Float, Float) {
+    let r0 = acf[0]
+    guard r0 > .leastNormalMagnitude else { return (0, 0) }
+    let minLag = max(2, Int(16_000 / Float(1000))), maxLag = min(acf.count - 2, w.count - 2, Int(16_000 / Float(70)))
+    var r = [Float](repeating: 0, count: acf.count), peaks = r
+    for lag in (minLag - 1)...(maxLag + 1) { r[lag] = w[lag] > 1e-6 ? acf[lag] / (r0 * w[lag]) : 0 }
+    var best: Float = 0
+    for lag in minLag...maxLag {
+        let current = r[lag]
+        let height = current > r[lag - 1] && current >= r[lag + 1] && current > 0 ? current : 0
+        peaks[lag] = height
+        best = height > best ? height : best
+    }
+    guard best > 0 else { return (0, 0) }
+    guard let bestLag = (minLag...maxLag).first(where: { peaks[$0] > 0 && peaks[$0] >= 0.95 * best }) else { return (0, 0) }
+    let a = r[bestLag - 1], b = r[bestLag], c = r[bestLag + 1]
+    let denom = a - 2 * b + c
+    let shift = abs(denom) > 1e-9 ? 0.5 * (a - c) / denom : 0
+    return (16_000 / (Float(bestLag) + max(-0.5, min(0.5, shift))), min(1, b))
+}
+
+@Test func pitchSearchGivesTheBitsOfTheLagByLagSearch() {
+    // Random autocorrelations over a window's, some lags of which are at or below the 1e-6
+    // the search divides by: the same f0 and harmonicity to the bit, peaks in every lane.
+    var generator = SplitMix(seed: 7)
+    for trial in 0..<300 {
+        let count = 513 - trial % 9
+        let w = (0..<count).map { k in k % (5 + trial % 7) == 0 ? Float(k % 3) * 4e-7 : generator.uniform() }
+        let acf = (0..<count).map { k in k == 0 ? 1 + generator.uniform() : generator.uniform() * 2 - 0.5 }
+        let estimator = PitchEstimator(windowACF: w)
+        var scratch = [Float](repeating: 0, count: count), peaks = scratch
+        let (hz, harmonicity) = acf.withUnsafeBufferPointer { a in
+            scratch.withUnsafeMutableBufferPointer { s in peaks.withUnsafeMutableBufferPointer { estimator.estimate(a, scratch: s, peaks: $0) } }
+        }
+        let (expectedHz, expectedHarmonicity) = pitchLagByLag(acf, windowACF: w)
+        #expect(hz.bitPattern == expectedHz.bitPattern && harmonicity.bitPattern == expectedHarmonicity.bitPattern, "trial \(trial)")
+    }
+}
+
 @Test func silenceGivesFiniteFeatures() throws {
     let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
     let zeros = [Float](repeating: 0, count: 16_000)

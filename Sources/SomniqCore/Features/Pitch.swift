@@ -30,24 +30,43 @@ public struct PitchEstimator: Sendable {
         let maxLag = min(acf.count - 2, windowACF.count - 2, Int(sampleRate / minHz))
         guard maxLag > minLag else { return (0, 0) }
         precondition(scratch.count >= maxLag + 2 && peaks.count > maxLag, "pitch scratch shorter than the lag range")
+        // Eight lags at a time: lane for lane the scalar operations, so the same bits.
         windowACF.withUnsafeBufferPointer { w in
-            for lag in (minLag - 1)...(maxLag + 1) {
+            var lag = minLag - 1
+            while lag + Lanes.scalarCount <= maxLag + 2 {
+                let wl = load(w.baseAddress! + lag), ratio = load(acf.baseAddress! + lag) / (r0 * wl)
+                store(ratio.replacing(with: 0, where: .!(wl .> 1e-6)), scratch.baseAddress! + lag)
+                lag += Lanes.scalarCount
+            }
+            while lag <= maxLag + 1 {
                 scratch[lag] = w[lag] > 1e-6 ? acf[lag] / (r0 * w[lag]) : 0
+                lag += 1
             }
         }
         // The highest peak sets the bar; the shortest lag whose peak comes within 5 % of
         // it is the period (whole multiples of the period score as high: octave errors).
         // A first pass keeps each peak's height (0 elsewhere) in `peaks`, with no branch:
         // whether a lag is a peak is a coin toss in noise, and mispredicted branches cost
-        // more than the comparisons.
+        // more than the comparisons. Eight lags at a time, as the normalisation: the heights
+        // are ≥ 0 and never NaN, so the greatest is the same whichever lane holds it.
         let r = UnsafeBufferPointer(scratch)
-        var best: Float = 0
-        for lag in minLag...maxLag {
-            let current = r[lag]
-            let peak = (current > r[lag - 1] ? 1 : 0) & (current >= r[lag + 1] ? 1 : 0) & (current > 0 ? 1 : 0)
+        var at = minLag, highest = Lanes(repeating: 0)
+        while at + Lanes.scalarCount <= maxLag + 1 {
+            let current = load(r.baseAddress! + at)
+            let isPeak = (current .> load(r.baseAddress! + at - 1)) .& (current .>= load(r.baseAddress! + at + 1)) .& (current .> 0)
+            let height = Lanes(repeating: 0).replacing(with: current, where: isPeak)
+            store(height, peaks.baseAddress! + at)
+            highest = pointwiseMax(highest, height)
+            at += Lanes.scalarCount
+        }
+        var best = highest.max()
+        while at <= maxLag {
+            let current = r[at]
+            let peak = (current > r[at - 1] ? 1 : 0) & (current >= r[at + 1] ? 1 : 0) & (current > 0 ? 1 : 0)
             let height = peak != 0 ? current : 0
-            peaks[lag] = height
+            peaks[at] = height
             best = height > best ? height : best
+            at += 1
         }
         guard best > 0 else { return (0, 0) }
         let bar = 0.95 * best
@@ -63,5 +82,15 @@ public struct PitchEstimator: Sendable {
         let shift = abs(denom) > 1e-9 ? 0.5 * (a - c) / denom : 0
         let lag = Float(bestLag) + max(-0.5, min(0.5, shift))
         return (sampleRate / lag, min(1, b))
+    }
+
+    private typealias Lanes = SIMD8<Float>
+
+    @inline(__always) private func load(_ p: UnsafePointer<Float>) -> Lanes {
+        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
+    }
+
+    @inline(__always) private func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
     }
 }
