@@ -12,14 +12,15 @@
 #
 # Valgrind gives up on the release binary's debug information ("possibly corrupted
 # debuginfo"), so it runs a copy without it (`objcopy --strip-debug`): the symbols stay, and
-# callgrind names the functions by them.
+# callgrind names the functions by them. The copy is made with llvm-objcopy where there is
+# one: GNU objcopy (binutils 2.40) does not recognise the file lld writes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/somniq}
 top=${2:-25}
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] && cp "$work"/cg.* "$KEEP"/; rm -rf "$work"' EXIT
-objcopy --strip-debug "$bin" "$work/somniq"
+$(command -v llvm-objcopy || echo objcopy) --strip-debug "$bin" "$work/somniq"
 demangle() { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; }
 total() { sed -n 's/^summary: //p' "$1"; }
 for s in 1 30; do
