@@ -56,7 +56,7 @@ public struct PitchEstimator: Sendable {
             let isPeak = (current .> load(r.baseAddress! + at - 1)) .& (current .>= load(r.baseAddress! + at + 1)) .& (current .> 0)
             let height = Lanes(repeating: 0).replacing(with: current, where: isPeak)
             store(height, peaks.baseAddress! + at)
-            highest = pointwiseMax(highest, height)
+            highest = highest.replacing(with: height, where: height .> highest)
             at += Lanes.scalarCount
         }
         var best = highest.max()
