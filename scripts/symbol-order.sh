@@ -19,7 +19,7 @@ bin=${1:-.build/release/somniq}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Valgrind refuses the release binary's debug information; the symbols are enough.
-objcopy --strip-debug "$bin" "$work/somniq"
+$(command -v llvm-objcopy || echo objcopy) --strip-debug "$bin" "$work/somniq"   # GNU objcopy 2.40 cannot read it
 callgrind="valgrind --tool=callgrind --dump-instr=no --demangle=no"
 RUNNER="$callgrind --callgrind-out-file=$work/cg.live" SOMNIQ_BIN=$work/somniq scripts/live-bench.sh 20 > /dev/null
 sox fixtures/demo-night.flac "$work/night.wav" trim 0 30
