@@ -41,7 +41,8 @@ public final class FeatureExtractor {
 
     private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
     private var power: [Float]
-    private var logPower: [Float]
+    /// The log spectrum of the last frame analysed, for the first frame of the next window's
+    /// flux (the others' is the frame before theirs in `AnalysedWindow`).
     private var previousLogPower: [Float]
     private var acf: [Float]
     /// The running total of each frame's power spectrum, bin by bin (for the roll-off).
@@ -78,7 +79,6 @@ public final class FeatureExtractor {
         // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
         powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
         power = [Float](repeating: 0, count: bins)
-        logPower = [Float](repeating: Decibels.silence, count: bins)
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
         cumulative = [Float](repeating: 0, count: bins)
@@ -141,14 +141,20 @@ public final class FeatureExtractor {
         level = BinPass.Level()
         let analysed = SubFrame.perWindow - firstNew
         let slice = (window.samples.count + analysed - 1) / analysed
-        for i in firstNew..<SubFrame.perWindow {
-            let from = min((i - firstNew) * slice, window.samples.count)
-            let to = min(from + slice, window.samples.count)
-            analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
-                    windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]))
-            let log = out.log(i)
-            logPower.withUnsafeBufferPointer { log.baseAddress!.update(from: $0.baseAddress!, count: bins) }
+        // Each frame's log spectrum is written where the alarm detector reads it, and the
+        // flux compares it with the frame's before there (the last window's last frame for
+        // the first): one copy a window, of the last frame's, where each frame was copied.
+        previousLogPower.withUnsafeBufferPointer { carried in
+            for i in firstNew..<SubFrame.perWindow {
+                let from = min((i - firstNew) * slice, window.samples.count)
+                let to = min(from + slice, window.samples.count)
+                analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
+                        windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]),
+                        log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried)
+            }
         }
+        let last = out.log(SubFrame.perWindow - 1)
+        previousLogPower.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: last.baseAddress!, count: bins) }
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
         var f = aggregate(window)
@@ -165,7 +171,8 @@ public final class FeatureExtractor {
     // MARK: - Short frames
 
     private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
-                         windowSlice: UnsafeBufferPointer<Float>) {
+                         windowSlice: UnsafeBufferPointer<Float>, log lp: UnsafeMutableBufferPointer<Float>,
+                         previousLog before: UnsafeBufferPointer<Float>) {
         var f = SubFrame()
         let n = SubFrame.length
         // The crossings; the window is applied as the frame is written into the transform's
@@ -181,21 +188,16 @@ public final class FeatureExtractor {
         }
         f.zcr = Float(changes) / Float(n - 1)
 
-        swap(&logPower, &previousLogPower)
         let sums = hann.withUnsafeBufferPointer { h in
             power.withUnsafeMutableBufferPointer { p in
                 // The window, which vectorises, written straight into the transform's input.
                 transform.powerSpectrum(count: n, fill: { buf in for j in 0..<n { buf[j] = frame[j] * h[j] } }, into: p)
-                return logPower.withUnsafeMutableBufferPointer { lp in
-                    previousLogPower.withUnsafeBufferPointer { before in
-                        cumulative.withUnsafeMutableBufferPointer { c in
-                            rises.withUnsafeMutableBufferPointer { r in
-                                BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
-                                            scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                                            flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
-                                            level: &level)
-                            }
-                        }
+                return cumulative.withUnsafeMutableBufferPointer { c in
+                    rises.withUnsafeMutableBufferPointer { r in
+                        BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
+                                    scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                                    flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
+                                    level: &level)
                     }
                 }
             }
