@@ -435,3 +435,15 @@ private struct NarrowbandNoise {
     let together: [(hz: Float, tones: [(Double, Double)])] = [(1000, late), (3000, late)]
     #expect(detect(together, seconds: 15) == nil)
 }
+
+@Test func aBurstThatHidesAToneAndItsHarmonicTogetherLeavesTheTonesHeardBefore() throws {
+    // Noise hides the end of the third tone at 1 kHz and at its third harmonic alike: its two
+    // pieces are not one tone, but the first (0.4 s) is a T3 tone of its own, and the alarm
+    // is found from its first tone.
+    let tones = t3(from: 5, cycles: 2, on: 0.55)
+    let hidden = tones.enumerated().flatMap { k, tone in k == 2 ? [(tone.0, tone.0 + 0.4), (tone.0 + 0.47, tone.1)] : [tone] }
+    let lines: [(hz: Float, tones: [(Double, Double)])] = [(1000, hidden), (3000, hidden)]
+    let span = try #require(detect(lines, seconds: 15))
+    #expect(span.pattern == .temporalThree)
+    #expect(abs(span.from - 5) < 0.05)
+}

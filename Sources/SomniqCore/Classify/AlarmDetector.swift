@@ -217,8 +217,8 @@ public struct AlarmDetector: Sendable {
             due &= due &- 1
             var found = channels[c].frame(lines, inChannel: lineBits[c], at: frame)
             if let dropout = channels[c].joinedDropout, brokenElsewhere(dropout, beside: c) {
-                channels[c].forgetTones()
-                if found?.0 == .temporalThree { found = nil }
+                let alone = channels[c].unjoin()
+                if found?.0 == .temporalThree { found = alone.map { (.temporalThree, $0) } }
             }
             lineBits[c] = 0
             if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
@@ -296,10 +296,12 @@ public struct AlarmDetector: Sendable {
     }
 
     /// Whether a tone channel `c` heard in two pieces (`AlarmTrack.joinedDropout`) was two
-    /// sounds: another line, at another pitch than the channel's (beyond the two channels a
-    /// line lies in), broke off and came back with it (`AlarmTrack.brokeOff`). A notch of the
-    /// room's response takes one frequency (`t3Dropout`); a sound that stops and starts again,
-    /// a tune's repeated note or a phone's double beep, stops at each of its harmonics.
+    /// sounds: another line, at another pitch than the channel's (beyond the channels a line
+    /// lies in), began with it, broke off and came back with it (`AlarmTrack.brokeOff`). A
+    /// notch of the room's response takes one frequency (`t3Dropout`); a sound that stops and
+    /// starts again, a tune's repeated note or a phone's double beep, stops at each of its
+    /// harmonics. A tone above 2.25 kHz has no harmonic in the band (`ToneLines.band`): there
+    /// nothing tells the two apart, and its pieces stay joined.
     private func brokenElsewhere(_ dropout: (start: Int, from: Int, to: Int), beside c: Int) -> Bool {
         let centre = Self.centres[c]
         for d in channels.indices where abs(Self.centres[d] - centre) > 2 * Self.channelWidth * centre {

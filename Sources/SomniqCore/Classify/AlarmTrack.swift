@@ -291,7 +291,9 @@ struct AlarmTrack: Sendable {
     /// A tone broken by a dropout (`AlarmDetector.t3Dropout`) is judged whole: a piece at the
     /// last one's pitch and level that starts within the dropout of its end is the rest of it,
     /// when both hold their pitch as a sounder does (`Sounder.noisePitchDeviation`; a voice's
-    /// harmonic and a noise's line wander further).
+    /// harmonic and a noise's line wander further) and the whole has a sounder's flat top
+    /// (`Sounder.shortestTopFrames`: a loud blip beside a quieter piece is no one tone; a
+    /// pattern forgives one ringing tone in four, not a dropout and a ringing besides).
     private mutating func temporalThree(_ b: Beep) -> Int? {
         let before = piece
         piece = nil
@@ -300,9 +302,10 @@ struct AlarmTrack: Sendable {
         if let p = before, Self.gap(p, b) <= AlarmDetector.t3Dropout, Self.same(b.hz, p.hz),
            abs(b.peakDb - p.peakDb) <= Sounder.levelSpreadDb, max(p.hzDeviation, b.hzDeviation) <= Sounder.noisePitchDeviation,
            case let whole = Self.joined(p, b),
-           whole.seconds <= AlarmDetector.t3Tone.upperBound {
+           whole.seconds <= AlarmDetector.t3Tone.upperBound, whole.topFrames >= Sounder.shortestTopFrames {
             piece = whole
             joinedDropout = (p.start, p.end, b.start)
+            (runsBeforeJoin, rest) = (toneRuns, b)
             if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole) }
             if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole) }
             return AlarmDetector.t3Tone.contains(whole.seconds) ? nextTone(whole) : nil
@@ -326,11 +329,20 @@ struct AlarmTrack: Sendable {
             && (recent.contains { abs($0.start - dropout.to) <= 2 } || coarse.on && abs(coarse.beepStart - dropout.to) <= 2)
     }
 
-    /// Forgets the tones T3 has heard: the last was two sounds, not one tone
-    /// (`AlarmDetector.brokenElsewhere`).
-    mutating func forgetTones() {
-        toneRuns = (ToneRun(), ToneRun())
-        piece = nil
+    /// The tone runs as they were before the last join, and the piece joined.
+    private var runsBeforeJoin = (ToneRun(), ToneRun())
+    private var rest: Beep?
+
+    /// Undoes the join the last frame made: its two pieces were two sounds, not one tone
+    /// (`AlarmDetector.brokenElsewhere`). The runs are as they were before it, and the second
+    /// piece is judged on its own; returns the frame of the first of four tones it completes,
+    /// if it does.
+    mutating func unjoin() -> Int? {
+        guard joinedDropout != nil, let b = rest else { return nil }
+        toneRuns = runsBeforeJoin
+        joinedDropout = nil
+        piece = b
+        return AlarmDetector.t3Tone.contains(b.seconds) ? nextTone(b) : nil
     }
 
     /// The tone the coarse beep the last frame ended belongs to: with the pieces before it
