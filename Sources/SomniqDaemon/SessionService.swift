@@ -259,7 +259,8 @@ public actor SessionService: Service {
     /// task is. ServiceLifecycle's `cancelWhenGracefulShutdown` did this with a waiter that
     /// an unstructured `Task {}` resumed, on the cooperative pool, and its task group waited
     /// for that waiter before `run` could write `session_end`: a stop needed a thread of the
-    /// pool (a test holding them all hung there). Here nothing leaves the task's executor.
+    /// pool (a test holding them all hung there). Here the stop needs nothing beyond the
+    /// executor the listening runs on (the pool in the product, a thread of its own in a test).
     private func listenUntilShutdown() async throws -> LogRecord.EndReason {
         let (shutdown, asked) = AsyncStream<Never>.makeStream()
         return try await withGracefulShutdownHandler {

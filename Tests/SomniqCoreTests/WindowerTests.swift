@@ -43,7 +43,7 @@ private func windows(of count: Int, blocks: [Int], flush: Bool = false) -> [(Int
 }
 
 @Test func everyWindowHoldsItsOwnSamplesAsTheBufferSlidesAndMovesDown() {
-    // 40 samples in blocks of odd sizes: the windows slide along the buffer and the overlap
+    // 41 samples in blocks of odd sizes: the windows slide along the buffer and the overlap
     // is moved to its front several times; each window must hold exactly its samples.
     var w = try! Windower(length: 4, hop: 2)
     let samples = (0..<41).map(Float.init)

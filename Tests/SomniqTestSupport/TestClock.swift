@@ -7,9 +7,9 @@ import Synchronization
 
 /// A clock the test moves by hand (`advance`, `stepWall`): the code under test reads it for
 /// its deadlines and back-offs, and a thread waiting on it for a deadline wakes when the
-/// test moves it past. Nothing waits on real time but `waitForWaiters`, which waits for an
-/// event (a thread has begun waiting on the clock), with a generous bound in case it never
-/// comes. A thread whose deadline the clock passes stops counting as waiting at once, in
+/// test moves it past. Nothing waits on real time but `waitForWaiters` and
+/// `waitForSleepers`, which wait for an event (a thread or a task has begun waiting on the
+/// clock), with a generous bound in case it never comes. A thread whose deadline the clock passes stops counting as waiting at once, in
 /// `advance`: so a test can step the clock, then wait for the thread's next wait.
 package final class TestClock: IOClock {
     private struct State {

@@ -39,9 +39,9 @@ enum GlassBreak {
     /// at its onset and falls as the shards fall, reaching within 3 dB of its peak in
     /// 0.1–0.2 s at most. A breath or a snore swells to its peak over 0.2–0.6 s.
     static let attackSeconds: ClosedRange<Float> = 0.1...0.2
-    /// Shards are small: they ring at 3–8 kHz, far above the lines of a voice. A thin plate
-    /// of side L and thickness h rings first at about (π/2)(h/L²)·√(E/12ρ(1−ν²)) (Kirchhoff
-    /// plate theory); for window or drinking glass (E 70 GPa, ρ 2500 kg/m³, ν 0.22) that
+    /// Shards are small: they ring at 3–8 kHz, far above the lines of a voice. A thin strip
+    /// of length L and thickness h, simply supported, rings first at (π/2)(h/L²)·√(E/12ρ(1−ν²))
+    /// (a square plate's first mode, Kirchhoff plate theory, is twice as high); for window or drinking glass (E 70 GPa, ρ 2500 kg/m³, ν 0.22) that
     /// is about 74,000/L² Hz with L in cm, for h = 3 mm: shards of 3–5 cm ring at 3–8 kHz,
     /// and a line below 0.8–1.2 kHz would need a shard 8–10 cm across or more (its higher
     /// modes ring above it). On the corpus the lines of breaking glass lie at
