@@ -65,22 +65,21 @@ private final class ShortReads: PeriodReader {
         let reader = try PlayReader(path: Paths.demoNight, clock: clock)
         let out = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1600)
         defer { out.deallocate() }
-        let first = OnItsOwnThread { try? reader.readPeriod(into: out) }
-        try #require(clock.waitForWaiters(1))
-        clock.advance(.microseconds(99_999))
-        try #require(clock.waitForWaiters(1))
-        #expect(!first.finished, "returned before its 0.1 s")
-        clock.advance(.microseconds(1))
-        #expect(first.value?.frames == 1600)
+        /// A read on a thread of its own that returns a period once `wait` of the clock has
+        /// passed, and not 1 µs before (`due` names the time it ends at).
+        func readReturns(after wait: Duration, _ due: String) throws {
+            let read = OnItsOwnThread { try? reader.readPeriod(into: out) }
+            try #require(clock.waitForWaiters(1))
+            clock.advance(wait - .microseconds(1))
+            try #require(clock.waitForWaiters(1))
+            #expect(!read.finished, "returned before its \(due)")
+            clock.advance(.microseconds(1))
+            #expect(read.value?.frames == 1600)
+        }
+        try readReturns(after: .milliseconds(100), "0.1 s")
         clock.advance(.milliseconds(150))     // 0.25 s: the second read (to 0.2 s) is late
         #expect(try reader.readPeriod(into: out)?.frames == 1600)
-        let third = OnItsOwnThread { try? reader.readPeriod(into: out) }
-        try #require(clock.waitForWaiters(1))
-        clock.advance(.microseconds(49_999))
-        try #require(clock.waitForWaiters(1))
-        #expect(!third.finished, "returned before its 0.3 s")
-        clock.advance(.microseconds(1))
-        #expect(third.value?.frames == 1600)
+        try readReturns(after: .milliseconds(50), "0.3 s")
     }
 
     /// A device that cannot be opened is tried again after 1 s, then 2 s, of the source's
@@ -123,12 +122,13 @@ private final class ShortReads: PeriodReader {
         #expect(opens.withLock { $0 } == 3)
     }
 
-    /// Through real ALSA: the `file` plugin reading a FIFO that is written a little at a
-    /// time counts each short read as a whole period, its tail the buffer's old contents.
-    /// The daemon must hear each sample once (a short read's tail is silence, never the
-    /// period before it): what its night audio kept, silence aside, is what was written.
+    /// Through real ALSA: the `file` plugin reading a FIFO that holds less than a period
+    /// counts the short read as a whole period, its tail the buffer's old contents. The
+    /// daemon must hear each sample once (a short read's tail is silence, never the period
+    /// before it): what its night audio kept, silence aside, is what was written.
     @Test func aShortReadThroughALSAIsNeverFilledWithThePeriodBefore() throws {
-        // 3 s of a ramp that is never 0, written 1000 bytes (500 samples) at a time.
+        // 3 s of a ramp that is never 0, written 1000 bytes (500 samples) at a time, each
+        // once the daemon has taken the one before: every read comes short.
         let samples = (0..<48_000).map { Int16(($0 % 30_000) + 1) }
         let raw = rig.home + "/ramp.raw"
         try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: raw))
@@ -137,15 +137,16 @@ private final class ShortReads: PeriodReader {
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         writer.arguments = ["-c", """
-        import sys, time
+        import fcntl, os, struct, sys, termios, time
         data = open(sys.argv[1], 'rb').read()
-        out = open(sys.argv[2], 'wb', buffering=0)
+        out = os.open(sys.argv[2], os.O_WRONLY)
+        def unread():
+            return struct.unpack('i', fcntl.ioctl(out, termios.FIONREAD, b'\\0' * 4))[0]
         for k in range(0, len(data), 1000):
-            out.write(data[k:k + 1000])
-            time.sleep(0.002)   # a little at a time, so that ALSA's reads come short
-        open(sys.argv[3], 'w').close()
-        time.sleep(120)         # holding the FIFO open: no end of stream
-        """, raw, fifo, rig.home + "/written"]
+            while unread() > 0:
+                time.sleep(0.001)   # a poll for the daemon's read (an event)
+            os.write(out, data[k:k + 1000])
+        """, raw, fifo]
         try writer.run()
         defer { writer.terminate() }
         let nights = rig.home + "/nights"
@@ -153,28 +154,22 @@ private final class ShortReads: PeriodReader {
         try """
         {"log": "\(rig.home)/short.jsonl", "night_audio": {"enabled": true, "dir": "\(nights)"}}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)"])
-        // All of it written and taken (the writer then sleeps, holding the FIFO open).
-        try waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: rig.home + "/written") && fifoEmpty(fifo) }
-        // And judged: the daemon has used no CPU for 0.5 s.
-        try rig.waitUntilIdle(p)
-        p.terminate()
-        #expect(try waitForExit(p, timeout: 10) == 0)
-        let part = try #require(try FileManager.default.subpathsOfDirectory(atPath: nights).first { $0.hasSuffix(".flac") })
-        let kept = try readMono16k(nights + "/" + part).map { Int16(($0 * 32_768).rounded()) }
+        // The writer's end closed, the file plugin's input ends: from then on every read is
+        // a period of silence, at once. Each read before takes one write of 500 samples, so
+        // the ramp lies in the first 96 periods (9.6 s); the daemon stops by itself after
+        // 30 s of stream, every sample of the ramp heard, with no judge of time or CPU.
+        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)", "--max-seconds", "30"])
+        #expect(try waitForExit(p, timeout: 120) == 0)
+        // Its parts in the order the log names them (a machine that holds the daemon up
+        // for over a second has it begin a part anew).
+        let parts = nightParts(records(rig.home + "/short.jsonl"))
+        #expect(!parts.isEmpty)
+        let kept = try parts.flatMap { try samples16($0.path) }
         #expect(kept.count >= samples.count)
         let heard = kept.filter { $0 != 0 }
         #expect(heard.count == samples.count, "\(heard.count) samples heard of \(samples.count) written")
         let first = zip(heard, samples).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(first == nil, "sample \(first ?? 0) heard is not the one written: a period heard twice, or out of order")
-    }
-
-    func fifoEmpty(_ fifo: String) -> Bool {
-        let fd = open(fifo, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var unread: Int32 = 0
-        return ioctl(fd, UInt(FIONREAD), &unread) == 0 && unread == 0
     }
 
     /// A recording with a smoke alarm played through the live path gives the events its

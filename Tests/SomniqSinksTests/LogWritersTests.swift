@@ -59,7 +59,7 @@ import SomniqSupport
         defer { writer.terminate() }
         let log = disk + "/events.jsonl"
         let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log])
-        try rig.waitUntilIdle(p, after: fifo, writer: writer)
+        try rig.waitUntilJudged(log, seconds: 2)
 
         // The episode's line, measured on a log elsewhere.
         let scratch = rig.home + "/scratch.jsonl"
