@@ -109,10 +109,12 @@ struct Run: AsyncParsableCommand {
             return
         }
 
-        LoggingSystem.bootstrap { _ in JournalLogHandler() }
+        var options = SessionService.Options(config: settings, configPath: configPath)
+        // The journal's UTC stamps (off systemd) are the daemon's clock's, as its records' are.
+        let io = options.clocks.io
+        LoggingSystem.bootstrap { _ in JournalLogHandler(clock: io) }
         var logger = Logger(label: "somniq")
         logger.logLevel = .info
-        var options = SessionService.Options(config: settings, configPath: configPath)
         options.maxSeconds = maxSeconds
         options.overrides = overrides
         options.profileDirectory = profileDirectory
@@ -138,7 +140,7 @@ struct Run: AsyncParsableCommand {
             live.update { $0.room = room }
             options.live = live
             var page = WebServer.Settings(http: http, log: settings.log, clips: settings.clipsDirectory, version: Release.version, live: live)
-            page.clock = options.clocks.io   // the page's "now" is the daemon's
+            page.clock = io   // the page's "now" is the daemon's
             // The page's test notification goes through the sinks of this configuration (a
             // profile that cannot be loaded stops the session below, with its reason).
             if !settings.sinks.isEmpty, let profile = try? ProfileLoader(directory: profileDirectory).load(settings.profile) {
@@ -149,7 +151,7 @@ struct Run: AsyncParsableCommand {
         // SIGHUP becomes a reload message; one waiting while another is read is enough.
         let (controls, control) = AsyncStream.makeStream(of: SessionService.Control.self, bufferingPolicy: .bufferingNewest(1))
         let session: SessionService
-        let device = settings.device, io = options.clocks.io
+        let device = settings.device
         let source = play.map { path in
             CaptureSource(device: device, clock: io) { () throws(CaptureError) in
                 do throws(AudioFileError) { return try PlayReader(path: path, failed: playFailure, clock: io) } catch {

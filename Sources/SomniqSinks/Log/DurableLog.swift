@@ -32,13 +32,14 @@ public final class DurableLog {
         self.capacity = capacity
         self.logger = logger
         self.clock = clock
-        writer = try EventLogWriter(path: path, clock: clock)
+        writer = try EventLogWriter(path: path)
         writer?.lockWait = Self.lockWait
     }
 
-    /// How long one attempt waits for another writer's lock (on the log's clock): they hold it for one
-    /// `write(2)`, microseconds, so this is ample, and short enough that a writer stopped
-    /// while holding it never keeps audio waiting.
+    /// How long one attempt waits for another writer's lock (real time, as every wait for
+    /// the lock: another process lets it go): they hold it for one `write(2)`, microseconds,
+    /// so this is ample, and short enough that a writer stopped while holding it never
+    /// keeps audio waiting.
     static let lockWait: Duration = .milliseconds(50)
 
     /// Queues `record` behind any waiting ones and writes as many as the disk takes.
@@ -99,7 +100,7 @@ public final class DurableLog {
 
     private func openWriter() throws(LogWriteError) -> EventLogWriter {
         if let writer { return writer }
-        let w = try EventLogWriter(path: path, clock: clock)
+        let w = try EventLogWriter(path: path)
         w.lockWait = Self.lockWait
         writer = w
         return w

@@ -48,20 +48,20 @@ public final class EventLogWriter {
     /// another writer holds it for one line, a write and no more (a few milliseconds), so
     /// a lock held for longer is a writer stopped mid-line. The daemon holds its records
     /// in memory meanwhile (`DurableLog`); a command says so and exits.
+    ///
+    /// Measured on the machine's monotonic clock, whatever clock the caller's own deadlines
+    /// are on: the lock is another process's, let go in real time, and a wait on a clock
+    /// that stands still (a test's, which only its test moves) would never end.
     public var lockWait: Duration = .seconds(2)
-    /// The clock `lockWait` is measured on, and the lock looked at again every
-    /// `lockPoll` of: the daemon's (`DurableLog`'s), a test's; else the machine's.
-    private let clock: any IOClock
     /// How often a held lock is tried again (`flock` has no timed wait).
     static let lockPoll: Duration = .milliseconds(2)
     /// What a wait for the lock waits on: nothing signals it, its deadline ends it.
     private let pause = PosixCondition()
 
     /// Opens (creating with mode 0640) the log at `path`, named `name` in errors.
-    public init(path: String, name: String? = nil, what: String = "the event log", clock: any IOClock = SystemClock()) throws(LogWriteError) {
+    public init(path: String, name: String? = nil, what: String = "the event log") throws(LogWriteError) {
         self.path = name ?? path
         self.what = what
-        self.clock = clock
         fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw LogWriteError(path: name ?? path, errno: errno, what: what) }
     }
@@ -71,7 +71,6 @@ public final class EventLogWriter {
     public init(descriptor: Int32, name: String, what: String = "the event log") {
         path = name
         self.what = what
-        clock = SystemClock()
         fd = descriptor
         ownsDescriptor = false
     }
@@ -116,10 +115,10 @@ public final class EventLogWriter {
         if fsync(fd) != 0 { throw LogWriteError(path: path, errno: errno, what: what) }
     }
 
-    /// Runs `body` holding the file's exclusive lock, waiting up to `lockWait` of its clock
+    /// Runs `body` holding the file's exclusive lock, waiting up to `lockWait` of real time
     /// for it.
     private func locked(_ body: () throws(LogWriteError) -> Void) throws(LogWriteError) {
-        let deadline = clock.now + lockWait
+        let deadline = ContinuousClock.now + lockWait
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             guard e == EWOULDBLOCK || e == EINTR else {
@@ -128,11 +127,11 @@ public final class EventLogWriter {
                 if e == ENOLCK || e == EOPNOTSUPP || e == EINVAL { return try body() }
                 throw LogWriteError(path: path, errno: e, what: what)
             }
-            guard clock.now < deadline else {
+            guard ContinuousClock.now < deadline else {
                 throw LogWriteError(path: path, errno: EWOULDBLOCK, problem: "cannot write \(what): another writer has held its lock for over \(String(cFormat: "%g", Double(lockWait.components.seconds) + Double(lockWait.components.attoseconds) * 1e-18)) s (a `somniq episode` command stopped mid-write?)", what: what)
             }
             pause.lock()
-            _ = clock.wait(pause, until: clock.now + Self.lockPoll)
+            pause.wait(until: min(deadline, ContinuousClock.now + Self.lockPoll))
             pause.unlock()
         }
         defer { flock(fd, LOCK_UN) }
