@@ -90,7 +90,6 @@ let package = Package(
             "SomniqSinks", "SomniqSession",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
         // ALSA capture: the device, its reader thread, `CaptureSource`, device listing. Its
@@ -121,7 +120,6 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], linkerSettings: [
             // lld packs the release binary's 80,000 relative relocations into a few KB (RELR,
             // glibc ≥ 2.36) instead of a 1.9 MB table the loader reads, and writes over, at

@@ -98,8 +98,18 @@ public struct LearningProcess: Sendable {
          "--learned-at", WallClock.iso8601(now), "--report-json"]
     }
 
-    /// Runs the child until it ends, or until `timeout`; nil when the calling task is
-    /// cancelled (the child's group is killed first).
+    /// How the wait for the child ended.
+    private enum Ending: Sendable {
+        /// It ended, with this wait status.
+        case exited(Int32)
+        case timedOut
+    }
+
+    /// Runs the child until it ends, or until `timeout` of `clock`; nil at once when the
+    /// calling task is cancelled (the child's group is killed first). The child is waited
+    /// for by a thread of its own blocked in `waitpid`, which also reaps a child killed; the
+    /// timeout is a sleep on `clock` in the calling task: nothing polls, and nothing of it
+    /// runs on Swift's cooperative pool unless the caller does.
     func run() async -> Outcome? {
         guard let out = Self.memoryFile("somniq-learn-out"), let err = Self.memoryFile("somniq-learn-err") else {
             return .failed(Failure(problem: "somniq learn --home could not be started: no memory file: \(String(cString: strerror(errno)))"))
@@ -113,20 +123,31 @@ public struct LearningProcess: Sendable {
         case let .success(p): pid = p
         case let .failure(problem): return .failed(problem)
         }
+        let ending = FirstResult<Ending>()
+        PosixThread.start(name: "somniq-learn") {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ending.set(.exited(status))
+        }
         let deadline = clock.now + timeout
-        var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid || (r < 0 && errno != EINTR) { break }
-            if clock.now >= deadline {
-                Self.kill(pid)
-                return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
+        let ended = await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { if (try? await clock.sleep(until: deadline)) != nil { ending.set(.timedOut) } }
+                defer { group.cancelAll() }
+                return await ending.value()
             }
-            // A poll of a real child (real time); the deadline is the clock's.
-            do { try await Task.sleep(for: .milliseconds(50)) } catch {
-                Self.kill(pid)
-                return nil
-            }
+        } onCancel: {
+            ending.set(nil)
+        }
+        let status: Int32
+        switch ended {
+        case let .exited(s)?: status = s
+        case .timedOut?:
+            Glibc.kill(-pid, SIGKILL)
+            return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
+        case nil:
+            Glibc.kill(-pid, SIGKILL)
+            return nil
         }
         let report = Self.text(of: out).split(separator: "\n").last.flatMap { try? JSONValue(parsing: String($0)) }
         // What it said last on standard error, or the runtime's word on a trap (a crash
@@ -176,13 +197,6 @@ public struct LearningProcess: Sendable {
             bytes += buffer[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Kills the child's whole process group and reaps the child.
-    private static func kill(_ pid: pid_t) {
-        Glibc.kill(-pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
     static func name(signal: Int32) -> String {

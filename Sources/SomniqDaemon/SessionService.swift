@@ -9,7 +9,6 @@ import SomniqSession
 import SomniqSinks
 import SomniqSupport
 import Synchronization
-import UnixSignals
 import SomniqCore
 import SomniqLog
 
@@ -502,28 +501,18 @@ public actor SessionService: Service {
         }
     }
 
-    /// The control messages, one at a time, until the stream ends. A reload being read
-    /// when the stream ends is left to finish alone, and dropped: the session's shutdown
-    /// does not wait for a slow disk.
+    /// The control messages, one at a time, until the stream ends. A reload is read on a
+    /// thread of its own (`onAThreadOfItsOwn`); one being read when the stream ends is left
+    /// to finish alone, and dropped: the session's shutdown does not wait for a slow disk.
     private func takeControls() async {
         for await control in controls {
             switch control {
             case .reload:
-                guard let prepared = await Self.prepareUnlessStopped(options, running: config), !Task.isCancelled else { return }
+                let options = options, running = config
+                guard let prepared = await onAThreadOfItsOwn("somniq-reload", { Self.prepareReload(options, running: running) }),
+                      !Task.isCancelled else { return }
                 apply(prepared)
             }
-        }
-    }
-
-    /// `prepareReload` on a task of its own; nil at once when the calling task is cancelled.
-    nonisolated static func prepareUnlessStopped(_ options: Options, running: DaemonConfig) async -> Prepared? {
-        let first = FirstResult<Prepared>()
-        let reading = Task.detached { first.set(await prepareReload(options, running: running)) }
-        return await withTaskCancellationHandler {
-            await first.value()
-        } onCancel: {
-            first.set(nil)
-            reading.cancel()
         }
     }
 
@@ -554,7 +543,7 @@ public actor SessionService: Service {
 
     /// Reads and validates the configuration and the profile for a reload, off the actor:
     /// the file again, with the command line's values over it (`running` without a file).
-    nonisolated static func prepareReload(_ options: Options, running: DaemonConfig) async -> Prepared {
+    nonisolated static func prepareReload(_ options: Options, running: DaemonConfig) -> Prepared {
         var config = running
         if let path = options.configPath {
             // The clips and night-audio directories and the web page are a restart's (as at
@@ -665,7 +654,7 @@ public actor SessionService: Service {
         daily.last = now.timeIntervalSince1970
         let child = LearningProcess(executable: options.executable, log: config.log, output: options.homePath, profile: config.profile,
                                     profileDirectory: options.profileDirectory, now: now, timeout: options.learnTimeout, clock: clocks.io)
-        guard let learned = await Self.learnUnlessStopped(child), !Task.isCancelled else { return }
+        guard let learned = await child.run(), !Task.isCancelled else { return }
         switch learned {
         case let .refused(error):
             logger.warning("this home's memory was not learned; the one in force is kept: \(error)")
@@ -712,12 +701,14 @@ public actor SessionService: Service {
         guard let slot = morning.due(now: now.timeIntervalSince1970) else { return }
         morning.last = now.timeIntervalSince1970
         let key = MorningSchedule.night(before: slot), path = config.log, page = config.http
-        let read = await Task.detached { () -> (summary: MorningSummary?, error: String?) in
+        // The log read on a thread of its own; nothing is sent when the task is cancelled first.
+        let reading = await onAThreadOfItsOwn("somniq-summary") { () -> (summary: MorningSummary?, error: String?) in
             do {
                 let summary = MorningSummary(try NightReports.night(in: path, key: key), page: page)
                 return (summary, summary == nil ? "the night of \(key) has no wall-clock times" : nil)
             } catch { return (nil, "\(error)") }
-        }.value
+        }
+        guard let read = reading, !Task.isCancelled else { return }
         guard let summary = read.summary else {
             logger.notice("no morning summary: \(read.error ?? "")")
             return
@@ -727,19 +718,6 @@ public actor SessionService: Service {
         log.flush()
         let sent = hub.morningSummary(summary, time: time)
         logger.info("morning summary of the night of \(key) sent to \(sent) sink\(sent == 1 ? "" : "s"): \(summary.headline)")
-    }
-
-    /// `child` on a task of its own; nil at once when the calling task is cancelled (the
-    /// child is then killed).
-    nonisolated static func learnUnlessStopped(_ child: LearningProcess) async -> LearningProcess.Outcome? {
-        let first = FirstResult<LearningProcess.Outcome>()
-        let learning = Task.detached { first.set(await child.run()) }
-        return await withTaskCancellationHandler {
-            await first.value()
-        } onCancel: {
-            first.set(nil)
-            learning.cancel()
-        }
     }
 
     /// Tied to audio arriving: a stalled device stops the pings, and systemd restarts us.
@@ -753,15 +731,18 @@ public actor SessionService: Service {
     }
 }
 
-/// SIGHUP, for as long as the group runs, as a `reload` control message.
-public struct ReloadSignalService: Service {
-    private let control: AsyncStream<SessionService.Control>.Continuation
-
-    public init(control: AsyncStream<SessionService.Control>.Continuation) { self.control = control }
-
-    public func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() { control.yield(.reload) }
-        control.finish()
+/// `body` on a thread of its own (`PosixThread`), never on Swift's cooperative pool, whose
+/// few threads a blocking read of the disk must not hold (the session's listening runs
+/// there in the product); nil at once when the calling task is cancelled, before or while
+/// it waits: the thread then finishes alone, and what it returns is dropped.
+func onAThreadOfItsOwn<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T? {
+    guard !Task.isCancelled else { return nil }
+    let first = FirstResult<T>()
+    PosixThread.start(name: name) { first.set(body()) }
+    return await withTaskCancellationHandler {
+        await first.value()
+    } onCancel: {
+        first.set(nil)
     }
 }
 

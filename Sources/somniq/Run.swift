@@ -180,12 +180,14 @@ struct Run: AsyncParsableCommand {
         services += [
             // The stream may end (--max-seconds, a fixture): then the group ends with it.
             .init(service: session, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: ReloadSignalService(control: control)),
         ]
         let group = ServiceGroup(configuration: .init(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
+        // SIGHUP, from here on, is a reload message (the session reads it while it listens).
+        let reload = ReloadSignal(control: control)
+        defer { reload.cancel() }
         do { try await group.run() } catch {
             throw fail("\(error)", Exit.unavailable)
         }

@@ -146,6 +146,43 @@ import Testing
         try EventLogSchemaTests.expectValid(log)
     }
 
+    /// The learning child is waited for by a thread blocked in `waitpid`, its timeout a
+    /// sleep on the daemon's clock (a test's here, stepped by hand): a child still running
+    /// 1 ms before its timeout is not stopped, one at it is, its process gone; and one whose
+    /// learning task is cancelled is stopped at once, with no outcome.
+    @Test func aLearningChildIsStoppedAtItsTimeoutOfTheDaemonsClockOrWhenCancelled() async throws {
+        let pids = dir + "/pids"
+        let script = dir + "/hang.sh"
+        try "#!/bin/sh\necho $$ >> \(pids)\nexec sleep 300\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script, 0o755) == 0)
+        func pid(_ k: Int) throws -> pid_t {
+            try waitUntil(timeout: 60) { ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").count > k }
+            return pid_t(try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n")[k])!
+        }
+        func gone(_ p: pid_t) -> Bool { kill(p, 0) != 0 }
+        let clock = TestClock()
+        let child = LearningProcess(executable: script, log: dir + "/events.jsonl", output: dir + "/memory.txt", profile: "balanced",
+                                    profileDirectory: dir, now: Date(), timeout: .seconds(3600), clock: clock)
+
+        let timed = Task(executorPreference: ThreadExecutor.daemon) { await child.run() }
+        try #require(clock.waitForSleepers(1), "the timeout does not sleep on the daemon's clock")
+        let first = try pid(0)
+        clock.advance(.seconds(3600) - .milliseconds(1))
+        #expect(!gone(first), "stopped before its timeout")
+        clock.advance(.milliseconds(1))
+        guard case let .failed(failure)? = await timed.value else { Issue.record("not stopped at its timeout"); return }
+        #expect(failure.description == "somniq learn --home was still running after 3600 s and was stopped")
+        try waitUntil(timeout: 60) { gone(first) }
+
+        let cancelled = Task(executorPreference: ThreadExecutor.daemon) { await child.run() }
+        try #require(clock.waitForSleepers(1))
+        let second = try pid(1)
+        cancelled.cancel()
+        #expect(await cancelled.value == nil)
+        try waitUntil(timeout: 60) { gone(second) }
+        #expect(clock.sleepers == 0)
+    }
+
     @Test func aMemoryPutInForceMidStreamHoldsBackTheNextEventLikeIt() async throws {
         let log = try night()
         try label(Self.dog, "not", log)
