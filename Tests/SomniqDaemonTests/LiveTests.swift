@@ -305,9 +305,17 @@ import SomniqCore
         let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 40, seconds: 60))
         defer { writer.terminate() }
         let log = rig.home + "/full.jsonl"
-        let p = try rig.start(["--device", "fixture:FILE=\(fifo)", "--log", log],
+        let port = try freePort()
+        let config = rig.home + "/full.json"
+        try #"{"http": {"listen": "127.0.0.1:\#(port)"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let p = try rig.start(["--config", config, "--device", "fixture:FILE=\(fifo)", "--log", log],
                               prefix: ["/usr/bin/prlimit", "--fsize=1024:unlimited"])
-        try rig.waitUntilIdle(p, after: fifo, writer: writer)
+        // All 60 s judged: the page's stream time says so, the log cannot (its writes are
+        // refused). The FIFO gives whole periods, so the stream is the 60 s written.
+        try waitUntil(timeout: 120) {
+            let status = (try? fetch("http://127.0.0.1:\(port)/api/status", timeout: 1)).flatMap { try? JSONValue(parsing: $0.text) }
+            return (status?["stream_s"]?.numberValue ?? 0) >= 59.95
+        }
         #expect(p.isRunning, "the daemon must survive a full disk")
         let sizeWhileFull = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
         #expect(sizeWhileFull <= 1024)

@@ -84,28 +84,6 @@ package final class LiveRig {
         return (fifo, writer)
     }
 
-    /// True once the writer of `stallingFIFO` has put all of its file into the FIFO and
-    /// the reader has taken every byte of it (peeked at through a second, idle reader).
-    package func drained(_ fifo: String, writer: Process) -> Bool {
-        let cmdline = (try? String(contentsOfFile: "/proc/\(writer.processIdentifier)/cmdline", encoding: .utf8)) ?? ""
-        guard cmdline.hasPrefix("sleep") else { return false }
-        let fd = open(fifo, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var unread: Int32 = 0
-        return ioctl(fd, UInt(FIONREAD), &unread) == 0 && unread == 0
-    }
-
-    /// CPU time (user + system, in clock ticks) a process has used so far.
-    package func cpuTicks(_ pid: Int32) -> Int {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return -1 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime and stime are fields 14 and 15.
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return -1 }
-        return user + system
-    }
-
     /// Waits until the daemon fed `seconds` of audio through a `stallingFIFO` has judged
     /// every sample of it: its log says the capture stalled (no audio for `silence_s`, at
     /// most 10 s) at that stream time. The FIFO gives whole periods, so the stream is the
@@ -115,29 +93,6 @@ package final class LiveRig {
         try waitUntil(timeout: timeout) {
             records(log).contains { $0["status"] == .string("capture_stalled") && ($0["stream_s"]?.numberValue ?? 0) >= seconds - 0.0005 }
         }
-    }
-
-    /// Waits until the daemon has taken all of the FIFO and has used no CPU for 0.5 s:
-    /// it has judged every sample it was given, however fast this build runs. A judge of
-    /// time (a daemon the machine holds up for 0.5 s looks idle too), for the one test whose
-    /// log cannot say so (a file-size limit refuses it); `waitUntilJudged` where it can.
-    package func waitUntilIdle(_ p: Process, after fifo: String, writer: Process, timeout: Double = 60) throws {
-        try waitUntil(timeout: timeout) { drained(fifo, writer: writer) }
-        try waitUntilIdle(p, timeout: timeout)
-    }
-
-    /// Waits until the daemon has used no CPU for 0.5 s (of real time: a process of its own,
-    /// whose work ends with no sign but its CPU time standing still).
-    private func waitUntilIdle(_ p: Process, timeout: Double) throws {
-        var last = cpuTicks(p.processIdentifier)
-        let end = Date(timeIntervalSinceNow: timeout)
-        while Date() < end {
-            Thread.sleep(forTimeInterval: 0.5)
-            let now = cpuTicks(p.processIdentifier)
-            if now == last { return }
-            last = now
-        }
-        throw Timeout()
     }
 
     /// Starts `somniq run` with this rig's environment; its journal (standard error) goes to
