@@ -147,15 +147,15 @@ extension SinkHub {
         }
     }
 
-    /// The results, for a caller waiting in its own thread.
-    // @unchecked: `given` is guarded by `condition`.
-    private final class Answer: @unchecked Sendable {
+    /// The results, for a caller waiting in its own thread: set under `condition`'s lock
+    /// (so that a waiter cannot miss the signal), held in a `Mutex`.
+    private final class Answer: Sendable {
         private let condition = PosixCondition()
-        private var given: [TestResult]?
+        private let given = Mutex<[TestResult]?>(nil)
 
         func set(_ results: [TestResult]) {
             condition.lock()
-            given = results
+            given.withLock { $0 = results }
             condition.broadcast()
             condition.unlock()
         }
@@ -163,14 +163,10 @@ extension SinkHub {
         /// Until the results are given, or `deadline` on `clock` has passed.
         func wait(until deadline: ContinuousClock.Instant, on clock: any IOClock) {
             condition.lock()
-            while given == nil, clock.wait(condition, until: deadline) {}
+            while results == nil, clock.wait(condition, until: deadline) {}
             condition.unlock()
         }
 
-        var results: [TestResult]? {
-            condition.lock()
-            defer { condition.unlock() }
-            return given
-        }
+        var results: [TestResult]? { given.withLock { $0 } }
     }
 }
