@@ -1,8 +1,9 @@
 import Testing
 @testable import SomniqAudio
 
-/// The transform plans with `FFTW_NO_BUFFERING` beside `FFTW_ESTIMATE` because it is cheaper
-/// to plan; the plans, and so every output's bits, must be those `FFTW_ESTIMATE` alone makes.
+/// The transform plans with `FFTW_NO_BUFFERING` beside `FFTW_ESTIMATE`, and from its built-in
+/// wisdom where FFTW takes it, because it is cheaper to plan; the plans, and so every output's
+/// bits, must be those `FFTW_ESTIMATE` alone makes.
 struct FFTWTransformTests {
     @Test func plansAreThoseOfEstimateAlone() {
         let estimate = FFTWTransform.plans(size: 1024, flags: FFTWTransform.estimate)
@@ -12,5 +13,13 @@ struct FFTWTransformTests {
         let transform = FFTWTransform(size: 1024)
         #expect(transform.plans.forward == estimate.forward && transform.plans.inverse == estimate.inverse)
         #expect(FFTWTransform.flags != FFTWTransform.estimate)
+    }
+
+    /// The built-in wisdom is taken exactly where it is what this FFTW's planner makes of the
+    /// two plans with `FFTWTransform.flags`; where it is stale, the message is the wisdom to
+    /// put in its place.
+    @Test func wisdomIsTakenWhereItIsThisPlannersOwn() {
+        let fresh = FFTWTransform.plans(size: 1024, flags: FFTWTransform.flags).wisdom
+        #expect(FFTWTransform.takesWisdom() == (fresh == FFTWTransform.wisdom), "\(fresh)")
     }
 }
