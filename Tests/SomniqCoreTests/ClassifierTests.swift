@@ -238,6 +238,13 @@ private func threeBursts(_ burst: (Int) -> WindowFeatures) -> [WindowFeatures] {
     }
     let rolling = decide(night([loud] + roll))
     #expect(rolling.allSatisfy { $0[.breathingPause] < 0.5 }, "\((56...68).map { rolling[$0][.breathingPause] })")
+    // The roll ends no pause and leaves it open: the sleeper's recovery snore 3 s after it,
+    // 19 s after the last snore of the train began, ends it there, at window 72 (36.0 s).
+    var recovery = snore(72)
+    recovery.peakDbfs += 6; recovery.levelDbfs += 6
+    let late = decide(night([loud] + roll + (67..<72).map(silence) + [recovery]))
+    let raised = late.indices.filter { late[$0][.breathingPause] >= 0.5 }
+    #expect(raised == [72], "\((56...76).map { late[$0][.breathingPause] })")
 }
 
 /// A calm breath: a soft, noisy burst at 0.6–6 kHz.

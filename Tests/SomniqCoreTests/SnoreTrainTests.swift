@@ -19,6 +19,19 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     #expect(t.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 48).pause == 1)
 }
 
+@Test func aBurstThatRunsOnAfterAPauseEndsItNotAndTheNextRecoveryBreathDoes() {
+    var t = SnoreTrain()
+    // Four snores 4 s apart, then 12 s of nothing, then 4 s of sound without a break, as
+    // loud as a recovery snore: no pause yet.
+    _ = train(&t, from: 0, count: 4, period: 8, level: 20)
+    for frame in 32..<48 { _ = t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame) }
+    let roll = (48..<56).map { t.update(instant: 1, gasp: 0, levelDb: 26, full: true, frame: $0, runsOn: $0 < 53) }
+    #expect(roll.allSatisfy { $0.snoring == 0 && $0.pause == 0 }, "\(roll)")
+    // 3 s of nothing, then the recovery snore, 6 dB louder: the pause ends there, at frame 62.
+    for frame in 56..<62 { #expect(t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame).pause == 0) }
+    #expect(t.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 62).pause == 1)
+}
+
 @Test func aSnoreAtTheSameLevelAfterAPauseIsNoBreathingPause() {
     var t = SnoreTrain()
     _ = train(&t, from: 0, count: 4, period: 8, level: 20)

@@ -313,12 +313,13 @@ public struct Classifier: Sendable {
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained) * (1 - max(r.gasp, gaspBefore)),
                                   gasp: gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= Arbitration.unbrokenFraction,
                                   centroidHz: f.centroidHz, frame: f.index,
-                                  nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead)
+                                  nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead, runsOn: unbroken)
         s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
         // A pause ends with the sleeper's recovery breath, one inhalation (a gasp or a louder
         // snore, over within 1.5 s as a gasp is, `Gasp`): a burst that runs on unbroken for
-        // 2.5 s from this window's start is a roll of thunder or a tune, and ends no pause.
-        s[.breathingPause] = unbroken ? 0 : snore.pause
+        // 2.5 s from this window's start is a roll of thunder or a tune, and ends no pause;
+        // the next burst that does not run on may (`SnoreTrain`).
+        s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
         // Inside a snore train or a breathing rhythm, a burst is the next snore or breath.

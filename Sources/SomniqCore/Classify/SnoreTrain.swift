@@ -15,6 +15,9 @@
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
 /// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
 /// loudest that sounds like its snores. This is a pattern worth a look, not a diagnosis.
+/// A burst that would end the pause but runs on unbroken (`runsOn`: a roll of thunder, a
+/// tune setting in) is no recovery breath: it leaves the train as a foreign burst does,
+/// and the pause goes on to the next burst that may end it.
 struct SnoreTrain: Sendable {
     private var inBurst = false
     private var bursts: [Int] = { var b = [Int](); b.reserveCapacity(keptBursts + 1); return b }()   // starts of recent bursts
@@ -99,29 +102,36 @@ struct SnoreTrain: Sendable {
     /// `levelDb`: how far the window's loudest frame stands above the floor; `full`: the
     /// window is filled with sound from start to end; `centroidHz`: its spectral centroid.
     /// `nextInView`: a snore comes within the next `horizon` windows (the lookahead); once
-    /// the next one is due within them and none is in view, the train has ended.
+    /// the next one is due within them and none is in view, the train has ended. `runsOn`:
+    /// sound goes on without a break for longer than one inhalation from this window's start.
     mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, centroidHz: Float = 0, frame: Int,
-                         nextInView: Bool = true, horizon: Int = 0) -> (snoring: Float, pause: Float) {
+                         nextInView: Bool = true, horizon: Int = 0, runsOn: Bool = false) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         startedAt = nil
         snoreGoingOnDb = nil
         let wasInTrain = inTrain
         defer { endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil }
         let starting = instant >= Arbitration.heard && !inBurst
+        var rollsOn = false
         if starting || (gasp >= Self.gaspScore && !inBurst) {
             // A new burst (or a gasp): was it the end of a pause in a regular train?
             if let last = bursts.last, bursts.count >= 3, regular,
                frame - lastBurstEnd >= Self.pauseSeconds * Self.rate,
                frame - last <= Self.pauseWithinSeconds * Self.rate,
                gasp >= Self.gaspScore || (instant >= Self.resumeScore && levelDb > trainLevel + Self.resumeLouderDb && soundsLikeTheTrain(centroidHz)) {
-                pause = 1
+                if runsOn { rollsOn = true } else { pause = 1 }
             }
         }
         if starting {
             inBurst = true
-            if let last = bursts.last, frame - last > Self.forgetSeconds * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             burstLevel = levelDb
             fullWindows = full ? 1 : 0
+            // No recovery breath: the train and its pause are kept for the next burst.
+            if rollsOn {
+                foreign = true
+                return (0, pause)
+            }
+            if let last = bursts.last, frame - last > Self.forgetSeconds * Self.rate { bursts.removeAll(keepingCapacity: true); trainLevel = -.infinity }
             // One sleeper snores through one airway into one microphone: the snores of a
             // train sound alike. A burst whose centroid lies more than a factor of 3 (1.6
             // octaves) from the last snore's is something else (a door, a voice) in a pause.
