@@ -33,10 +33,13 @@ independent of the home (home.py reports which classes' decisions changed).
 With --explain, each false alert night B keeps (as shipped, and with each user's memory and
 fit) is said with the true sounds it lies on, by class and source group (the mixer's own
 account, the scene's JSON), and each true event the home held back with the mark it was like;
-and whether a class's "not" marks would generalise to its false alerts on other sources (a
-class held back whole where the other recordings' marks of it were mostly "not": `class_rule`,
-chosen on night A's marks with each recording left out, then what the rule chosen would do to
-night B with the memory and fit).
+why the memory let each false alert through (`why_left`: a class no home can teach away, no
+mark of its class, its nearest mark beyond the radius, kept short of a confirmed sound, or a
+sound marked right as near; the distances from night B replayed twice more with each memory
+made to reach everything, `reach`); and whether a class's "not" marks would generalise to its
+false alerts on other sources (a class held back whole where the other recordings' marks of it
+were mostly "not": `class_rule`, chosen on night A's marks with each recording left out, then
+what the rule chosen would do to night B with the memory and fit).
 
 Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--sources N|all] [--work DIR] [--json FILE] [--explain]
                     [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR] [--refit-weight W]]
@@ -225,9 +228,98 @@ def explain(files_a, log_a, marks, files_b, log_b, groups):
     return false, held
 
 
+def reach(somniq, memory, files_b, work, tag):
+    """How near each event of night B lies to the memory's marks: night B replayed twice with
+    `memory` made to reach everything (every class's radius 1000, ratio 1, no mark's own cap), once
+    with its "not" marks alone and once with its "right" ones as "not" (the memory's own scaling,
+    and its fit beside it): each event's trace then names its nearest "not" mark and its distance,
+    and the distance to the nearest "right" one. Returns ({(scene, class, onset): {"not": (distance,
+    mark), "right": (distance, mark)}}, {class: (radius, ratio, prior)}, {class: {mark: cap}})."""
+    text = open(memory).read().splitlines()
+    classes, caps = {}, {}
+    for line in text:
+        p = line.split()
+        if p and p[0] == "class":
+            classes[p[1]] = (float(p[3]), float(p[5]), len(p) == 7)
+        elif p and p[0] == "cap":
+            caps.setdefault(p[1], {})[p[2]] = float(p[3])
+    found = {}
+    for kind in ("not", "right"):
+        out = []
+        for line in text:
+            p = line.split()
+            if p and p[0] == "cap":
+                continue
+            if p and p[0] == "class":
+                line = f"class {p[1]} radius 1000 ratio 1" + (" prior" if len(p) == 7 else "")
+            elif p and p[0] == "memory":
+                if (p[1] == "right") != (kind == "right"):
+                    continue
+                line = " ".join(["memory", "not"] + p[2:])
+            out.append(line)
+        crafted = os.path.join(work, f"reach-{tag}-{kind}.txt")
+        with open(crafted, "w") as f:
+            f.write("\n".join(out) + "\n")
+        fit = fit_beside(memory)
+        if os.path.exists(fit):
+            shutil.copyfile(fit, crafted[:-4] + ".fit.txt")
+        log = crafted[:-4] + ".jsonl"
+        replay(somniq, files_b, log, "2026-11-23", home=crafted, fit=True)
+        scene = None
+        for r in records(log):
+            if r.get("kind") == "session_start":
+                scene = os.path.basename(r["source"].get("path"))
+            h = (r.get("trace") or {}).get("home") if r.get("kind") == "event_start" else None
+            if h and not h.get("from"):
+                found.setdefault((scene, r["class"], round(r["onset_s"], 1)), {})[kind] = (h["distance"], h["like"])
+    return found, classes, caps
+
+
+def fit_beside(memory):
+    """Where learn --home writes the fit of `memory` (HomeFitFile.beside): home-fit.txt beside
+    home-memory.txt, NAME.fit.txt beside NAME.txt."""
+    d, name = os.path.split(memory)
+    return os.path.join(d, "home-fit.txt" if name == "home-memory.txt" else name[:-4] + ".fit.txt")
+
+
+def why_left(f, near, classes, caps):
+    """Why the memory let false alert `f` (an `explain` dict) through: a class no home can teach
+    away, an event a correction logged, no mark of its class, its nearest mark beyond its class's
+    radius (the corpus's prior's or the one chosen), that mark's own radius (a confirmed event near
+    it), or a sound of its class marked right about as near (the ratio); "not told" where none
+    of those holds (the replays that measured the distances went otherwise than the log's)."""
+    if f["critical"]:
+        return "never taught away"
+    if f["re_classified"]:
+        return "logged by a correction"
+    c = f["class"]
+    d = near.get((f["scene"], c, round(f["onset_s"], 1)), {})
+    if c not in classes or "not" not in d:
+        return "no mark of its class"
+    radius, ratio, prior = classes[c]
+    dn, mark = d["not"]
+    dr = d.get("right", (float("inf"), None))[0]
+    f["distance_not"], f["distance_right"], f["radius"], f["ratio"] = dn, (None if dr == float("inf") else dr), radius, ratio
+    if dn > radius:
+        return "beyond the prior's radius" if prior else "beyond its class's radius"
+    if dn >= caps.get(c, {}).get(mark, float("inf")):
+        return "its mark kept short of a confirmed sound"
+    if dn > ratio * dr:
+        return "a sound marked right as near (ratio)"
+    return "not told"
+
+
 def print_explain(name, false, held):
     print(f"where night B's false alerts come from ({name}): {len(false)} false alerts, "
           f"{sum(f['critical'] for f in false)} of classes no home can teach away")
+    why = {}
+    for f in false:
+        if "why" in f:
+            why.setdefault(f["why"], []).append(f["class"])
+    for w in sorted(why, key=lambda w: (-len(why[w]), w)):
+        cs = {c: why[w].count(c) for c in why[w]}
+        print(f"  why the memory let it through: {w}: {len(why[w])} ("
+              + ", ".join(f"{c} {n}" for c, n in sorted(cs.items(), key=lambda x: (-x[1], x[0]))) + ")")
     per = {}
     for f in false:
         k = per.setdefault(f["class"], {"n": 0, "on": {}, "marked": 0})
@@ -527,6 +619,11 @@ def main():
         for name, m, log in (("shipped", marks, log_b0), ("\"not\" user, memory+fit", marks, log_b7),
                              ("\"it was\" user, memory+fit", marks_was, log_b8)):
             false, held = explain(night_a, log_a if m is marks else log_a_was, m, night_b, log, groups)
+            if log != log_b0:
+                mem = memory if m is marks else memory_was
+                near, classes, caps = reach(somniq, mem, night_b, a.work, "not" if m is marks else "was")
+                for f in false:
+                    f["why"] = why_left(f, near, classes, caps)
             print_explain(name, false, held)
             result.setdefault("explain", {})[name] = {"false_alerts": false, "true_held_back": held}
         # Item 2 of the note: would a class's "not" marks generalise to its other sources? Chosen

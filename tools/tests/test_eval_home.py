@@ -184,3 +184,29 @@ def test_a_class_held_back_whole_is_judged_by_each_recording_left_out(tmp_path):
                                             ("r9-e3", "scream", 300.0, 301.0, True, None, None)])
     assert eval_home.class_rule_on([b], log_b, eval_home.marks_by_class(log_a, marks), 2, 0.0) == {
         "classes": ["door"], "false_held": 1, "true_held": 1, "recall_alerted": 0.0}
+
+
+def test_why_a_false_alert_got_through_is_said_from_its_distances():
+    classes = {"laughter": (1.42, 0.85, False), "music": (0.5, 1.0, True)}
+    caps = {"laughter": {"m2": 0.4}}
+    near = {("s.flac", "laughter", 69.5): {"not": (0.723, "m1"), "right": (0.846, "r1")},
+            ("s.flac", "laughter", 80.0): {"not": (1.6, "m1"), "right": (2.0, "r1")},
+            ("s.flac", "laughter", 90.0): {"not": (0.45, "m2"), "right": (2.0, "r1")},
+            ("s.flac", "music", 10.0): {"not": (0.57, "m3")}}
+
+    def alert(c, on, critical=False, re_classified=False):
+        return {"scene": "s.flac", "class": c, "onset_s": on, "critical": critical, "re_classified": re_classified}
+    why = [eval_home.why_left(f, near, classes, caps) for f in
+           (alert("scream", 5.0, critical=True), alert("cough", 7.0, re_classified=True), alert("speech", 8.0),
+            alert("laughter", 69.5), alert("laughter", 80.0), alert("laughter", 90.0), alert("music", 10.0))]
+    assert why == ["never taught away", "logged by a correction", "no mark of its class",
+                   "a sound marked right as near (ratio)", "beyond its class's radius",
+                   "its mark kept short of a confirmed sound", "beyond the prior's radius"]
+    f = alert("laughter", 69.5)
+    eval_home.why_left(f, near, classes, caps)
+    assert (f["distance_not"], f["distance_right"], f["radius"], f["ratio"]) == (0.723, 0.846, 1.42, 0.85)
+
+
+def test_the_fit_is_found_where_learn_home_writes_it():
+    assert eval_home.fit_beside("/w/home-memory.txt") == "/w/home-fit.txt"
+    assert eval_home.fit_beside("/w/home-memory-was.txt") == "/w/home-memory-was.fit.txt"
