@@ -141,6 +141,35 @@ struct HomeMemoryTests {
         #expect(HomeMemory.learn(marked.filter { $0.night == "A" }).1.by == "leave-one-event-out")
     }
 
+    /// The radius is `radiusMargin` past the farthest held-out false alert held back: the next
+    /// night's click a little farther from the marked ones than they lay from each other is held
+    /// back too, and a confirmed bark still is not.
+    @Test func theRadiusReachesAMarginPastTheFarthestHeldOutFalseAlert() throws {
+        let marked: [HomeMemory.Marked] = [
+            .init(eventID: "a1", night: "A", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1, 0.1)]),
+            .init(eventID: "b1", night: "B", soundClass: .dogBark, right: false, at: nil, windows: [Self.vector(1.1, 0.1)]),
+            .init(eventID: "a2", night: "A", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1, 1)]),
+            .init(eventID: "b2", night: "B", soundClass: .dogBark, right: true, at: nil, windows: [Self.vector(-1.1, 1)]),
+        ]
+        let (memory, choice) = HomeMemory.learn(marked)
+        // The held-out click of night A, as far from night B's as night B's from it.
+        var probe = memory
+        probe.entries = memory.entries.filter { $0.eventID == "b1" }
+        probe.classes[.dogBark] = .init(radius: 100, ratio: 1)
+        let farthest = try #require(probe.nearest(Self.vector(1, 0.1), .dogBark).not?.distance)
+        let barks = try #require(choice.classes.first { $0.soundClass == .dogBark })
+        #expect(choice.removed == 2 && barks.radius == farthest.nextUp * HomeMemory.radiusMargin, "\(choice) \(farthest)")
+        // A click past the farthest held-out one, within the margin, is held back (at ratio 1:
+        // the radius alone says), one past the margin is not, and a bark is not.
+        let past = try #require(probe.nearest(Self.vector(1.205, 0.1), .dogBark).not?.distance)
+        #expect(past > farthest && past <= barks.radius)
+        var wide = memory
+        wide.classes[.dogBark]?.ratio = 1
+        #expect(wide.judge([Self.vector(1.205, 0.1)], .dogBark)?.holdsBack == true)
+        #expect(wide.judge([Self.vector(1.25, 0.1)], .dogBark) == nil)
+        #expect(wide.judge([Self.vector(-1.05, 1)], .dogBark) == nil)
+    }
+
     /// A sound nearer a marked one than a confirmed one, but not by the memory's ratio, is
     /// let through: as near a real bark as a fan's click, it may be a bark.
     /// A gasp, a scream, glass or a breathing pause is never held back, so its marks neither
