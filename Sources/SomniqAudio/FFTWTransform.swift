@@ -36,7 +36,9 @@ public final class FFTWTransform: SpectrumTransform {
     private static let planner = Mutex<Bool?>(nil)
 
     /// FFTW 3.3.10's wisdom for the plans of 1,024 points with `flags`, made on a processor
-    /// with AVX2 (Debian 12's libfftw3-single3): `FFTWTransformTests` says when it is stale.
+    /// with AVX2 (Debian 12's libfftw3-single3). Another FFTW or processor refuses it and plans
+    /// as before (the same plans, at start-up's old cost); `FFTWTransformTests` fails where it
+    /// is taken yet is not what this planner exports.
     static let wisdom = """
         (fftw-3.3.10 fftwf_wisdom #x9e7d4dee #xdb14fed1 #x34bf76a4 #xeb6e8fdf
           (fftwf_codelet_n2fv_32_avx 0 #x30fff #x30fff #x0 #x1bfd5ad9 #xc4c1f496 #x706c43ea #xb35a0b93)

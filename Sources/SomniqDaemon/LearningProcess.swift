@@ -4,6 +4,7 @@ import SomniqConfig
 import SomniqCore
 import SomniqLog
 import SomniqSupport
+import Synchronization
 
 /// The daemon's daily learning of this home's memory, run in a child process: `somniq learn
 /// --home` from the daemon's own binary (`/proc/self/exe` names the binary running, even
@@ -105,11 +106,37 @@ public struct LearningProcess: Sendable {
         case timedOut
     }
 
+    /// The child, waited for by a thread of its own: until that thread reaps it, its pid and
+    /// group cannot be reused, so a kill reaches it or nothing (`stop`).
+    private final class Child: Sendable {
+        let pid: pid_t
+        private let reaped = Mutex(false)
+
+        init(_ pid: pid_t) { self.pid = pid }
+
+        /// Blocks until the child ends, then reaps it; returns its wait status.
+        func wait() -> Int32 {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            var status: Int32 = 0
+            reaped.withLock { done in
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                done = true
+            }
+            return status
+        }
+
+        /// Kills the child's group, unless the child was reaped (its pid may be another's then).
+        func stop() {
+            reaped.withLock { done in if !done { _ = Glibc.kill(-pid, SIGKILL) } }
+        }
+    }
+
     /// Runs the child until it ends, or until `timeout` of `clock`; nil at once when the
     /// calling task is cancelled (the child's group is killed first). The child is waited
-    /// for by a thread of its own blocked in `waitpid`, which also reaps a child killed; the
-    /// timeout is a sleep on `clock` in the calling task: nothing polls, and nothing of it
-    /// runs on Swift's cooperative pool unless the caller does.
+    /// for by a thread of its own blocked in `waitid` (`Child`), which also reaps a child
+    /// killed; the timeout is one sleep on `clock`, no poll, and the wait holds no thread of
+    /// Swift's cooperative pool.
     func run() async -> Outcome? {
         guard let out = Self.memoryFile("somniq-learn-out"), let err = Self.memoryFile("somniq-learn-err") else {
             return .failed(Failure(problem: "somniq learn --home could not be started: no memory file: \(String(cString: strerror(errno)))"))
@@ -123,12 +150,8 @@ public struct LearningProcess: Sendable {
         case let .success(p): pid = p
         case let .failure(problem): return .failed(problem)
         }
-        let ending = FirstResult<Ending>()
-        PosixThread.start(name: "somniq-learn") {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            ending.set(.exited(status))
-        }
+        let ending = FirstResult<Ending>(), child = Child(pid)
+        PosixThread.start(name: "somniq-learn") { ending.set(.exited(child.wait())) }
         let deadline = clock.now + timeout
         let ended = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -143,10 +166,10 @@ public struct LearningProcess: Sendable {
         switch ended {
         case let .exited(s)?: status = s
         case .timedOut?:
-            Glibc.kill(-pid, SIGKILL)
+            child.stop()
             return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
         case nil:
-            Glibc.kill(-pid, SIGKILL)
+            child.stop()
             return nil
         }
         let report = Self.text(of: out).split(separator: "\n").last.flatMap { try? JSONValue(parsing: String($0)) }

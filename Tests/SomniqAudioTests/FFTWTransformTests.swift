@@ -16,8 +16,9 @@ struct FFTWTransformTests {
     }
 
     /// The built-in wisdom is taken exactly where it is what this FFTW's planner makes of the
-    /// two plans with `FFTWTransform.flags`; where it is stale, the message is the wisdom to
-    /// put in its place.
+    /// two plans with `FFTWTransform.flags`; where it is taken yet differs, the message is the
+    /// wisdom to put in its place. Wisdom refused (another FFTW, another processor) passes:
+    /// the plans are searched as before.
     @Test func wisdomIsTakenWhereItIsThisPlannersOwn() {
         let fresh = FFTWTransform.plans(size: 1024, flags: FFTWTransform.flags).wisdom
         #expect(FFTWTransform.takesWisdom() == (fresh == FFTWTransform.wisdom), "\(fresh)")

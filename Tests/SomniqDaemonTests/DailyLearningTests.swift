@@ -168,6 +168,8 @@ import Testing
         try #require(clock.waitForSleepers(1), "the timeout does not sleep on the daemon's clock")
         let first = try pid(0)
         clock.advance(.seconds(3600) - .milliseconds(1))
+        // 1 ms short of its deadline the timeout still sleeps, so nothing has stopped the child.
+        #expect(clock.sleepers == 1, "the timeout woke before its deadline")
         #expect(!gone(first), "stopped before its timeout")
         clock.advance(.milliseconds(1))
         guard case let .failed(failure)? = await timed.value else { Issue.record("not stopped at its timeout"); return }

@@ -114,10 +114,12 @@ import SomniqSupport
         let holder = open(log, O_RDONLY)
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX) == 0)
+        let start = ContinuousClock.now
         do throws(LogWriteError) {
             try writer.append(.object([("kind", .string("held"))]))
             Issue.record("written under another writer's lock")
         } catch {
+            #expect(ContinuousClock.now - start >= .milliseconds(200), "gave up before lockWait")
             #expect(error.description == "\(log): cannot write the event log: another writer has held its lock for over 0.2 s (a `somniq episode` command stopped mid-write?)")
         }
         #expect(size(log) == 0)

@@ -103,11 +103,9 @@ extension HomeMemory {
     /// held-out false alert held back; the pair that holds back the most held-out false
     /// alerts wins, the smallest ratio and radius among equals (`choose`), and the radius is
     /// widened by `radiusMargin` (a confirmed event within it still keeps its mark short of
-    /// it); a class with fewer
-    /// than `fewConfirmed` held-out confirmed events keeps a ratio of at most
-    /// `fewConfirmedRatio`. So a confirmed
-    /// thunder near a "not thunder" mark keeps that mark's radius under it, and limits no
-    /// other mark's, of thunder or any other class. Classes a
+    /// it); a class with fewer than `fewConfirmed` held-out confirmed events keeps a ratio of
+    /// at most `fewConfirmedRatio`. So a confirmed thunder near a "not thunder" mark keeps that
+    /// mark's radius under it, and limits no other mark's, of thunder or any other class. Classes a
     /// memory never touches (the alarm) are left out, and the marked events of a class it
     /// never holds back (`neverTaughtAway`) are remembered but choose no radius. A class with
     /// fewer than `fewestMarks` events marked "not" (one mark), or every class when the pair
