@@ -32,6 +32,40 @@ private func train(_ t: inout SnoreTrain, from start: Int, count: Int, period: I
     #expect(t.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 62).pause == 1)
 }
 
+@Test func aPauseIsTenSecondsOfQuietHeardNotTenSecondsWithoutASnore() {
+    // Four snores 4 s apart; 15 s without a snore, but a cry or a voice goes on through 3 s
+    // of them, in which a snore could not have been heard: 8 s of quiet, the cry, 4 s of
+    // quiet. The snore 6 dB louder after it ends no pause.
+    var t = SnoreTrain()
+    _ = train(&t, from: 0, count: 4, period: 8, level: 20)
+    for frame in 32..<48 {
+        let crying = (42..<48).contains(frame)
+        #expect(t.update(instant: 0, gasp: 0, levelDb: crying ? 25 : 3, full: crying, frame: frame, otherSound: crying).pause == 0)
+    }
+    for frame in 48..<56 { #expect(t.update(instant: 0, gasp: 0, levelDb: 3, full: false, frame: frame).pause == 0) }
+    #expect(t.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 56).pause == 0)
+    #expect(t.update(instant: 1, gasp: 1, levelDb: 26, full: false, frame: 57).pause == 0)
+    // 10 s of quiet heard first: the cry after them hides nothing, and the recovery snore
+    // after the cry ends the pause.
+    var u = SnoreTrain()
+    _ = train(&u, from: 0, count: 4, period: 8, level: 20)
+    for frame in 32..<62 {
+        let crying = (52..<58).contains(frame)
+        _ = u.update(instant: 0, gasp: 0, levelDb: crying ? 25 : 3, full: crying, frame: frame, otherSound: crying)
+    }
+    #expect(u.update(instant: 1, gasp: 0, levelDb: 26, full: false, frame: 62).pause == 1)
+    // A roll of thunder 8 s after the last snore, which the train takes for its next snore
+    // until it has gone on for longer than a breath (6 s), then 4 s of quiet and a gasp:
+    // the roll was other sound, and no 10 s of quiet were heard.
+    var v = SnoreTrain()
+    _ = train(&v, from: 0, count: 4, period: 8, level: 20)
+    for frame in 32..<58 {
+        let rolling = (42..<54).contains(frame)
+        _ = v.update(instant: rolling ? 1 : 0, gasp: 0, levelDb: rolling ? 30 : 3, full: rolling, frame: frame, otherSound: rolling)
+    }
+    #expect(v.update(instant: 0, gasp: 1, levelDb: 26, full: false, frame: 62).pause == 0)
+}
+
 @Test func aSnoreAtTheSameLevelAfterAPauseIsNoBreathingPause() {
     var t = SnoreTrain()
     _ = train(&t, from: 0, count: 4, period: 8, level: 20)

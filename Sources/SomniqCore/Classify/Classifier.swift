@@ -314,12 +314,15 @@ public struct Classifier: Sendable {
         let snore = snores.update(instant: r.snore * (1 - storm) * (1 - impact) * (1 - sustained) * (1 - max(r.gasp, gaspBefore)),
                                   gasp: gasp, levelDb: f.peakSnrDb, full: f.activeFraction >= Arbitration.unbrokenFraction,
                                   centroidHz: f.centroidHz, frame: f.index,
-                                  nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead, runsOn: unbroken)
+                                  nextInView: soon(\.snore) >= Arbitration.heard, horizon: Self.lookahead, runsOn: unbroken,
+                                  otherSound: f.activeFraction >= Snoring.activeFraction.upperBound && f.peakSnrDb >= Snoring.lowRiseDb.lowerBound)
         s[.snoring] = unlessFamiliar(.snoring, snore.snoring, familiar, rhythm: snores.inTrain)
         // A pause ends with the sleeper's recovery breath, one inhalation (a gasp or a louder
         // snore, over within 1.5 s as a gasp is, `Gasp`): a burst that runs on unbroken for
         // 2.5 s from this window's start is a roll of thunder or a tune, and ends no pause;
-        // the next burst that does not run on may (`SnoreTrain`).
+        // the next burst that does not run on may (`SnoreTrain`). The pause's 10 s must be
+        // heard: a window in which other sound stands out and goes on as a snore's must
+        // (11 dB over the floor in 25 % of the window, `Snoring`) could hold a snore unheard.
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)

@@ -15,6 +15,11 @@
 /// `breathing_pause` (derived): a regular train of at least three snores stops for
 /// ≥ 10 s and resumes with a gasp or a snore at least 3 dB louder than the train's
 /// loudest that sounds like its snores. This is a pattern worth a look, not a diagnosis.
+/// The 10 s must be heard: quiet enough that a snore would have stood out. A window in
+/// which other sound goes on as a snore's would (`otherSound`: a cry, a voice, a roll of
+/// thunder) could hold a snore unheard, masked or mixed with it, and the stretch of quiet
+/// starts again after it; once 10 s of quiet were heard, the pause stands until the
+/// recovery breath.
 /// A burst that would end the pause but runs on unbroken (`runsOn`: a roll of thunder, a
 /// tune setting in) is no recovery breath: it leaves the train as a foreign burst does,
 /// and the pause goes on to the next burst that may end it.
@@ -25,6 +30,12 @@ struct SnoreTrain: Sendable {
     private var trainLevel: Float = -.infinity
     private var burstLevel: Float = -.infinity
     private var lastBurstEnd = Int.min / 2
+    /// The last window in which other sound went on that could have hidden a snore.
+    private var lastOtherSound = Int.min / 2
+    /// 10 s of quiet were heard since the train's last snore: the train has paused.
+    private var quietHeard = false
+    /// `quietHeard` before the current burst joined the train, for when it leaves it.
+    private var quietBeforeBurst = false
     /// Windows of the current burst that were entirely filled with sound.
     private var fullWindows = 0
     /// The current burst is no snore of the train (too long, or sounding unlike it).
@@ -104,19 +115,24 @@ struct SnoreTrain: Sendable {
     /// `nextInView`: a snore comes within the next `horizon` windows (the lookahead); once
     /// the next one is due within them and none is in view, the train has ended. `runsOn`:
     /// sound goes on without a break for longer than one inhalation from this window's start.
+    /// `otherSound`: sound goes on in the window that could hide a snore (outside the train's
+    /// own snores).
     mutating func update(instant: Float, gasp: Float, levelDb: Float, full: Bool, centroidHz: Float = 0, frame: Int,
-                         nextInView: Bool = true, horizon: Int = 0, runsOn: Bool = false) -> (snoring: Float, pause: Float) {
+                         nextInView: Bool = true, horizon: Int = 0, runsOn: Bool = false, otherSound: Bool = false) -> (snoring: Float, pause: Float) {
         var pause: Float = 0
         startedAt = nil
         snoreGoingOnDb = nil
         let wasInTrain = inTrain
-        defer { endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil }
+        defer {
+            endedAt = wasInTrain && !inTrain ? lastBurstEnd : nil
+            if otherSound && !(inBurst && !foreign) { lastOtherSound = frame }
+        }
+        if !inBurst, frame - max(lastBurstEnd, lastOtherSound) >= Self.pauseSeconds * Self.rate { quietHeard = true }
         let starting = instant >= Arbitration.heard && !inBurst
         var rollsOn = false
         if starting || (gasp >= Self.gaspScore && !inBurst) {
             // A new burst (or a gasp): was it the end of a pause in a regular train?
-            if let last = bursts.last, bursts.count >= 3, regular,
-               frame - lastBurstEnd >= Self.pauseSeconds * Self.rate,
+            if let last = bursts.last, bursts.count >= 3, regular, quietHeard,
                frame - last <= Self.pauseWithinSeconds * Self.rate,
                gasp >= Self.gaspScore || (instant >= Self.resumeScore && levelDb > trainLevel + Self.resumeLouderDb && soundsLikeTheTrain(centroidHz)) {
                 if runsOn { rollsOn = true } else { pause = 1 }
@@ -140,6 +156,8 @@ struct SnoreTrain: Sendable {
                 return (0, pause)
             } else {
                 foreign = false
+                quietBeforeBurst = quietHeard
+                quietHeard = false
                 bursts.append(frame)
                 if bursts.count > Self.keptBursts { bursts.removeFirst() }
                 timbreHz = centroidHz
@@ -149,9 +167,11 @@ struct SnoreTrain: Sendable {
             burstLevel = max(burstLevel, levelDb)
             fullWindows += full ? 1 : 0
             if !foreign, fullWindows > Self.mostFullWindows {
-                // Too long for a snore: whatever it is, it is not part of the train.
+                // Too long for a snore: whatever it is, it is not part of the train. It was
+                // other sound all along, which a snore could have hidden in.
                 foreign = true
                 bursts.removeLast()
+                quietHeard = quietBeforeBurst
             }
             if foreign {
                 if instant < Arbitration.released { inBurst = false }
