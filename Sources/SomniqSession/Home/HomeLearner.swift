@@ -174,7 +174,7 @@ public struct HomeLearner: Sendable {
         var (memory, choice) = HomeMemory.learn(marked)
         memory.header = [("learned", WallClock.iso8601(now)), ("log", PathText.lastComponent(log).replacing(" ", with: "_")),
                          ("labels", "\(marked.count)"), ("from_previous", "\(reused)"), ("nights", "\(Set(marked.map(\.night)).count)"),
-                         ("distance", "rms-standardised"), ("chosen_by", choice.by),
+                         ("distance", memory.weights.isEmpty ? "rms-standardised" : "rms-standardised-weighted"), ("chosen_by", choice.by),
                          ("held_out_false_alerts", "\(choice.falseAlerts)"), ("removed", "\(choice.removed)"),
                          ("held_out_confirmed", "\(choice.confirmed)")]
         do { try HomeMemoryFile.write(memory, to: output) } catch { throw .write(error) }

@@ -111,7 +111,10 @@ extension HomeMemory {
     /// fewer than `fewestMarks` events marked "not" (one mark), or every class when the pair
     /// holds back no held-out false alert (the first marks, or none alike yet), is judged by
     /// the corpus's prior (`HomePrior`): its scaling, its radius (short of the class's first
-    /// held-out confirmed event), ratio 1.
+    /// held-out confirmed event), ratio 1. Each class the held-out marks chose a radius for
+    /// weighs its inputs by how well they tell its "not" windows from its "right" ones
+    /// (`fisherWeights`): in the choice, each fold's events by the other folds' windows; in the
+    /// memory, by all of them.
     public static func learn(_ marked: [Marked], keeping limit: Int = maxWindows) -> (HomeMemory, RadiusChoice) {
         let usable = marked.filter { !untouchable.contains($0.soundClass) && !$0.windows.isEmpty }
         // The newest events first, as many as the memory's file may hold: older ones are forgotten.
@@ -155,15 +158,24 @@ extension HomeMemory {
         // a breathing pause is never held back, so a false one cannot be caught, nor a
         // confirmed one harmed, by any radius (counted, home 51's three false gasps, far from
         // any confirmed gasp, chose ratio 0: a memory that held back nothing it may).
-        func heldOut(_ memory: HomeMemory) -> [HeldOut] {
+        // Weighted (`weighted`, the memory's own scaling): each fold's events are judged with
+        // the class's weights of the other folds' windows (`fisherWeights`), as a new night's
+        // are with those of every night before it.
+        func heldOut(_ memory: HomeMemory, weighted: Bool) -> [HeldOut] {
             let zs = entries.map { memory.standardised($0.inputs) }
-            var held: [HeldOut] = []
+            var held: [HeldOut] = [], foldWeights: [String: [Float]] = [:]
             for (k, m) in kept.enumerated() where !neverTaughtAway.contains(m.soundClass) {
                 let f = fold(k)
                 let others: (Int) -> Bool = { fold(origin[$0]) != f }
+                var weights: [Float] = []
+                if weighted {
+                    let key = f + " " + m.soundClass.rawValue
+                    if foldWeights[key] == nil { foldWeights[key] = memory.fisherWeights(m.soundClass, standardised: zs, keep: others) ?? [] }
+                    weights = foldWeights[key]!
+                }
                 var marks: [Int: Float] = [:], right = Float.infinity
                 for w in m.opening.isEmpty ? m.windows : m.opening {
-                    let d = memory.distances(w, m.soundClass, standardised: zs, keep: others, origin: origin)
+                    let d = memory.distances(w, m.soundClass, standardised: zs, keep: others, origin: origin, weights: weights)
                     marks.merge(d.not, uniquingKeysWith: min)
                     right = min(right, d.right ?? .infinity)
                 }
@@ -171,12 +183,12 @@ extension HomeMemory {
             }
             return held
         }
-        let held = heldOut(memory)
+        let held = heldOut(memory, weighted: true)
         choice.confirmed = held.count { $0.confirmed }
         choice.falseAlerts = held.count - choice.confirmed
         // Judged in the corpus's scaling, for the classes the prior decides.
         let prior = HomePrior.scaling
-        let priorHeld = prior.map { heldOut(HomeMemory(entries: entries, radius: 0, ratio: 1, mean: $0.mean, spread: $0.spread, header: [])) }
+        let priorHeld = prior.map { heldOut(HomeMemory(entries: entries, radius: 0, ratio: 1, mean: $0.mean, spread: $0.spread, header: []), weighted: false) }
         // One pair for every class, each marked sound's radius stopping short of the first
         // held-out confirmed event of its class near it: a confirmed thunder near a "not
         // thunder" memory keeps that memory's radius under it, and no other's.
@@ -231,6 +243,11 @@ extension HomeMemory {
         }
         memory.classes = radii
         memory.caps = caps
+        // Each class its marks chose a radius for weighs its inputs by every night's windows.
+        let zs = entries.map { memory.standardised($0.inputs) }
+        memory.weights = radii.filter { !$0.value.prior && $0.value.radius > 0 }.reduce(into: [:]) { out, r in
+            if let w = memory.fisherWeights(r.key, standardised: zs, keep: { _ in true }) { out[r.key] = memory.inputWeights(w) }
+        }
         return (memory, choice)
     }
 
@@ -314,16 +331,14 @@ extension HomeMemory {
     }
 
     /// The nearest "not" memory of class `c` of each marked event (by `origin`, the marked
-    /// event of each entry) and the nearest "right" one, among the entries `keep` admits (by index).
-    func distances(_ x: [Float], _ c: SoundClass, standardised zs: [[Float]], keep: (Int) -> Bool, origin: [Int]) -> (not: [Int: Float], right: Float?) {
+    /// event of each entry) and the nearest "right" one, among the entries `keep` admits (by
+    /// index), each input's difference weighed by `weights` (`fisherWeights`; empty: alike).
+    func distances(_ x: [Float], _ c: SoundClass, standardised zs: [[Float]], keep: (Int) -> Bool, origin: [Int],
+                   weights: [Float] = []) -> (not: [Int: Float], right: Float?) {
         let z = standardised(x)
-        let d = Float(max(1, z.count))
         var not: [Int: Float] = [:], right: Float?
         for (k, e) in entries.enumerated() where e.soundClass == c && keep(k) {
-            let m = zs[k]
-            var s: Float = 0
-            for i in 0..<z.count { let t = z[i] - m[i]; s += t * t }
-            let dist = (s / d).squareRoot()
+            let dist = Self.distance(z, zs[k], weights: weights)
             switch e.kind {
             case .not: not[origin[k]] = min(not[origin[k]] ?? .infinity, dist)
             case .right: right = min(right ?? .infinity, dist)

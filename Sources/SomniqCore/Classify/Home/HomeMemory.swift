@@ -11,15 +11,19 @@
 /// The distance is the root mean square of the standardised differences (each input less
 /// its mean over the memories' windows, over its standard deviation; inputs that never
 /// varied are left out): 0 for the same window, about 1.4 for two windows drawn at random
-/// from the memories. An event is like a "not" memory when the nearest pair of one of its
-/// opening windows and a "not" window of its class lies within that marked sound's radius
-/// (its class's, or less where a held-out confirmed event of the class lay nearer it,
-/// `caps`), and nearer, by its ratio or less, than the nearest pair with a "right" window
-/// of that class: a sound as near a confirmed one as a marked one is not held back. Each
-/// class's radius and ratio (`classes`; a format 2 or 3 file has one `radius` and `ratio`
-/// for all) and the marked sounds' own radii are chosen together by leave-one-night-out on
-/// the home's own labels (`HomeMemory.learn`), never by hand; a class judged by the
-/// corpus's prior is standardised by the corpus's scaling (`priorMean`, `priorSpread`).
+/// from the memories. A class whose radius the home's marks chose weighs each difference by
+/// how well that input tells the class's "not" windows from its "right" ones (`weights`,
+/// `fisherWeights`), so that what the home marked "not laughter" (a game's voices) and what
+/// it marked right (a giggle) lie apart where the shipped inputs alone put them alike. An
+/// event is like a "not" memory when the nearest pair of one of its opening windows and a
+/// "not" window of its class lies within that marked sound's radius (its class's, or less
+/// where a held-out confirmed event of the class lay nearer it, `caps`), and nearer, by its
+/// ratio or less, than the nearest pair with a "right" window of that class: a sound as
+/// near a confirmed one as a marked one is not held back. Each class's radius and ratio
+/// (`classes`; a format 2 or 3 file has one `radius` and `ratio` for all) and the marked
+/// sounds' own radii are chosen together by leave-one-night-out on the home's own labels
+/// (`HomeMemory.learn`), never by hand; a class judged by the corpus's prior is
+/// standardised by the corpus's scaling (`priorMean`, `priorSpread`).
 ///
 /// What a home can never teach away: the smoke alarm, decided by its pattern
 /// (`AlarmDetector`), is never remembered nor judged; glass, a scream, a gasp and a breathing
@@ -111,6 +115,10 @@ public struct HomeMemory: Sendable {
     /// confirmed snore near one "not snoring" mark limits that mark's reach, not the reach of
     /// the home's other marked snores. A radius of 0 holds back nothing, as a class's does.
     public var caps: [SoundClass: [String: Float]] = [:] { didSet { index() } }
+    /// Each class's weight of each input in its distance (format 6), where the home's marks
+    /// chose its radius: the root mean square becomes a weighted one. A class not named here
+    /// (and one judged by the prior) weighs every input alike.
+    public var weights: [SoundClass: [Float]] = [:] { didSet { index() } }
     /// Each input's mean and standard deviation over the memories' windows (0: left out).
     public var mean: [Float], spread: [Float]
     /// The corpus's scaling, for the classes judged by the prior (empty when none is).
@@ -120,6 +128,8 @@ public struct HomeMemory: Sendable {
     public var header: [(key: String, value: String)] = []
     /// Entries by class, standardised in their class's scaling.
     private var byClass: [[(kind: Kind, entry: Int, cap: Float, z: [Float])]] = []
+    /// Each class's `weights`, in the order of its standardised inputs (empty: alike).
+    private var byClassWeights: [[Float]] = []
     private var used: [Int] = [], priorUsed: [Int] = []
 
     /// A memory of `entries`; the scaling is computed from their inputs.
@@ -161,6 +171,10 @@ public struct HomeMemory: Sendable {
         used = (0..<min(spread.count, LearnedInputs.count)).filter { spread[$0] > 0 }
         priorUsed = (0..<min(priorSpread.count, priorMean.count, LearnedInputs.count)).filter { priorSpread[$0] > 0 }
         byClass = Array(repeating: [], count: SoundClass.allCases.count)
+        byClassWeights = SoundClass.allCases.map { c in
+            guard let w = weights[c], w.count == LearnedInputs.count else { return [] }
+            return (radius(for: c).prior ? priorUsed : used).map { w[$0] }
+        }
         for (k, e) in entries.enumerated() {
             byClass[e.soundClass.index].append((e.kind, k, caps[e.soundClass]?[e.eventID] ?? .infinity,
                                                 standardised(e.inputs, prior: radius(for: e.soundClass).prior)))
@@ -193,18 +207,73 @@ public struct HomeMemory: Sendable {
     public func nearest(_ x: [Float], _ c: SoundClass) -> (not: (entry: Int, distance: Float)?, right: Float?) {
         let r = radius(for: c)
         let z = standardised(x, prior: r.prior)
-        let d = Float(max(1, z.count))
+        let w = byClassWeights[c.index]
         var bestNot: (Int, Float)?, bestRight: Float?
         for m in byClass[c.index] {
-            var s: Float = 0
-            for i in 0..<z.count { let t = z[i] - m.z[i]; s += t * t }
-            let dist = (s / d).squareRoot()
+            let dist = Self.distance(z, m.z, weights: w)
             switch m.kind {
             case .not: if dist <= min(r.radius, m.cap), m.cap > 0, bestNot == nil || dist < bestNot!.1 { bestNot = (m.entry, dist) }
             case .right: if bestRight == nil || dist < bestRight! { bestRight = dist }
             }
         }
         return (bestNot, bestRight)
+    }
+
+    /// The root mean square of the differences of two standardised windows, each weighed by
+    /// `weights` (empty, or weighing nothing: alike).
+    static func distance(_ a: [Float], _ b: [Float], weights w: [Float]) -> Float {
+        var s: Float = 0, total: Float = 0
+        if w.count == a.count {
+            for i in 0..<a.count { let t = a[i] - b[i]; s += w[i] * t * t; total += w[i] }
+            if total > 0 { return (s / total).squareRoot() }
+            s = 0
+        }
+        for i in 0..<a.count { let t = a[i] - b[i]; s += t * t }
+        return (s / Float(max(1, a.count))).squareRoot()
+    }
+
+    /// How well each input tells class `c`'s "not" windows from its "right" ones, among the
+    /// entries `keep` admits (by index), standardised (`zs`, in the memory's own scaling): the
+    /// Fisher score, the squared difference of the two means over the sum of the two
+    /// variances, scaled to a mean of 1. Nil where the class has no "not" window, or fewer
+    /// than `fewConfirmed` events marked right (their few windows say too little of what the
+    /// class's true sounds share; nested on the homes' night A, weighing those too held back 19
+    /// of 862 held-out confirmed events where this holds back 14, docs/home.md), or no input
+    /// tells them apart. `fisherFloor` keeps an input that never varies in either from
+    /// weighing without bound.
+    func fisherWeights(_ c: SoundClass, standardised zs: [[Float]], keep: (Int) -> Bool) -> [Float]? {
+        let n = used.count
+        var sum = [[Double]](repeating: [Double](repeating: 0, count: n), count: 2), sum2 = sum, count = [0.0, 0.0]
+        var confirmed: Set<String> = []
+        for (k, e) in entries.enumerated() where e.soundClass == c && keep(k) {
+            let side = e.kind == .not ? 0 : 1
+            count[side] += 1
+            if e.kind == .right { confirmed.insert(e.eventID) }
+            for i in 0..<n { let v = Double(zs[k][i]); sum[side][i] += v; sum2[side][i] += v * v }
+        }
+        guard count[0] > 0, confirmed.count >= Self.fewConfirmed, n > 0 else { return nil }
+        var f = [Float](repeating: 0, count: n)
+        for i in 0..<n {
+            let m0 = sum[0][i] / count[0], m1 = sum[1][i] / count[1]
+            let v0 = max(0, sum2[0][i] / count[0] - m0 * m0), v1 = max(0, sum2[1][i] / count[1] - m1 * m1)
+            f[i] = Float((m0 - m1) * (m0 - m1) / (v0 + v1 + Double(Self.fisherFloor)))
+        }
+        let mean = f.reduce(0, +) / Float(n)
+        guard mean > 0, mean.isFinite else { return nil }
+        return f.map { $0 / mean }
+    }
+
+    /// A variance added to each input's in `fisherWeights`: a thousandth of the memory's
+    /// (each input is standardised to a variance of 1 over its windows), so that an input
+    /// constant within both kinds of window weighs much, not without bound.
+    static let fisherFloor: Float = 1e-3
+
+    /// `fisherWeights` (by the memory's standardised inputs) as `weights` holds them: one
+    /// per input, 0 for those left out.
+    func inputWeights(_ w: [Float]) -> [Float] {
+        var out = [Float](repeating: 0, count: LearnedInputs.count)
+        for (k, i) in used.enumerated() where k < w.count { out[i] = w[k] }
+        return out
     }
 
     /// The "not" memory an event with opening windows `xs` is like, for class `c`: the

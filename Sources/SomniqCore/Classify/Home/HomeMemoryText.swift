@@ -1,6 +1,6 @@
 /// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
 ///
-///     somniq-home-memory 5
+///     somniq-home-memory 6
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
 ///     radius 0                            (a class no `class` line names)
@@ -12,6 +12,7 @@
 ///     class door radius 1.21 ratio 0.8
 ///     class cough radius 0.5 ratio 1 prior
 ///     cap door r1795401000-e7 0.402        (a marked sound's own radius, less than its class's)
+///     weight door <one number per input>  (the class's weight of each input in its distance)
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
 ///     memory was:snoring scream r1795401000-e5 2026-11-22T23:52:10.500Z <…>
 ///     memory right cough r1795401000-e9 - <…>
@@ -22,16 +23,19 @@
 /// scaling); a format 2 or 3 file (no such line) judges every class by its one `radius`
 /// and `ratio`, as it did. Format 5 added `cap` lines: a marked sound a held-out confirmed
 /// event of its class lay near keeps a radius short of it, less than its class's; a format 4
-/// file (none) judges each marked sound by its class's radius, as it did.
+/// file (none) judges each marked sound by its class's radius, as it did. Format 6 added
+/// `weight` lines: a class's distance weighs each input's difference by it (`weights`); a
+/// format 5 file (none) weighs every input alike, as it did.
 ///
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
 extension HomeMemory {
     public typealias ParseError = FormatLines.Problem
 
-    public static let formatVersion = 5
+    public static let formatVersion = 6
     /// The oldest format read: 2 differs from 3 only in having no `was:` memories, 3 from 4
-    /// in having no `class` and `prior_` lines, 4 from 5 in having no `cap` lines.
+    /// in having no `class` and `prior_` lines, 4 from 5 in having no `cap` lines, 5 from 6
+    /// in having no `weight` lines.
     static let oldestRead = 2
     static let magic = "somniq-home-memory"
 
@@ -52,6 +56,9 @@ extension HomeMemory {
         for (c, byEvent) in caps.sorted(by: { $0.key.index < $1.key.index }) {
             for (id, r) in byEvent.sorted(by: { $0.key < $1.key }) { out.append("cap \(c.rawValue) \(id) \(Self.number(r))") }
         }
+        for (c, w) in weights.sorted(by: { $0.key.index < $1.key.index }) {
+            out.append("weight \(c.rawValue) " + w.map(Self.number).joined(separator: " "))
+        }
         for e in entries {
             out.append("memory \(e.was.map { "was:" + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
         }
@@ -71,6 +78,7 @@ extension HomeMemory {
         var radius: Float?, ratio: Float?, mean: [Float]?, spread: [Float]?, priorMean: [Float]?, priorSpread: [Float]?
         var classes: [SoundClass: ClassRadius] = [:]
         var caps: [SoundClass: [String: Float]] = [:]
+        var weights: [SoundClass: [Float]] = [:]
         var entries: [Entry] = []
         var sawInputs = false
         /// Words `start...` of `line`: one number per input.
@@ -129,6 +137,14 @@ extension HomeMemory {
                 guard let r = Float(words[3]), r.isFinite, r >= 0 else { throw line.problem("cap \(c.rawValue): radius: expected one number, 0 or more") }
                 guard caps[c]?[String(words[2])] == nil else { throw line.problem("cap \(c.rawValue): said twice for one marked event") }
                 caps[c, default: [:]][String(words[2])] = r
+            case "weight" where file.version >= 6:
+                guard words.count >= 2, let c = SoundClass(rawValue: String(words[1])) else {
+                    throw line.problem("weight: no class \"\(words.dropFirst().first?.prefix(20) ?? "")\"")
+                }
+                let w = try numbers(line, from: 2, "weight \(c.rawValue)")
+                guard w.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw line.problem("weight \(c.rawValue): a weight below 0") }
+                guard weights[c] == nil else { throw line.problem("weight \(c.rawValue): said twice") }
+                weights[c] = w
             case "memory":
                 guard words.count == 5 + n else { throw line.problem("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
                 let kind: Kind, was: SoundClass?
@@ -163,6 +179,7 @@ extension HomeMemory {
         self.priorSpread = priorSpread ?? []
         self.classes = classes
         self.caps = caps
+        self.weights = weights
         index()
     }
 }
