@@ -19,7 +19,7 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
 /// The extractor's one pass over a frame's bins gives, bit for bit, what each feature's own
 /// definition gives, summed on its own: the bands, centroid and roll-off (`SpectralShape`),
 /// the flux, the frame's energy, the window's level and the tonal peak (`TonalPeak`). On a
-/// tone, noise and silence.
+/// tone, noise, silence and a clipped tone.
 @Test func theBinPassIsTheSeparateDefinitionsBitForBit() {
     let fft = ReferenceFFT(size: 1024)
     var state: UInt32 = 12345
@@ -29,20 +29,22 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
     }
     let layout = BandLayout(bins: 513, binHz: binHz)
     let before = (0..<513).map { Float($0 % 7) - 60 }        // a log spectrum for the flux to rise from
-    for frame in [tone(1000), noise, [Float](repeating: 0, count: 512)] {
+    let clippedTone = tone(1000, amplitude: 1.5).map { min(max($0, -1), 1) }    // samples at full scale
+    for frame in [tone(1000), noise, [Float](repeating: 0, count: 512), clippedTone] {
         var p = power(of: frame, fft: fft)
         let reference = p
-        var log = p, cumulative = p, rises = p
+        var log = p, cumulative = p
+        var terms = [Float](repeating: 0, count: BinPass.termCount * 513)
         var level = BinPass.Level(squares: 2, clipped: 1)    // carried over from earlier slices
         let slice = Array(frame[0..<500])
         let sums = p.withUnsafeMutableBufferPointer { pp in
             log.withUnsafeMutableBufferPointer { l in
                 before.withUnsafeBufferPointer { b in
                     cumulative.withUnsafeMutableBufferPointer { c in
-                        rises.withUnsafeMutableBufferPointer { r in
+                        terms.withUnsafeMutableBufferPointer { r in
                             frame.withUnsafeBufferPointer { f in
                                 slice.withUnsafeBufferPointer { w in
-                                    BinPass.run(power: pp, log: l, previousLog: b, cumulative: c, rises: r, scale: 1,
+                                    BinPass.run(power: pp, log: l, previousLog: b, cumulative: c, terms: r, scale: 1,
                                                 epsilon: 1e-9, layout: layout, flatness: 13..<385, tonal: 20..<480, frame: f,
                                                 windowSlice: w, level: &level)
                                 }

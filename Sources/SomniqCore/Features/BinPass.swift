@@ -35,47 +35,64 @@ enum BinPass {
     /// Scales `power` by `scale` in place, writes 10·log10(P + ε) to `log` and the running
     /// total of the power to `cumulative` (for the roll-off), adds `windowSlice` to `level`,
     /// and returns the frame's sums. `frame` and `windowSlice` each hold at most one sample
-    /// per bin past bin 0; `rises` (as long as the spectrum) is scratch.
+    /// per bin past bin 0; `terms` (`termCount` times as long as the spectrum) is scratch.
     static func run(power: UnsafeMutableBufferPointer<Float>, log: UnsafeMutableBufferPointer<Float>,
                     previousLog: UnsafeBufferPointer<Float>, cumulative: UnsafeMutableBufferPointer<Float>,
-                    rises: UnsafeMutableBufferPointer<Float>,
+                    terms: UnsafeMutableBufferPointer<Float>,
                     scale: Float, epsilon: Float, layout: BandLayout, flatness: Range<Int>, tonal: Range<Int>,
                     frame: UnsafeBufferPointer<Float>, windowSlice: UnsafeBufferPointer<Float>,
                     level: inout Level) -> Sums {
         let count = power.count
         precondition(flatness.lowerBound >= 1 && tonal.lowerBound >= 1 && tonal.upperBound <= count)
         precondition(frame.count < count && windowSlice.count < count)
-        precondition(log.count >= count && previousLog.count >= count && cumulative.count >= count && rises.count >= count)
-        // First what each bin needs of no other: the scaled power, its log and the rise of the
-        // log, eight bins at a time. Lane for lane these are the scalar operations, in the same
-        // order, so the same bits.
+        precondition(log.count >= count && previousLog.count >= count && cumulative.count >= count)
+        precondition(terms.count >= termCount * count)
+        // Each bin's terms of the sums, eight bins at a time: the scaled power, its log, the
+        // rise of the log, k·P[k], P[k] + ε and the squares of the samples. Lane for lane
+        // these are the scalar operations, in the same order, so the same bits; the chains of
+        // additions below then only add them up.
+        let t = terms.baseAddress!
+        let rises = t, weightedTerms = t + count, flatTerms = t + 2 &* count
+        let frameTerms = t + 3 &* count, sliceTerms = t + 4 &* count
         let lanes = Lanes.scalarCount
+        var bin = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
         var k = 0
         while k + lanes <= count {
-            let p = load(power, k) * scale
-            let l = fastPower(p + epsilon)
-            store(p, power, k)
-            store(l, log, k)
-            store(rise(l - load(previousLog, k)), rises, k)
+            let p = load(power.baseAddress!, k) * scale
+            let pe = p + epsilon
+            let l = fastPower(pe)
+            store(p, power.baseAddress!, k)
+            store(l, log.baseAddress!, k)
+            store(rise(l - load(previousLog.baseAddress!, k)), rises, k)
+            store(bin * p, weightedTerms, k)
+            store(pe, flatTerms, k)
+            bin += Lanes(repeating: Float(lanes))
             k += lanes
         }
         while k < count {
             let p = power[k] * scale
             power[k] = p
-            let l = Decibels.fastPower(p + epsilon)
+            let pe = p + epsilon
+            let l = Decibels.fastPower(pe)
             log[k] = l
             rises[k] = rise(l - previousLog[k])
+            weightedTerms[k] = Float(k) * p
+            flatTerms[k] = pe
             k += 1
         }
+        // Sample j is bin j + 1's term; the slice's samples at full scale are counted here,
+        // a count of whole numbers not depending on the order it is made in.
+        squares(frame, into: frameTerms + 1)
+        level.clipped &+= squares(windowSlice, into: sliceTerms + 1)
         cumulative[0] = 0
 
         // Then the sums, carried from one run of bins to the next (`add`).
         var bands = BandVector()
         var chains = Chains(flux: 0, weighted: 0, total: 0, logSum: 0, flatSum: 0, frameSquares: 0,
-                            windowSquares: level.squares, clipped: level.clipped, peak: tonal.lowerBound, peakPower: -1)
+                            windowSquares: level.squares, peak: tonal.lowerBound, peakPower: -1)
         let arrays = Arrays(power: UnsafePointer(power.baseAddress!), log: UnsafePointer(log.baseAddress!),
-                            rises: UnsafePointer(rises.baseAddress!), cumulative: cumulative.baseAddress!,
-                            frame: frame.baseAddress, slice: windowSlice.baseAddress, epsilon: epsilon)
+                            rises: rises, weighted: weightedTerms, flat: flatTerms, frame: frameTerms,
+                            slice: sliceTerms, cumulative: cumulative.baseAddress!)
         // Where a sum over a part of the bins starts or stops: the flatness and tonal ranges'
         // edges, the frame's end, the slice's end.
         let flatLow = flatness.lowerBound, flatHigh = flatness.upperBound
@@ -119,23 +136,56 @@ enum BinPass {
             }
             bands[b] = band
         }
-        level = Level(squares: chains.windowSquares, clipped: chains.clipped)
+        level.squares = chains.windowSquares
         return Sums(bands: bands, weighted: chains.weighted, total: chains.total, flux: chains.flux, logSum: chains.logSum,
                     flatSum: chains.flatSum, frameSquares: chains.frameSquares, peak: chains.peak, peakPower: chains.peakPower)
+    }
+
+    /// How many times the spectrum's length `run`'s `terms` must be: the rises of the log,
+    /// k·P[k], P[k] + ε, and the squares of the frame's and of the slice's samples.
+    static let termCount = 5
+
+    /// Writes x² of each of `samples` to `out`, eight at a time, and returns how many of them
+    /// are at full scale (|x| ≥ 0.999).
+    @inline(__always) @discardableResult
+    private static func squares(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>) -> Int {
+        guard let x = samples.baseAddress else { return 0 }
+        let n = samples.count, lanes = Lanes.scalarCount
+        var full = SIMD8<Int32>(repeating: 0)
+        var j = 0
+        while j + lanes <= n {
+            let v = load(x, j)
+            store(v * v, out, j)
+            // |x| (the sign bit cleared) ≥ 0.999; a lane that is gives −1.
+            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
+            full &-= unsafeBitCast(magnitude .>= 0.999, to: SIMD8<Int32>.self)
+            j += lanes
+        }
+        var clipped = Int(full.wrappedSum())
+        while j < n {
+            let v = x[j]
+            out[j] = v * v
+            clipped &+= abs(v) >= 0.999 ? 1 : 0
+            j += 1
+        }
+        return clipped
     }
 
     /// The sums of the bin pass, carried from one run of bins to the next.
     private struct Chains {
         var flux: Float, weighted: Float, total: Float, logSum: Float, flatSum: Float
-        var frameSquares: Float, windowSquares: Float, clipped: Int
+        var frameSquares: Float, windowSquares: Float
         var peak: Int, peakPower: Float
     }
 
     /// What the runs read and write.
     private struct Arrays {
-        let power: UnsafePointer<Float>, log: UnsafePointer<Float>, rises: UnsafePointer<Float>
-        let cumulative: UnsafeMutablePointer<Float>, frame: UnsafePointer<Float>?, slice: UnsafePointer<Float>?
-        let epsilon: Float
+        let power: UnsafePointer<Float>, log: UnsafePointer<Float>
+        /// Each bin's terms of the flux, the centroid's numerator, the flatness, the frame's
+        /// energy and the window's level (`run`).
+        let rises: UnsafeMutablePointer<Float>, weighted: UnsafeMutablePointer<Float>, flat: UnsafeMutablePointer<Float>
+        let frame: UnsafeMutablePointer<Float>, slice: UnsafeMutablePointer<Float>
+        let cumulative: UnsafeMutablePointer<Float>
     }
 
     /// Whether a run adds to a sum over a part of the bins, known when its loop is compiled.
@@ -157,32 +207,24 @@ enum BinPass {
     ) {
         var sum = band, flux = chains.flux, weighted = chains.weighted, total = chains.total
         var logSum = chains.logSum, flatSum = chains.flatSum
-        var frameSquares = chains.frameSquares, windowSquares = chains.windowSquares, clipped = chains.clipped
+        var frameSquares = chains.frameSquares, windowSquares = chains.windowSquares
         var peak = chains.peak, peakPower = chains.peakPower
-        let power = a.power, log = a.log, rises = a.rises, cumulative = a.cumulative, epsilon = a.epsilon
-        let frame = a.frame, slice = a.slice
+        let power = a.power, log = a.log, rises = a.rises, cumulative = a.cumulative
         var k = bins.lowerBound
         let end = bins.upperBound
         while k < end {
             let p = power[k]
             flux += rises[k]
             sum += p
-            weighted += Float(k) * p
+            weighted += a.weighted[k]
             total += p
             cumulative[k] = total
             if Flat.adds {
                 logSum += log[k]
-                flatSum += p + epsilon
+                flatSum += a.flat[k]
             }
-            if InFrame.adds {
-                let x = frame.unsafelyUnwrapped[k &- 1]
-                frameSquares += x * x
-            }
-            if InSlice.adds {
-                let x = slice.unsafelyUnwrapped[k &- 1]
-                windowSquares += x * x
-                clipped &+= abs(x) >= 0.999 ? 1 : 0
-            }
+            if InFrame.adds { frameSquares += a.frame[k] }
+            if InSlice.adds { windowSquares += a.slice[k] }
             if Peak.adds, p > peakPower {
                 peakPower = p
                 peak = k
@@ -191,22 +233,21 @@ enum BinPass {
         }
         band = sum
         chains = Chains(flux: flux, weighted: weighted, total: total, logSum: logSum, flatSum: flatSum,
-                        frameSquares: frameSquares, windowSquares: windowSquares, clipped: clipped,
-                        peak: peak, peakPower: peakPower)
+                        frameSquares: frameSquares, windowSquares: windowSquares, peak: peak, peakPower: peakPower)
     }
 
     private typealias Lanes = SIMD8<Float>
 
-    @inline(__always) private static func load(_ b: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Lanes {
-        UnsafeRawPointer(b.baseAddress! + k).loadUnaligned(as: Lanes.self)
+    @inline(__always) private static func load(_ b: UnsafePointer<Float>, _ k: Int) -> Lanes {
+        UnsafeRawPointer(b + k).loadUnaligned(as: Lanes.self)
     }
 
-    @inline(__always) private static func load(_ b: UnsafeBufferPointer<Float>, _ k: Int) -> Lanes {
-        UnsafeRawPointer(b.baseAddress! + k).loadUnaligned(as: Lanes.self)
+    @inline(__always) private static func load(_ b: UnsafeMutablePointer<Float>, _ k: Int) -> Lanes {
+        UnsafeRawPointer(b + k).loadUnaligned(as: Lanes.self)
     }
 
-    @inline(__always) private static func store(_ v: Lanes, _ b: UnsafeMutableBufferPointer<Float>, _ k: Int) {
-        UnsafeMutableRawPointer(b.baseAddress! + k).storeBytes(of: v, as: Lanes.self)
+    @inline(__always) private static func store(_ v: Lanes, _ b: UnsafeMutablePointer<Float>, _ k: Int) {
+        UnsafeMutableRawPointer(b + k).storeBytes(of: v, as: Lanes.self)
     }
 
     /// `Decibels.fastPower`, lane by lane.

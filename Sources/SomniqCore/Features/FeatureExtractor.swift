@@ -47,8 +47,8 @@ public final class FeatureExtractor {
     private var acf: [Float]
     /// The running total of each frame's power spectrum, bin by bin (for the roll-off).
     private var cumulative: [Float]
-    /// Scratch for the bin pass: each bin's rise in log power since the frame before.
-    private var rises: [Float]
+    /// Scratch for the bin pass: each bin's terms of its sums (`BinPass.termCount` of them).
+    private var binTerms: [Float]
     /// The window's level, summed a slice per frame in the bin pass.
     private var level = BinPass.Level()
     private var scratch = [Float](repeating: 0, count: 64)
@@ -82,7 +82,7 @@ public final class FeatureExtractor {
         previousLogPower = [Float](repeating: Decibels.silence, count: bins)
         acf = [Float](repeating: 0, count: bins)
         cumulative = [Float](repeating: 0, count: bins)
-        rises = [Float](repeating: 0, count: bins)
+        binTerms = [Float](repeating: 0, count: BinPass.termCount * bins)
         pitchScratch = [Float](repeating: 0, count: bins)
         pitchPeaks = [Float](repeating: 0, count: bins)
         flutter = Flutter(transformSize: transform.size)
@@ -193,8 +193,8 @@ public final class FeatureExtractor {
                 // The window, which vectorises, written straight into the transform's input.
                 transform.powerSpectrum(count: n, fill: { buf in for j in 0..<n { buf[j] = frame[j] * h[j] } }, into: p)
                 return cumulative.withUnsafeMutableBufferPointer { c in
-                    rises.withUnsafeMutableBufferPointer { r in
-                        BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, rises: r,
+                    binTerms.withUnsafeMutableBufferPointer { t in
+                        BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, terms: t,
                                     scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
                                     flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
                                     level: &level)
