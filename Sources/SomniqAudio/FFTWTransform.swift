@@ -33,7 +33,7 @@ public final class FFTWTransform: SpectrumTransform {
 
     /// The planner, and whether it took `wisdom` (nil: not offered since it last forgot; a
     /// planner refuses wisdom another planner made).
-    private static let planner = Mutex<Bool?>(nil)
+    static let planner = Mutex<Bool?>(nil)
 
     /// FFTW 3.3.10's wisdom for the plans of 1,024 points with `flags`, made on a processor
     /// with AVX2 (Debian 12's libfftw3-single3). Another FFTW or processor refuses it and plans
@@ -77,16 +77,6 @@ public final class FFTWTransform: SpectrumTransform {
             let text = fftwf_export_wisdom_to_string()!
             defer { free(text) }
             return (describe(f), describe(i), String(cString: text))
-        }
-    }
-
-    /// Whether this process's FFTW takes `wisdom`, offered to a planner that remembers nothing.
-    static func takesWisdom() -> Bool {
-        planner.withLock { remembers in
-            fftwf_forget_wisdom()
-            let takes = fftwf_import_wisdom_from_string(wisdom) == 1
-            remembers = takes
-            return takes
         }
     }
 
