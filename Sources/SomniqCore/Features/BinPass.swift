@@ -1,8 +1,7 @@
 /// One pass over a frame's power spectrum that does the work of seven: it scales the power
 /// and takes its log, adds up the bands, the centroid, the flatness and the flux, and finds
-/// the strongest bin of the tonal range (`TonalPeak`). It also carries two sums over samples
-/// that would otherwise each be a loop of their own: the frame's energy and a slice of the
-/// window's level.
+/// the strongest bin of the tonal range (`TonalPeak`). It also carries two sums over samples,
+/// sample j beside bin j + 1: the frame's energy and a slice of the window's level.
 ///
 /// Every sum adds the same terms in the same order as its own definition (`SpectralShape`,
 /// the flux and flatness of `FeatureExtractor`), so the results are the same bits. A sum of
