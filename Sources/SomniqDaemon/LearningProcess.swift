@@ -4,7 +4,6 @@ import SomniqConfig
 import SomniqCore
 import SomniqLog
 import SomniqSupport
-import Synchronization
 
 /// The daemon's daily learning of this home's memory, run in a child process: `somniq learn
 /// --home` from the daemon's own binary (`/proc/self/exe` names the binary running, even
@@ -106,36 +105,10 @@ public struct LearningProcess: Sendable {
         case timedOut
     }
 
-    /// The child, waited for by a thread of its own: until that thread reaps it, its pid and
-    /// group cannot be reused, so a kill reaches it or nothing (`stop`).
-    private final class Child: Sendable {
-        let pid: pid_t
-        private let reaped = Mutex(false)
-
-        init(_ pid: pid_t) { self.pid = pid }
-
-        /// Blocks until the child ends, then reaps it; returns its wait status.
-        func wait() -> Int32 {
-            var info = siginfo_t()
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-            var status: Int32 = 0
-            reaped.withLock { done in
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                done = true
-            }
-            return status
-        }
-
-        /// Kills the child's group, unless the child was reaped (its pid may be another's then).
-        func stop() {
-            reaped.withLock { done in if !done { _ = Glibc.kill(-pid, SIGKILL) } }
-        }
-    }
-
     /// Runs the child until it ends, or until `timeout` of `clock`; nil at once when the
     /// calling task is cancelled (the child's group is killed first). The child is waited
-    /// for by a thread of its own blocked in `waitid` (`Child`), which also reaps a child
-    /// killed; the timeout is one sleep on `clock`, no poll, and the wait holds no thread of
+    /// for by a thread of its own blocked in `waitid` (`ChildProcess.reap`), which also reaps
+    /// a child killed; the timeout is one sleep on `clock`, no poll, and the wait holds no thread of
     /// Swift's cooperative pool.
     func run() async -> Outcome? {
         guard let out = Self.memoryFile("somniq-learn-out"), let err = Self.memoryFile("somniq-learn-err") else {
@@ -145,13 +118,13 @@ public struct LearningProcess: Sendable {
             close(out)
             close(err)
         }
-        let pid: pid_t
+        let child: ChildProcess
         switch spawn(stdout: out, stderr: err) {
-        case let .success(p): pid = p
+        case let .success(c): child = c
         case let .failure(problem): return .failed(problem)
         }
-        let ending = FirstResult<Ending>(), child = Child(pid)
-        PosixThread.start(name: "somniq-learn") { ending.set(.exited(child.wait())) }
+        let ending = FirstResult<Ending>()
+        PosixThread.start(name: "somniq-learn") { ending.set(.exited(child.reap())) }
         let deadline = clock.now + timeout
         let ended = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -166,10 +139,10 @@ public struct LearningProcess: Sendable {
         switch ended {
         case let .exited(s)?: status = s
         case .timedOut?:
-            child.stop()
+            child.kill(SIGKILL)
             return .failed(Failure(problem: "somniq learn --home was still running after \(JSONValue.format(timeout.inSeconds)) s and was stopped"))
         case nil:
-            child.stop()
+            child.kill(SIGKILL)
             return nil
         }
         let report = Self.text(of: out).split(separator: "\n").last.flatMap { try? JSONValue(parsing: String($0)) }
@@ -236,15 +209,11 @@ public struct LearningProcess: Sendable {
         }
     }
 
-    private func spawn(stdout: Int32, stderr: Int32) -> Result<pid_t, Failure> {
-        let (rc, pid) = ChildProcess.spawn(executable, arguments: [executable] + arguments, files: { actions in
+    private func spawn(stdout: Int32, stderr: Int32) -> Result<ChildProcess, Failure> {
+        ChildProcess.spawn(executable, arguments: [executable] + arguments, files: { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, stdout, 1)
             posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        })
-        guard rc == 0 else {
-            return .failure(Failure(problem: "somniq learn --home could not be started from \(executable): \(String(cString: strerror(rc)))"))
-        }
-        return .success(pid)
+        }).mapError { Failure(problem: "somniq learn --home could not be started from \(executable): \($0.description)") }
     }
 }

@@ -18,7 +18,7 @@ import Synchronization
 /// A program that starts a child and exits (`( play alarm.wav ) & exit 0`, the usual way
 /// to start a sound player) has delivered once it exits 0: the child keeps running, as
 /// it was meant to. Nothing here waits for it: the end of the program is seen with
-/// waitpid, not by the end of a pipe a child could inherit and hold open (as
+/// waitid (`ChildProcess`), not by the end of a pipe a child could inherit and hold open (as
 /// Foundation's `Process` does, with the socket it watches), and the daemon reads no
 /// pipe from the program at all.
 final class ExecSink: SinkEndpoint, Sendable {
@@ -27,7 +27,7 @@ final class ExecSink: SinkEndpoint, Sendable {
     static let killGrace = Duration.milliseconds(500)
     private struct State {
         /// The program running now (its pid is its process group's), until it is reaped.
-        var running: pid_t?
+        var running: ChildProcess?
         var aborted = false
     }
     private let state = Mutex(State())
@@ -48,9 +48,9 @@ final class ExecSink: SinkEndpoint, Sendable {
     /// and no program it started may outlive it by ignoring SIGTERM.
     func abort() {
         state.withLock { s in
-            guard let pid = s.running else { return }
+            guard let child = s.running else { return }
             s.aborted = true
-            kill(-pid, SIGKILL)
+            child.kill(SIGKILL)
         }
     }
 
@@ -81,8 +81,8 @@ final class ExecSink: SinkEndpoint, Sendable {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SinkFailure("cannot run \(program): no pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let pid: pid_t
-        do { pid = try spawn(program, stdin: fds[0], environment: env) } catch {
+        let child: ChildProcess
+        do { child = try spawn(program, stdin: fds[0], environment: env) } catch {
             close(fds[0])
             close(fds[1])
             throw error
@@ -95,15 +95,15 @@ final class ExecSink: SinkEndpoint, Sendable {
         close(fds[1])
 
         let status: Int32
-        if let exited = waitExit(pid, until: deadline) {
-            status = exited
+        if child.wait(until: deadline, on: clock) {
+            status = reap(child)
         } else {
-            kill(-pid, SIGTERM)
-            _ = waitExit(pid, until: clock.now + Self.killGrace, reaping: false)
+            child.kill(SIGTERM)
+            _ = child.wait(until: clock.now + Self.killGrace, on: clock)
             // The whole group, whether or not the program itself ended on SIGTERM: what it
             // started goes with it. (Not reaped yet, its pid still names the group.)
-            kill(-pid, SIGKILL)
-            _ = reap(pid)
+            child.kill(SIGKILL)
+            _ = reap(child)
             if takeAborted() { throw SinkFailure("\(program) was stopped: somniq is ending") }
             throw SinkFailure("\(program) did not finish within \(JSONValue.format(seconds == config.timeoutSeconds ? seconds : (seconds * 10).rounded() / 10)) s and was stopped")
         }
@@ -128,52 +128,32 @@ final class ExecSink: SinkEndpoint, Sendable {
     }
 
     /// Starts `program` in a process group of its own, `stdin` as its standard input,
-    /// stdout and stderr on /dev/null, the default signal dispositions and an empty
-    /// signal mask (the daemon ignores SIGPIPE and blocks others in its threads).
-    private func spawn(_ program: String, stdin: Int32, environment: [String: String]) throws(SinkFailure) -> pid_t {
-        let (rc, pid) = ChildProcess.spawn(program, arguments: config.command, environment: environment.map { "\($0.key)=\($0.value)" },
-                                           files: { actions in
+    /// stdout and stderr on /dev/null (`ChildProcess`), recorded as running as it starts.
+    private func spawn(_ program: String, stdin: Int32, environment: [String: String]) throws(SinkFailure) -> ChildProcess {
+        let started = ChildProcess.spawn(program, arguments: config.command, environment: environment.map { "\($0.key)=\($0.value)" },
+                                         files: { actions in
             posix_spawn_file_actions_adddup2(&actions, stdin, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }, around: { spawn in
             state.withLock { s in
                 let started = spawn()
-                if started.rc == 0 { s.running = started.pid }
+                if case let .success(child) = started { s.running = child }
                 return started
             }
         })
-        guard rc == 0 else { throw SinkFailure("cannot run \(program): \(String(cString: strerror(rc))); check the exec sink's command") }
-        return pid
-    }
-
-    /// Waits (polling every 10 ms) until the program has exited or `deadline` has
-    /// passed; reaps it (unless not `reaping`) and returns its wait status, or nil. Left
-    /// unreaped, its pid, which names its process group, cannot be reused before the
-    /// group is killed.
-    private func waitExit(_ pid: pid_t, until deadline: ContinuousClock.Instant, reaping: Bool = true) -> Int32? {
-        while true {
-            var info = siginfo_t()
-            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
-                return reaping ? reap(pid) : 0
-            }
-            if clock.now >= deadline { return nil }
-            usleep(10_000)   // a poll of a real process (real time); the deadline is the clock's
+        switch started {
+        case let .success(child): return child
+        case let .failure(failure):
+            throw SinkFailure("cannot run \(program): \(failure.description); check the exec sink's command")
         }
     }
 
-    /// Reaps the program once it has exited. The wait for that (SIGKILL takes effect only
-    /// when a program in uninterruptible sleep, on a hung disk, wakes) holds no lock, so
-    /// `abort` from the stopping daemon never waits on it; left unreaped until then, the
-    /// pid still names the group `abort` kills.
-    private func reap(_ pid: pid_t) -> Int32 {
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
-        return state.withLock { s in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            s.running = nil
-            return status
-        }
+    /// Reaps the program once it has ended (`ChildProcess.reap`: the wait holds no lock of
+    /// the sink's, so `abort` from the stopping daemon never waits on it), and forgets it.
+    private func reap(_ child: ChildProcess) -> Int32 {
+        let status = child.reap()
+        state.withLock { $0.running = nil }
+        return status
     }
 }
