@@ -139,4 +139,44 @@ struct SinkBackoffTests {
         #expect(results.map(\.seconds) == [1.5])
         #expect(results.first?.failure?.contains("127.0.0.1:\(closed)") == true, "\(results)")
     }
+
+    /// An exec program's timeout and its kill grace are waits on the sink's clock, with no
+    /// poll: a program that ignores SIGTERM, and the child it started, run on 1 ms short of
+    /// `timeout_s` and 1 ms short of the 0.5 s grace after it, and are gone at its end.
+    @Test func anExecProgramsTimeoutAndKillGraceAreOnItsClock() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = dir + "/pids", program = dir + "/hang.sh"
+        try "#!/bin/sh\ntrap '' TERM\nsleep 300 &\necho $$ $! > \(pids)\nwait\n".write(toFile: program, atomically: true, encoding: .utf8)
+        #expect(chmod(program, 0o755) == 0)
+        let sinks = try DaemonConfig.parse(#"{"sinks": [{"type": "exec", "name": "hang", "command": ["\#(program)"], "timeout_s": 300}]}"#,
+                                           file: "config.json").sinks
+        let clock = TestClock()
+        let test = OnItsOwnThread {
+            SinkHub.sendTest(sinks, room: "nursery", profile: .balanced, version: "test", time: "2026-11-29T04:00:00.000Z",
+                             timeout: .seconds(300), logger: Logger(label: "test"), clock: clock)
+        }
+        // The wait for the answers, and the sink's for its program.
+        try #require(clock.waitForWaiters(2))
+        try waitUntil(timeout: 60) { ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").hasSuffix("\n") }
+        let both = try String(contentsOfFile: pids, encoding: .utf8).split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+        try #require(both.count == 2)
+        func alive(_ pid: pid_t) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[stat.index(after: close)...].hasPrefix(" Z")
+        }
+        clock.advance(.seconds(300) - .milliseconds(1))
+        #expect(clock.waiters == 2 && !test.finished)
+        #expect(both.allSatisfy(alive), "stopped before its timeout")
+        clock.advance(.milliseconds(1))     // SIGTERM, ignored; then the grace
+        try #require(clock.waitForWaiters(2))
+        clock.advance(.milliseconds(499))
+        #expect(clock.waiters == 2 && !test.finished)
+        #expect(both.allSatisfy(alive), "killed before the grace ended")
+        clock.advance(.milliseconds(1))     // SIGKILL to the group
+        let results = test.value
+        #expect(results.first?.failure == "\(program) did not finish within 300 s and was stopped", "\(results)")
+        try waitUntil(timeout: 60) { !both.contains(where: alive) }
+    }
 }
