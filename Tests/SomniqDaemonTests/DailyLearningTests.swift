@@ -134,9 +134,9 @@ import Testing
             let wall = Wall(), journal = JournalLines()
             wall.set("2026-11-23T12:00")
             let service = try daemon(log: log, wall: wall, journal: journal, executable: try learner(name, body), timeout: .milliseconds(500))
-            let started = ContinuousClock.now
+            // A learning that hangs is stopped at its timeout, as the journal says; were it
+            // not, `sleep 300` would end on its own and say something else.
             await service.learnHomeIfDue()
-            #expect(ContinuousClock.now - started < .seconds(60), "a learning that hangs is stopped at its timeout")
             #expect(journal.all == ["warning: this home's memory was not learned; the one in force is kept: \(said)"])
             let failed = try #require(records(log).last)
             #expect(failed["status"] == .string("home_learning_failed") && failed["error"] == .string(said), "\(failed.compactText)")
@@ -146,7 +146,7 @@ import Testing
         try EventLogSchemaTests.expectValid(log)
     }
 
-    /// The learning child is waited for by a thread blocked in `waitpid`, its timeout a
+    /// The learning child is waited for by a thread blocked in `waitid`, its timeout a
     /// sleep on the daemon's clock (a test's here, stepped by hand): a child still running
     /// 1 ms before its timeout is not stopped, one at it is, its process gone; and one whose
     /// learning task is cancelled is stopped at once, with no outcome.

@@ -178,17 +178,17 @@ import SomniqCore
         return nil
     }
 
-    @Test func sigtermFinishesThePartWholeWithinTheUnitsTwoSeconds() throws {
+    @Test func sigtermFinishesThePartWholeBeforeTheUnitsStopTimeout() throws {
         let (fifo, writer) = try rig.stallingFIFO(feeding: try rig.raw(from: 0, seconds: 12))
         defer { writer.terminate() }
         let log = rig.home + "/term.jsonl"
         let c = try config(#"{"log": "\#(log)", "night_audio": {"enabled": true}}"#)
         let p = try rig.start(["--config", c, "--device", "fixture:FILE=\(fifo)"])
         try rig.waitUntilJudged(log, seconds: 12)
-        let sent = Date()
         p.terminate()
+        // 5 s is the unit's TimeoutStopSec, after which systemd would kill it (the part left
+        // unfinished): a guard against a stop that hangs, not a measure of the stop.
         #expect(try waitForExit(p, timeout: 5) == 0)
-        #expect(Date().timeIntervalSince(sent) < 2.0)
         #expect(kinds(records(log)).last == "session_end")
         // Finished: each part's header has its length, and the parts hold every sample heard
         // (the machine's load may have made the unpaced fixture stall, and begun a part anew).

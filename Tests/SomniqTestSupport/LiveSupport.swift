@@ -71,6 +71,12 @@ package final class LiveRig {
         return (fifo, writer)
     }
 
+    /// Whether a `stallingFIFO`'s writer has put the whole file into the FIFO: it holds it
+    /// open in `sleep` then.
+    package func writtenWhole(_ writer: Process) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(writer.processIdentifier)/comm", encoding: .utf8)) ?? "") == "sleep\n"
+    }
+
     /// A FIFO fed with `first`, then nothing for `pause` seconds (held open: the capture
     /// stalls), then `second`, then held open again.
     package func pausingFIFO(_ first: String, pause: Double, _ second: String) throws -> (path: String, writer: Process) {

@@ -232,9 +232,9 @@ import SomniqCore
 
         try FileManager.default.removeItem(atPath: prom)
         #expect(mkfifo(prom, 0o600) == 0)
-        let asked = Date()
+        // A FIFO with no writer would hold the server's open of it forever: the fetch's 5 s
+        // only guards the test against that hang (it throws then), it measures nothing.
         let fifo = try fetch(server.base + "/metrics", timeout: 5)
-        #expect(Date().timeIntervalSince(asked) < 2, "a FIFO with no writer is answered at once")
         #expect(fifo.status == 404)
         #expect(fifo.text == "no metrics: \(prom): is not a regular file (a device, a FIFO or a socket); give a metrics file\n")
         #expect(try fetch(server.base + "/healthz").status == 200)
