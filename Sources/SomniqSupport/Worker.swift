@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// A thread of its own that runs jobs one at a time, in the order they were offered, from
 /// a backlog of at most `capacity` (`Bound`: waiting, or with the job under way). What
@@ -13,8 +14,10 @@ import FoundationEssentials
 /// lock, through the closures `offer`, `locked`, `giveUp`, `nudge` and `wait` run with it held.
 ///
 /// The clips, the night audio, the sinks and the web page's reads each run on one.
-// @unchecked: Synchronization has no condition variable; the state is guarded by `condition`.
-public final class Worker<Job: Sendable>: @unchecked Sendable {
+///
+/// Its state is in a `Mutex`, taken only with `condition`'s lock held (Synchronization has
+/// no condition variable): the lock an owner's closures run under is `condition`'s.
+public final class Worker<Job: Sendable>: Sendable {
     /// What `offer` does with a job that finds the backlog full.
     public enum WhenFull: Sendable {
         /// The oldest job waiting gives way (`offer` returns it, and `dropped` counts it).
@@ -25,7 +28,7 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
         case block
     }
 
-    public enum Offered {
+    public enum Offered: Sendable {
         case queued
         /// Queued, and `oldest` gave way to it.
         case queuedDropping(oldest: Job)
@@ -58,14 +61,17 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     private let bound: Bound
     private let clock: any IOClock
     private let condition = PosixCondition()
-    private var ring: [Job?]
-    private var head = 0, count = 0
-    private var running = false
-    /// The job under way was given up.
-    private var givenUp = false
-    private var stopping = false
-    private var exited = false
-    private var droppedCount = 0
+    private struct State {
+        var ring: [Job?]
+        var head = 0, count = 0
+        var running = false
+        /// The job under way was given up.
+        var givenUp = false
+        var stopping = false
+        var exited = false
+        var droppedCount = 0
+    }
+    private let state: Mutex<State>
 
     /// A worker whose thread, `name`, begins at `start`; jobs offered before wait for it.
     public init(name: String, capacity: Int, whenFull: WhenFull, bound: Bound = .waiting, clock: any IOClock = SystemClock()) {
@@ -75,7 +81,12 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
         self.whenFull = whenFull
         self.bound = bound
         self.clock = clock
-        ring = Array(repeating: nil, count: capacity)
+        state = Mutex(State(ring: Array(repeating: nil, count: capacity)))
+    }
+
+    /// The state, with `condition`'s lock held.
+    private func with<R: Sendable>(_ body: (inout State) -> R) -> R {
+        state.withLock { s in body(&s) }
     }
 
     /// Starts the thread (once); `handle` runs each job on it, and touches only what is
@@ -102,21 +113,25 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
 
     /// `offer`'s work, with the lock held.
     private func place(_ job: Job) -> Offered {
-        if whenFull == .block { while status.held == capacity && !stopping { condition.wait() } }
-        guard !stopping else { return .refused }
-        var result = Offered.queued
-        if status.held == capacity {
-            guard whenFull == .dropOldest else { return .refused }
-            droppedCount += 1
-            if bound == .withUnderWay, running, !givenUp {
-                givenUp = true
-                result = .queuedGivingUpUnderWay
-            } else {
-                result = .queuedDropping(oldest: take()!)
+        if whenFull == .block { while status.held == capacity && !with({ $0.stopping }) { condition.wait() } }
+        let result: Offered? = with { s in
+            guard !s.stopping else { return nil }
+            var result = Offered.queued
+            if held(s) == capacity {
+                guard whenFull == .dropOldest else { return nil }
+                s.droppedCount += 1
+                if bound == .withUnderWay, s.running, !s.givenUp {
+                    s.givenUp = true
+                    result = .queuedGivingUpUnderWay
+                } else {
+                    result = .queuedDropping(oldest: take(&s)!)
+                }
             }
+            s.ring[(s.head + s.count) % capacity] = job
+            s.count += 1
+            return result
         }
-        ring[(head + count) % capacity] = job
-        count += 1
+        guard let result else { return .refused }
         condition.broadcast()
         return result
     }
@@ -125,11 +140,11 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public var backlog: Int {
         condition.lock()
         defer { condition.unlock() }
-        return count
+        return with { $0.count }
     }
 
     /// What the worker holds now, for an owner's closures (run with the worker's lock held).
-    public struct Status {
+    public struct Status: Sendable {
         /// What `capacity` bounds: the jobs waiting, and with `Bound.withUnderWay` the one
         /// under way unless it was given up.
         public var held: Int
@@ -139,8 +154,12 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     }
 
     private var status: Status {
-        Status(held: count + (bound == .withUnderWay && running && !givenUp ? 1 : 0), underWayGivenUp: running && givenUp,
-               stopping: stopping)
+        with { s in Status(held: held(s), underWayGivenUp: s.running && s.givenUp, stopping: s.stopping) }
+    }
+
+    /// What `capacity` bounds, in `s`.
+    private func held(_ s: State) -> Int {
+        s.count + (bound == .withUnderWay && s.running && !s.givenUp ? 1 : 0)
     }
 
     /// Runs `body` with the worker's lock held: an owner's state that `body` touches is
@@ -156,9 +175,12 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public func giveUp(then: (_ takenOut: Int, Status) -> Void = { _, _ in }) {
         condition.lock()
         defer { condition.unlock() }
-        if running { givenUp = true }
-        var n = 0
-        while take() != nil { n += 1 }
+        let n = with { s in
+            if s.running { s.givenUp = true }
+            var n = 0
+            while take(&s) != nil { n += 1 }
+            return n
+        }
         condition.broadcast()
         then(n, status)
     }
@@ -189,7 +211,7 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public var dropped: Int {
         condition.lock()
         defer { condition.unlock() }
-        return droppedCount
+        return with { $0.droppedCount }
     }
 
     /// Waits until every job offered so far has run, or `deadline` passed on the worker's
@@ -198,8 +220,9 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public func drain(until deadline: ContinuousClock.Instant) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while (count > 0 || (running && !givenUp)) && !exited, clock.wait(condition, until: deadline) {}
-        return count == 0 && (!running || givenUp)
+        func busy(_ s: State) -> Bool { s.count > 0 || (s.running && !s.givenUp) }
+        while with({ busy($0) && !$0.exited }), clock.wait(condition, until: deadline) {}
+        return !with { busy($0) }
     }
 
     /// Refuses jobs from now on; the thread ends after the job under way and, with `.run`,
@@ -209,13 +232,15 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public func stop(_ rest: Rest = .giveBack) -> [Job] {
         condition.lock()
         defer { condition.unlock() }
-        stopping = true
-        condition.broadcast()
-        guard rest == .giveBack else { return [] }
-        var left: [Job] = []
-        left.reserveCapacity(count)
-        while let job = take() { left.append(job) }
-        return left
+        defer { condition.broadcast() }
+        return with { s in
+            s.stopping = true
+            guard rest == .giveBack else { return [] }
+            var left: [Job] = []
+            left.reserveCapacity(s.count)
+            while let job = take(&s) { left.append(job) }
+            return left
+        }
     }
 
     /// Waits until `deadline` (on the worker's clock) for the thread to end after `stop`;
@@ -224,38 +249,42 @@ public final class Worker<Job: Sendable>: @unchecked Sendable {
     public func waitStopped(until deadline: ContinuousClock.Instant) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !exited, clock.wait(condition, until: deadline) {}
-        return exited
+        while !with({ $0.exited }), clock.wait(condition, until: deadline) {}
+        return with { $0.exited }
     }
 
-    /// The oldest job waiting, taken out of the ring. Call with the lock held.
-    private func take() -> Job? {
-        guard count > 0 else { return nil }
-        let job = ring[head]
-        ring[head] = nil
-        head = (head + 1) % capacity
-        count -= 1
+    /// The oldest job waiting, taken out of the ring.
+    private func take(_ s: inout State) -> Job? {
+        guard s.count > 0 else { return nil }
+        let job = s.ring[s.head]
+        s.ring[s.head] = nil
+        s.head = (s.head + 1) % capacity
+        s.count -= 1
         return job
     }
 
     private func run(_ handle: (Job) -> Void) {
         while true {
             condition.lock()
-            while count == 0 && !stopping { condition.wait() }
-            guard let job = take() else {
-                exited = true
-                condition.broadcast()
-                condition.unlock()
-                return
+            while with({ $0.count == 0 && !$0.stopping }) { condition.wait() }
+            let job: Job? = with { s in
+                guard let job = take(&s) else {
+                    s.exited = true
+                    return nil
+                }
+                s.running = true
+                s.givenUp = false
+                return job
             }
-            running = true
-            givenUp = false
             condition.broadcast()
             condition.unlock()
+            guard let job else { return }
             handle(job)
             condition.lock()
-            running = false
-            givenUp = false
+            with { s in
+                s.running = false
+                s.givenUp = false
+            }
             condition.broadcast()
             condition.unlock()
         }

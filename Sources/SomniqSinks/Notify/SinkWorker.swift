@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import SomniqSupport
+import Synchronization
 
 /// Why a sink could not deliver, in words for the log (already free of control characters).
 public struct SinkFailure: Error, CustomStringConvertible {
@@ -65,8 +66,10 @@ public struct SinkCounts: Sendable, Equatable {
 /// `offer` never waits; when the queue is full the oldest message gives way and is
 /// counted, the one under way too. A failed delivery is retried, the same message first,
 /// after 1, 2, 4 … 60 s.
-// @unchecked: `s` is guarded by the worker's lock, touched only in the closures it runs with it held.
-final class SinkWorker: @unchecked Sendable {
+///
+/// Its state is in a `Mutex`, taken only in the closures the worker runs with its own lock
+/// held, so the two change together.
+final class SinkWorker: Sendable {
     private struct State {
         var counts = SinkCounts()
         /// Set by `drain`: the next retry goes at once, and the backoff starts again at 1 s.
@@ -90,7 +93,7 @@ final class SinkWorker: @unchecked Sendable {
     private let logger: Logger
     private let clock: any IOClock
     private let worker: Worker<SinkMessage>
-    private var s = State()
+    private let state = Mutex(State())
 
     /// `clock`: the back-off's and the deadlines' (the hub's).
     init(name: String, endpoint: SinkEndpoint, capacity: Int, logger: Logger, clock: any IOClock) {
@@ -111,24 +114,26 @@ final class SinkWorker: @unchecked Sendable {
     /// Queues a message without waiting; a full queue drops its oldest, counted.
     func offer(_ message: SinkMessage) {
         worker.offer(message) { offered, status in
-            s.counts.offered += 1
-            switch offered {
-            case .queued: break
-            case .queuedDropping, .refused: s.counts.dropped += 1
-            // The message under way is lost now if it waits to retry; if it is being
-            // delivered, it counts when its delivery ends.
-            case .queuedGivingUpUnderWay: countAbandonedUnlessInFlight(status)
+            state.withLock { s in
+                s.counts.offered += 1
+                switch offered {
+                case .queued: break
+                case .queuedDropping, .refused: s.counts.dropped += 1
+                // The message under way is lost now if it waits to retry; if it is being
+                // delivered, it counts when its delivery ends.
+                case .queuedGivingUpUnderWay: Self.countAbandonedUnlessInFlight(&s, status)
+                }
             }
         }
     }
 
     func countRateLimited() {
-        worker.locked { _ in s.counts.rateLimited += 1 }
+        worker.locked { _ in state.withLock { $0.counts.rateLimited += 1 } }
     }
 
     var snapshot: SinkCounts {
         worker.locked { status in
-            var c = s.counts
+            var c = state.withLock { $0.counts }
             c.queued = status.held
             return c
         }
@@ -143,9 +148,11 @@ final class SinkWorker: @unchecked Sendable {
         guard !worker.waitStopped(until: deadline) else { return }
         // Still inside a delivery or a retry wait: what is queued is lost with the process.
         worker.giveUp { takenOut, status in
-            s.counts.dropped += takenOut
-            countAbandonedUnlessInFlight(status)
-            s.finished = true
+            state.withLock { s in
+                s.counts.dropped += takenOut
+                Self.countAbandonedUnlessInFlight(&s, status)
+                s.finished = true
+            }
         }
         // The process is ending: no time to wait for the delivery cut short.
         abortDelivery(waiting: .zero)
@@ -154,7 +161,7 @@ final class SinkWorker: @unchecked Sendable {
     /// Starts a drain: a failed message is retried at once, and then with the usual
     /// backoff starting again at 1 s (so 1, 2, 4, 8 s).
     func startDrain() {
-        worker.nudge { s.retryNow = true }
+        worker.nudge { state.withLock { $0.retryNow = true } }
     }
 
     /// Gives what is queued until `deadline` to be delivered (after `startDrain`); what
@@ -164,17 +171,19 @@ final class SinkWorker: @unchecked Sendable {
         let late = !worker.drain(until: deadline)
         if late {
             worker.giveUp { takenOut, status in
-                s.counts.dropped += takenOut
-                countAbandonedUnlessInFlight(status)
+                state.withLock { s in
+                    s.counts.dropped += takenOut
+                    Self.countAbandonedUnlessInFlight(&s, status)
+                }
             }
         }
-        worker.locked { _ in s.retryNow = false }
+        worker.locked { _ in state.withLock { $0.retryNow = false } }
         if late { abortDelivery(waiting: .seconds(1)) }
     }
 
     /// A message under way was given up on while it waited to retry: it is dropped now.
     /// Call with the worker's lock held.
-    private func countAbandonedUnlessInFlight(_ status: Worker<SinkMessage>.Status) {
+    private static func countAbandonedUnlessInFlight(_ s: inout State, _ status: Worker<SinkMessage>.Status) {
         guard status.underWayGivenUp, !s.inFlight, !s.abandonedCounted else { return }
         s.counts.dropped += 1
         s.abandonedCounted = true
@@ -185,17 +194,19 @@ final class SinkWorker: @unchecked Sendable {
     /// cut) is counted as dropped now, and as delivered instead if it does get through.
     private func abortDelivery(waiting wait: Duration) {
         endpoint.abort()
-        worker.wait(until: clock.now + wait) { status in s.inFlight && status.underWayGivenUp }
+        worker.wait(until: clock.now + wait) { status in state.withLock { $0.inFlight } && status.underWayGivenUp }
         worker.locked { status in
-            if s.inFlight, status.underWayGivenUp, !s.abandonedCounted {
-                s.counts.dropped += 1
-                s.abandonedCounted = true
+            state.withLock { s in
+                if s.inFlight, status.underWayGivenUp, !s.abandonedCounted {
+                    s.counts.dropped += 1
+                    s.abandonedCounted = true
+                }
             }
         }
     }
 
     /// Ends the delivery under way in the counts. Call with the worker's lock held.
-    private func settle(delivered: Bool, _ status: Worker<SinkMessage>.Status) {
+    private static func settle(_ s: inout State, delivered: Bool, _ status: Worker<SinkMessage>.Status) {
         if delivered {
             s.counts.delivered += 1
             if s.abandonedCounted { s.counts.dropped -= 1 }
@@ -208,14 +219,14 @@ final class SinkWorker: @unchecked Sendable {
     }
 
     private func wake() {
-        worker.nudge { s.woken = true }
+        worker.nudge { state.withLock { $0.woken = true } }
     }
 
     /// The worker's job: delivers `message`, retrying with backoff until it is delivered,
     /// given up on (a full queue, a drain, a stop), or the sink stops while it fails.
     private func deliver(_ message: SinkMessage) {
         while true {
-            let go = worker.locked { status in
+            let go = worker.locked { status in state.withLock { s in
                 if status.underWayGivenUp || s.finished {
                     // Given up on before it was sent: counted when it was.
                     s.abandonedCounted = false
@@ -228,44 +239,46 @@ final class SinkWorker: @unchecked Sendable {
                 }
                 s.inFlight = true
                 return true
-            }
+            } }
             guard go else { return }
 
             do {
                 try endpoint.deliver(message)
-                let recovered = worker.locked { status in
-                    settle(delivered: true, status)
+                let recovered = worker.locked { status in state.withLock { s in
+                    Self.settle(&s, delivered: true, status)
                     defer { s.failing = false; s.backoff = .seconds(1) }
                     return s.failing
-                }
+                } }
                 if recovered { logger.notice("sink \(name): delivering again") }
                 return
             } catch {
                 // A delivery given up on while it ran (and perhaps cut short by `abort`) is
                 // a dropped message, not one more failure: its error would hide the cause.
-                let (given, wasFailing) = worker.locked { status in
+                let (given, wasFailing) = worker.locked { status in state.withLock { s in
                     let given = status.underWayGivenUp
                     if !given {
                         s.counts.failures += 1
                         s.counts.lastError = error.description
                     }
-                    settle(delivered: false, status)
+                    Self.settle(&s, delivered: false, status)
                     defer { s.failing = true; s.woken = false }
                     return (given, s.failing)
-                }
+                } }
                 if given {
-                    worker.locked { _ in s.abandonedCounted = false }
+                    worker.locked { _ in state.withLock { $0.abandonedCounted = false } }
                     return
                 }
                 if !wasFailing { logger.error("sink \(name): \(error); retrying with backoff") }
-                let until = clock.now + worker.locked { _ in s.backoff }
-                worker.pause(until: until) { _ in !s.woken && !s.retryNow }
+                let until = clock.now + worker.locked { _ in state.withLock { $0.backoff } }
+                worker.pause(until: until) { _ in state.withLock { !$0.woken && !$0.retryNow } }
                 worker.locked { _ in
-                    if s.retryNow {
-                        s.retryNow = false
-                        s.backoff = .seconds(1)
-                    } else {
-                        s.backoff = min(.seconds(60), s.backoff * 2)
+                    state.withLock { s in
+                        if s.retryNow {
+                            s.retryNow = false
+                            s.backoff = .seconds(1)
+                        } else {
+                            s.backoff = min(.seconds(60), s.backoff * 2)
+                        }
                     }
                 }
             }
