@@ -5,16 +5,18 @@ import SomniqConfig
 import SomniqCore
 import SomniqLog
 import SomniqSupport
+import Synchronization
 
 /// POSTs each notification over HTTP(S) with libcurl: the record as JSON, or (format
 /// `ntfy`) a line of text with ntfy's Title, Priority and Tags headers. Any answer but
 /// 2xx, or none within the timeout, is a failure and is retried with backoff.
 /// Redirects are not followed, and only http and https are spoken.
-// @unchecked: the curl handle is used on the sink's worker thread only.
-final class WebhookSink: SinkEndpoint, @unchecked Sendable {
+final class WebhookSink: SinkEndpoint, Sendable {
     private let config: SinkConfig.Webhook
-    /// nil when libcurl could not be loaded (`loadFailure`).
-    private let curl: UnsafeMutableRawPointer?
+    /// The curl handle; nil when libcurl could not be loaded (`loadFailure`). Only the sink's
+    /// worker thread uses it, so its lock is never contended: it lets the compiler check that
+    /// the sink may be shared, and keeps every use of the handle inside one `withLock`.
+    private let curl: Mutex<UnsafeMutableRawPointer?>
     private let userAgent: String
 
     /// Loads libcurl (the first webhook sink does) and initialises it; why it could not
@@ -33,10 +35,10 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
         self.config = config
         self.clock = clock
         userAgent = "somniq/\(version)"
-        curl = Self.loadFailure == nil ? somniq_curl_easy_init() : nil
+        curl = Mutex(Self.loadFailure == nil ? somniq_curl_easy_init() : nil)
     }
 
-    deinit { if let curl { somniq_curl_easy_cleanup(curl) } }
+    deinit { curl.withLock { if let handle = $0 { somniq_curl_easy_cleanup(handle) } } }
 
     func start(wake: @escaping @Sendable () -> Void) {}
     func stop() {}
@@ -73,46 +75,49 @@ final class WebhookSink: SinkEndpoint, @unchecked Sendable {
     }
 
     func deliver(_ message: SinkMessage, until deadline: ContinuousClock.Instant?) throws(SinkFailure) {
-        guard let curl else { throw SinkFailure("cannot load libcurl: \(Self.loadFailure ?? "curl_easy_init failed")") }
         var ms = Int(config.timeoutSeconds * 1000)
         if let deadline { ms = min(ms, max(1, Int((clock.now.duration(to: deadline).inSeconds * 1000).rounded(.up)))) }
         let (body, extra) = Self.request(message, format: config.format)
-        var list: UnsafeMutablePointer<curl_slist>?
-        for h in extra + config.headers.sorted(by: { $0.key < $1.key }).map({ "\($0.key): \($0.value)" }) {
-            list = somniq_curl_slist_append(list, h)
-        }
-        defer { somniq_curl_slist_free_all(list) }
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
+        let headers = extra + config.headers.sorted(by: { $0.key < $1.key }).map({ "\($0.key): \($0.value)" })
         let bytes = Array(body.utf8)
-        let result: CURLcode = bytes.withUnsafeBufferPointer { b in
-            errorBuffer.withUnsafeMutableBufferPointer { e in
-                somniq_curl_easy_reset(curl)
-                _ = somniq_curl_set_string(curl, CURLOPT_URL, config.url)
-                _ = somniq_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-                _ = somniq_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
-                _ = somniq_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
-                _ = somniq_curl_set_long(curl, CURLOPT_POST, 1)
-                _ = somniq_curl_set_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: b.baseAddress))
-                _ = somniq_curl_set_long(curl, CURLOPT_POSTFIELDSIZE, b.count)
-                _ = somniq_curl_set_pointer(curl, CURLOPT_HTTPHEADER, list.map(UnsafeMutableRawPointer.init))
-                _ = somniq_curl_set_long(curl, CURLOPT_TIMEOUT_MS, ms)
-                _ = somniq_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(ms, 5000))
-                _ = somniq_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, e.baseAddress)
-                _ = somniq_curl_set_write_function(curl) { _, size, count, _ in size * count }
-                return somniq_curl_easy_perform(curl)
+        // What curl said: its result, the answer's status, and its error text (if any).
+        let done: (result: CURLcode, code: Int, said: [UInt8])? = curl.withLock { handle in
+            guard let curl = handle else { return nil }
+            var list: UnsafeMutablePointer<curl_slist>?
+            for h in headers { list = somniq_curl_slist_append(list, h) }
+            defer { somniq_curl_slist_free_all(list) }
+            var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
+            let result: CURLcode = bytes.withUnsafeBufferPointer { b in
+                errorBuffer.withUnsafeMutableBufferPointer { e in
+                    somniq_curl_easy_reset(curl)
+                    _ = somniq_curl_set_string(curl, CURLOPT_URL, config.url)
+                    _ = somniq_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+                    _ = somniq_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
+                    _ = somniq_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+                    _ = somniq_curl_set_long(curl, CURLOPT_POST, 1)
+                    _ = somniq_curl_set_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: b.baseAddress))
+                    _ = somniq_curl_set_long(curl, CURLOPT_POSTFIELDSIZE, b.count)
+                    _ = somniq_curl_set_pointer(curl, CURLOPT_HTTPHEADER, list.map(UnsafeMutableRawPointer.init))
+                    _ = somniq_curl_set_long(curl, CURLOPT_TIMEOUT_MS, ms)
+                    _ = somniq_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, min(ms, 5000))
+                    _ = somniq_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, e.baseAddress)
+                    _ = somniq_curl_set_write_function(curl) { _, size, count, _ in size * count }
+                    return somniq_curl_easy_perform(curl)
+                }
             }
+            var code = 0
+            if result == CURLE_OK { _ = somniq_curl_response_code(curl, &code) }
+            return (result, code, errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         }
+        guard let done else { throw SinkFailure("cannot load libcurl: \(Self.loadFailure ?? "curl_easy_init failed")") }
         let host = Self.hostOf(config.url)
-        guard result == CURLE_OK else {
-            let message = errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            let detail = message.isEmpty ? String(cString: somniq_curl_easy_strerror(result)) : String(decoding: message, as: UTF8.self)
+        guard done.result == CURLE_OK else {
+            let detail = done.said.isEmpty ? String(cString: somniq_curl_easy_strerror(done.result)) : String(decoding: done.said, as: UTF8.self)
             // No connection made: the service cannot have the request. Any other failure
             // (a timeout, a connection cut) may come after the service took it.
-            throw SinkFailure("POST to \(host) failed: \(detail)", unsent: result == CURLE_COULDNT_CONNECT)
+            throw SinkFailure("POST to \(host) failed: \(detail)", unsent: done.result == CURLE_COULDNT_CONNECT)
         }
-        var code = 0
-        _ = somniq_curl_response_code(curl, &code)
-        guard (200..<300).contains(code) else { throw SinkFailure("POST to \(host) answered HTTP \(code)") }
+        guard (200..<300).contains(done.code) else { throw SinkFailure("POST to \(host) answered HTTP \(done.code)") }
     }
 
     /// The URL's scheme and host, for messages: the path may hold a secret (an ntfy topic).
