@@ -447,3 +447,21 @@ private struct NarrowbandNoise {
     #expect(span.pattern == .temporalThree)
     #expect(abs(span.from - 5) < 0.05)
 }
+
+@Test func aBeeperThatComesNearerAndTurnsAwayIsNoSteadyAlarmButOneAtOneLevelIs() throws {
+    // A lorry's reversing beeper at a piezo's pitch, once a second: its level falls 4 dB over
+    // 12 s as it turns away (within the 6 dB a run's beeps may spread), then rises back as it
+    // returns. By the time it has beeped for 10 s it has changed by more than 3 dB: it is
+    // never an alarm, though over the whole V its fitted change comes back to nothing.
+    let beeps = every(1, from: 5, count: 25, length: 0.5)
+    func since(_ k: Int) -> Double { AlarmDetector.seconds(k) - 5 }
+    #expect(detect(beeps, hz: 2800, seconds: 32) { k in
+        let s = since(k)
+        return (Float(-4 * (s < 12 ? s / 12 : (24 - s) / 12)), 0)
+    } == nil)
+    // A fixed sounder's beeps at one level, bursts of noise lifting every third by 2 dB.
+    let span = try #require(detect(beeps, hz: 2800, seconds: 32) { k in
+        (Int(since(k)) % 3 == 0 ? 2 : 0, 0)
+    })
+    #expect(span.pattern == .steadyBeeps)
+}

@@ -89,6 +89,12 @@ struct AlarmTrack: Sendable {
         private(set) var count = 0, intervals = 0
         private(set) var period: Double = 0
         private(set) var cues = Sounder.Cues()
+        /// How its beeps' peaks trend (`Sounder.steadyLevelChangeDb`).
+        private var trend = Sounder.Trend()
+        /// Whether its level changed as a moving source's does by the time it had beeped long
+        /// enough to be an alarm: then it never is one, whatever its later beeps do (a lorry
+        /// that turned away and comes back).
+        private(set) var moving = false
         /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`) or the
         /// overtone of a sounder under the horn band (`AlarmDetector.isOvertone`): then it never
         /// becomes an alarm.
@@ -100,7 +106,10 @@ struct AlarmTrack: Sendable {
         /// followed too, for `beatsBetween`.
         private(set) var novel = false
 
-        init(_ b: Beep, novel: Bool) { first = b; last = b; count = 1; self.novel = novel; cues = Sounder.Cues(b) }
+        init(_ b: Beep, novel: Bool) {
+            first = b; last = b; count = 1; self.novel = novel; cues = Sounder.Cues(b)
+            trend.add(b.peakDb, at: 0)
+        }
 
         /// Whether `b` is the run's next beep: its pitch within `hornPitchTolerance`, its
         /// length within `steadyLengthTolerance`, its level within `Sounder.otherSoundDb` of
@@ -126,6 +135,7 @@ struct AlarmTrack: Sendable {
             last = b
             count += 1
             cues.add(b)
+            trend.add(b.peakDb, at: Float(Double(b.start - first.start) * AlarmDetector.frameSeconds))
         }
 
         /// Whether this run, rather than `other`, gives way to a new one at `frame`: the one
@@ -173,14 +183,15 @@ struct AlarmTrack: Sendable {
         }
 
         /// The frame of its first beep, once it has kept on for `hornSeconds` and
-        /// `steadyIntervals` intervals at a horn's pitch.
-        var found: Int? {
+        /// `steadyIntervals` intervals at a horn's pitch, at one level.
+        mutating func found() -> Int? {
             let span = Double(last.end - first.start) * AlarmDetector.frameSeconds
             // A beep lost in noise is forgiven once in every four intervals; blips that come
             // now and then at a multiple of some period are not a sounder's beeping.
-            guard novel, !other, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
+            guard novel, !other, !moving, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
                   AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz),
                   cues.areSoundersTones else { return nil }
+            guard abs(trend.change) <= Sounder.steadyLevelChangeDb else { moving = true; return nil }
             return first.start
         }
     }
@@ -497,10 +508,10 @@ struct AlarmTrack: Sendable {
         guard b.spread <= AlarmDetector.hornSpread, b.seconds >= AlarmDetector.steadyBeepSeconds else { return nil }
         if steadyRuns.0.continues(with: b) {
             steadyRuns.0.add(b)
-            return steadyRuns.0.found
+            return steadyRuns.0.found()
         } else if steadyRuns.1.continues(with: b) {
             steadyRuns.1.add(b)
-            return steadyRuns.1.found
+            return steadyRuns.1.found()
         }
         let run = SteadyRun(b, novel: start.map { Double($0 - firstFrame) * AlarmDetector.frameSeconds >= AlarmDetector.listeningSeconds } ?? false)
         if steadyRuns.0.yields(to: steadyRuns.1, at: b.start) { steadyRuns.0 = run } else { steadyRuns.1 = run }
