@@ -464,4 +464,8 @@ private struct NarrowbandNoise {
         (Int(since(k)) % 3 == 0 ? 2 : 0, 0)
     })
     #expect(span.pattern == .steadyBeeps)
+    // A door opened 5 s in: the sounder's level steps up 4 dB at once and holds there.
+    let stepped = try #require(detect(beeps, hz: 2800, seconds: 32) { k in (since(k) < 5 ? 0 : 4, 0) })
+    #expect(stepped.pattern == .steadyBeeps)
+    #expect(abs(stepped.from - 5) < 0.1)
 }

@@ -89,12 +89,13 @@ struct AlarmTrack: Sendable {
         private(set) var count = 0, intervals = 0
         private(set) var period: Double = 0
         private(set) var cues = Sounder.Cues()
-        /// How its beeps' peaks trend (`Sounder.steadyLevelChangeDb`).
+        /// How its beeps' peaks move over its first `hornSeconds` (`Sounder.steadyLevelChangeDb`).
         private var trend = Sounder.Trend()
-        /// Whether its level changed as a moving source's does by the time it had beeped long
-        /// enough to be an alarm: then it never is one, whatever its later beeps do (a lorry
-        /// that turned away and comes back).
-        private(set) var moving = false
+        /// Whether its level held as a fixed sounder's does over its first `hornSeconds`, judged
+        /// once, the first time it has beeped long enough to be an alarm; nil before. A run
+        /// whose level moved never is one, whatever its later beeps do (a lorry that turned
+        /// away and comes back).
+        private var heldItsLevel: Bool?
         /// Whether it was heard to be one note of a tune (`AlarmDetector.isTune`) or the
         /// overtone of a sounder under the horn band (`AlarmDetector.isOvertone`): then it never
         /// becomes an alarm.
@@ -135,7 +136,8 @@ struct AlarmTrack: Sendable {
             last = b
             count += 1
             cues.add(b)
-            trend.add(b.peakDb, at: Float(Double(b.start - first.start) * AlarmDetector.frameSeconds))
+            let since = Double(b.start - first.start) * AlarmDetector.frameSeconds
+            if since <= AlarmDetector.hornSeconds { trend.add(b.peakDb, at: Float(since)) }
         }
 
         /// Whether this run, rather than `other`, gives way to a new one at `frame`: the one
@@ -188,11 +190,11 @@ struct AlarmTrack: Sendable {
             let span = Double(last.end - first.start) * AlarmDetector.frameSeconds
             // A beep lost in noise is forgiven once in every four intervals; blips that come
             // now and then at a multiple of some period are not a sounder's beeping.
-            guard novel, !other, !moving, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
+            guard novel, !other, heldItsLevel != false, intervals >= AlarmDetector.steadyIntervals, count - 1 - intervals <= max(1, intervals / 4), span >= AlarmDetector.hornSeconds,
                   AlarmDetector.steadyPeriod.contains(period), AlarmDetector.hornHz.contains(first.hz),
                   cues.areSoundersTones else { return nil }
-            guard abs(trend.change) <= Sounder.steadyLevelChangeDb else { moving = true; return nil }
-            return first.start
+            if heldItsLevel == nil { heldItsLevel = abs(trend.drift) <= Sounder.steadyLevelChangeDb }
+            return heldItsLevel == true ? first.start : nil
         }
     }
     /// The last seven coarse beeps, newest last (for `heardToStart`).

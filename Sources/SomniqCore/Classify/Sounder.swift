@@ -65,31 +65,63 @@ enum Sounder {
     static let shortestTopFrames = 3
     /// A fixed sounder's beeps keep one level: its drive is the same at every beep, and
     /// nothing between it and the microphone moves. A source that comes nearer or turns away
-    /// changes level with its distance (the inverse-square law): 3 dB is its distance changed
-    /// by a factor of 1.4, a lorry reversing and turning in the street. The change is the
-    /// fitted slope of the beeps' peaks over the run's span (`Trend`); bursts of noise lift
-    /// single peaks, which move it little. Measured on the battery (seeds 1-3): every steady
-    /// alarm found changed by 2.13 dB at most over its first 10 s; the reversing beepers and
-    /// quickening alarm clocks raised as steady alarms, by 3.23-5.72 dB.
+    /// changes level with its distance (the inverse-square law), gradually: 3 dB is its
+    /// distance changed by a factor of 1.4, a lorry reversing and turning in the street. The
+    /// change is that of a line fitted to the beeps' peaks over the run's first `hornSeconds`
+    /// (`Trend.drift`), where a line fits them better than a step: a door opened or a person
+    /// turning their head changes a fixed sounder's level at once, and bursts of noise lift
+    /// single peaks. Measured on the battery (seeds 1-3): every steady alarm found changed by
+    /// 2.13 dB at most over its first 10 s; the reversing beepers and quickening alarm clocks
+    /// raised as steady alarms, by 3.23-5.72 dB.
     static let steadyLevelChangeDb: Float = 3
 }
 
 extension Sounder {
-    /// How the peaks of a run of beeps trend: a least-squares line through each beep's peak
-    /// over its start, seconds from the first beep's.
+    /// How the peaks of a run of beeps move: each beep's peak at its start (seconds from the
+    /// first beep's), for the first 64 beeps (a steady run's first 10 s hold 34 at most).
     struct Trend: Sendable, Equatable {
-        private var n: Float = 0, sumT: Float = 0, sumTT: Float = 0, sumL: Float = 0, sumTL: Float = 0
-        private var last: Float = 0
+        private var levels = SIMD64<Float>(repeating: 0), times = SIMD64<Float>(repeating: 0)
+        private(set) var count = 0
 
         mutating func add(_ level: Float, at seconds: Float) {
-            n += 1; sumT += seconds; sumTT += seconds * seconds; sumL += level; sumTL += seconds * level
-            last = seconds
+            guard count < SIMD64<Float>.scalarCount else { return }
+            levels[count] = level; times[count] = seconds
+            count += 1
         }
 
-        /// The line's rise (dB) from the first beep to the last; 0 before two beeps.
-        var change: Float {
-            let variance = sumTT - sumT * sumT / max(n, 1)
-            return variance > 0 ? (sumTL - sumT * sumL / n) / variance * last : 0
+        /// The rise (dB, from the first beep to the last) of the least-squares line through the
+        /// peaks, when it fits them better than the best step (two levels, one before some beep
+        /// and one from it on); 0 when a step fits as well, or before three beeps.
+        var drift: Float {
+            guard count >= 3 else { return 0 }
+            let n = Float(count)
+            var sumT: Float = 0, sumL: Float = 0
+            for k in 0..<count { sumT += times[k]; sumL += levels[k] }
+            let (meanT, meanL) = (sumT / n, sumL / n)
+            var varT: Float = 0, cov: Float = 0
+            for k in 0..<count { varT += (times[k] - meanT) * (times[k] - meanT); cov += (times[k] - meanT) * (levels[k] - meanL) }
+            guard varT > 0 else { return 0 }
+            let slope = cov / varT
+            var line: Float = 0
+            for k in 0..<count {
+                let r = levels[k] - meanL - slope * (times[k] - meanT)
+                line += r * r
+            }
+            var step = Float.infinity
+            for split in 1..<count {
+                step = min(step, Self.squares(levels, 0..<split) + Self.squares(levels, split..<count))
+            }
+            return line < step ? slope * (times[count - 1] - times[0]) : 0
+        }
+
+        /// The sum of the squared deviations of `levels` over `range` from their mean.
+        private static func squares(_ levels: SIMD64<Float>, _ range: Range<Int>) -> Float {
+            var sum: Float = 0
+            for k in range { sum += levels[k] }
+            let mean = sum / Float(range.count)
+            var squares: Float = 0
+            for k in range { squares += (levels[k] - mean) * (levels[k] - mean) }
+            return squares
         }
     }
 
