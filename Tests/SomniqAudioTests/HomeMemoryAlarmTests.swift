@@ -55,9 +55,11 @@ import Testing
 /// The case a held-out home met (issue 48): snores heard as other classes, marked "it was
 /// snoring", and a real scream near them. With every window of a night's snore train
 /// remembered as "not this, it was snoring" for every class, at a radius that takes in
-/// everything, the scene's scream still alerts as a scream, glass as glass, the breathing
-/// pause as one and the smoke alarm as one (each trace saying the likeness, the alert kept),
-/// while a dog's bark and a cough are held back and logged as snoring, as the marks say.
+/// everything, the scene's scream still alerts as a scream, glass as glass and the smoke alarm
+/// as one (each trace saying the likeness, the alert kept), while a dog's bark and a cough are
+/// held back and logged as snoring, as the marks say. The scene holds no breathing pause: the
+/// glass 4.4 s after its snore train breaks the 10 s of quiet a pause must be heard to have
+/// (`SnoreTrain`); `HomeMemoryTests` keep a pause from being held back.
 @Test(.enabled(if: Paths.corpusTestsRun, "needs ../shared/corpus beside the clone"))
 func aRealScreamNearSnoresMarkedItWasSnoringStillAlertsAsAScream() throws {
     let dir = temporaryDirectory()
@@ -85,7 +87,8 @@ func aRealScreamNearSnoresMarkedItWasSnoringStillAlertsAsAScream() throws {
         out.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }.filter { $0["kind"] == .string("event_start") }
     }
     let before = starts(plain.stdout), after = starts(taught.stdout)
-    for c in ["scream", "glass_break", "breathing_pause", "smoke_alarm"] {
+    #expect(!before.contains { $0["class"] == .string("breathing_pause") })
+    for c in ["scream", "glass_break", "smoke_alarm"] {
         let was = before.filter { $0["class"] == .string(c) }, now = after.filter { $0["class"] == .string(c) }
         #expect(!was.isEmpty && was.allSatisfy { $0["alert"] == .bool(true) }, "\(c) alerts without the memory")
         #expect(now.map { $0["onset_s"] } == was.map { $0["onset_s"] }, "\(c): the same events")

@@ -322,7 +322,8 @@ public struct Classifier: Sendable {
         // 2.5 s from this window's start is a roll of thunder or a tune, and ends no pause;
         // the next burst that does not run on may (`SnoreTrain`). The pause's 10 s must be
         // heard: a window in which other sound stands out and goes on as a snore's must
-        // (11 dB over the floor in 25 % of the window, `Snoring`) could hold a snore unheard.
+        // (its loudest 11 dB over the floor, as a snore's band rises at least, and a quarter of its
+        // short frames 6 dB over it, as a snore's sound fills at most: `Snoring`) could hold a snore unheard.
         s[.breathingPause] = snore.pause
         // Snores come with breaths: during a snore train the breaths belong to it.
         s[.breathing] = breathing * (1 - snore.snoring)
