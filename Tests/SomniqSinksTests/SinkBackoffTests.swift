@@ -59,6 +59,16 @@ struct SinkBackoffTests {
         return w
     }
 
+    /// A test notification through the sinks of `config` (a configuration's text), sent on a
+    /// thread of its own while the test moves `clock`: the answers wait up to `timeout` of it.
+    func sendingATest(_ config: String, timeout: Duration, clock: TestClock) throws -> OnItsOwnThread<[SinkHub.TestResult]> {
+        let sinks = try DaemonConfig.parse(config, file: "config.json").sinks
+        return OnItsOwnThread {
+            SinkHub.sendTest(sinks, room: "nursery", profile: .balanced, version: "test", time: "2026-11-29T04:00:00.000Z",
+                             timeout: timeout, logger: Logger(label: "test"), clock: clock)
+        }
+    }
+
     @Test func aFailedDeliveryIsRetriedAfterOneTwoFourSeconds() throws {
         let clock = TestClock()
         let endpoint = Flaky(clock: clock, failures: 3)
@@ -119,13 +129,9 @@ struct SinkBackoffTests {
     /// 0, 0.5 and 1.5 s of it, and the result says the 1.5 s it took, exactly.
     @Test func aTestNotificationsRetriesAreOnItsClock() throws {
         let closed = try freePort()
-        let sinks = try DaemonConfig.parse(#"{"sinks": [{"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\#(closed)/"}]}"#,
-                                           file: "config.json").sinks
         let clock = TestClock()
-        let test = OnItsOwnThread {
-            SinkHub.sendTest(sinks, room: "nursery", profile: .balanced, version: "test", time: "2026-11-29T04:00:00.000Z",
-                             timeout: .seconds(3), logger: Logger(label: "test"), clock: clock)
-        }
+        let test = try sendingATest(#"{"sinks": [{"type": "webhook", "name": "dead", "url": "http://127.0.0.1:\#(closed)/"}]}"#,
+                                    timeout: .seconds(3), clock: clock)
         // The wait for the answers, and the sink's pause after its first attempt.
         try #require(clock.waitForWaiters(2))
         clock.advance(.milliseconds(499))
@@ -149,13 +155,9 @@ struct SinkBackoffTests {
         let pids = dir + "/pids", program = dir + "/hang.sh"
         try "#!/bin/sh\ntrap '' TERM\nsleep 300 &\necho $$ $! > \(pids)\nwait\n".write(toFile: program, atomically: true, encoding: .utf8)
         #expect(chmod(program, 0o755) == 0)
-        let sinks = try DaemonConfig.parse(#"{"sinks": [{"type": "exec", "name": "hang", "command": ["\#(program)"], "timeout_s": 300}]}"#,
-                                           file: "config.json").sinks
         let clock = TestClock()
-        let test = OnItsOwnThread {
-            SinkHub.sendTest(sinks, room: "nursery", profile: .balanced, version: "test", time: "2026-11-29T04:00:00.000Z",
-                             timeout: .seconds(300), logger: Logger(label: "test"), clock: clock)
-        }
+        let test = try sendingATest(#"{"sinks": [{"type": "exec", "name": "hang", "command": ["\#(program)"], "timeout_s": 300}]}"#,
+                                    timeout: .seconds(300), clock: clock)
         // The wait for the answers, and the sink's for its program.
         try #require(clock.waitForWaiters(2))
         try waitUntil(timeout: 60) { ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").hasSuffix("\n") }
