@@ -146,6 +146,25 @@ struct SinkBackoffTests {
         #expect(results.first?.failure?.contains("127.0.0.1:\(closed)") == true, "\(results)")
     }
 
+    /// A sink still busy `grace` past a test notification's timeout is answered for then, on
+    /// its clock: a webhook that never answers (its libcurl timeout is what is left of the
+    /// 300 s, real time) is said not to have answered at 302 s of the clock, not 1 ms sooner.
+    @Test func aSinkStillBusyAfterTheTimeoutAndGraceIsAnsweredFor() throws {
+        let port = try freePort()
+        let hung = try startHangingServer(port: port)
+        defer { hung.stop() }
+        let clock = TestClock()
+        let test = try sendingATest(#"{"sinks": [{"type": "webhook", "name": "hung", "url": "http://127.0.0.1:\#(port)/", "timeout_s": 300}]}"#,
+                                    timeout: .seconds(300), clock: clock)
+        try #require(clock.waitForWaiters(1))   // the wait for the answers
+        clock.advance(.seconds(302) - .milliseconds(1))
+        try #require(clock.waitForWaiters(1))
+        #expect(!test.finished)
+        clock.advance(.milliseconds(1))
+        let results = test.value
+        #expect(results.map(\.failure) == ["no answer within 302 s"] && results.map(\.seconds) == [302], "\(results)")
+    }
+
     /// An exec program's timeout and its kill grace are waits on the sink's clock, with no
     /// poll: a program that ignores SIGTERM, and the child it started, run on 1 ms short of
     /// `timeout_s` and 1 ms short of the 0.5 s grace after it, and are gone at its end.

@@ -175,21 +175,36 @@ package final class Broker {
 }
 
 /// A real HTTP server (Python's http.server) that records each POST as one JSON line
-/// on its standard output: path, headers, body; it answers each with `status`.
-package func startWebhookServer(port: Int, status: Int = 200) throws -> LineRecorder {
+/// on its standard output: path, headers, body; it answers each with `status`. With
+/// `holding` (a path where it makes a FIFO), the first answer waits, once its line is
+/// recorded, until the test opens that FIFO for writing and closes it (`release(_:)`).
+package func startWebhookServer(port: Int, status: Int = 200, holding: String? = nil) throws -> LineRecorder {
     let script = """
     import http.server, json, sys
+    held = sys.argv[3:]
     class H(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
             print(json.dumps({"path": self.path, "headers": dict(self.headers), "body": body.decode()}), flush=True)
+            try: fifo = held.pop()
+            except IndexError: fifo = None
+            if fifo:
+                with open(fifo) as f: f.read()
             self.send_response(int(sys.argv[2])); self.end_headers()
         def log_message(self, *a): pass
     http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
     """
-    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)", "\(status)"])
+    if let holding { guard mkfifo(holding, 0o600) == 0 else { throw POSIXError(.EEXIST) } }
+    let r = try LineRecorder("/usr/bin/python3", ["-c", script, "\(port)", "\(status)"] + (holding.map { [$0] } ?? []))
     try waitUntil(timeout: 5) { connects(port: port) }
     return r
+}
+
+/// Lets a webhook server started `holding` this FIFO answer its held request: opens the
+/// FIFO for writing (waiting for the server to open it) and closes it, its end of file.
+package func release(_ fifo: String) throws {
+    guard let handle = FileHandle(forWritingAtPath: fifo) else { throw POSIXError(.ENOENT) }
+    handle.closeFile()
 }
 
 /// A server that accepts connections and never answers: a hung endpoint.
