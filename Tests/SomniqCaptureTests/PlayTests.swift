@@ -30,6 +30,21 @@ private final class ShortReads: PeriodReader {
     func close() {}
 }
 
+/// A device that sends a period and then goes away (a USB microphone pulled out).
+private final class VanishingReads: PeriodReader {
+    let periodFrames = 1600
+    private var given = false
+
+    func readPeriod(into out: UnsafeMutableBufferPointer<Float>) throws(CaptureError) -> AlsaCapture.Read? {
+        guard !given else { throw CaptureError(kind: .failed, device: "flaky", message: "went away") }
+        given = true
+        for i in 0..<periodFrames { out[i] = 0.5 }
+        return AlsaCapture.Read(frames: periodFrames, overrunFrames: 0)
+    }
+
+    func close() {}
+}
+
 /// `somniq run --play FILE`: a recording heard through the live path at real time, and a
 /// capture source whose reads come short never hands on audio twice.
 @Suite(.serialized) struct PlayTests {
@@ -82,10 +97,10 @@ private final class ShortReads: PeriodReader {
         try readReturns(after: .milliseconds(50), "0.3 s")
     }
 
-    /// A device that cannot be opened is tried again after 1 s, then 2 s, of the source's
-    /// clock (a test's here, stepped by hand on a thread of its own), not sooner; it is
-    /// said lost once.
-    @Test func aDeviceIsTriedAgainAfterOneThenTwoSecondsOfItsClock() async throws {
+    /// A device that cannot be opened, or that goes away while it is listened to, is tried
+    /// again after 1 s, then 2 s, of the source's clock (a test's here, stepped by hand on a
+    /// thread of its own), not sooner; it is said lost once.
+    @Test(arguments: [false, true]) func aDeviceIsTriedAgainAfterOneThenTwoSecondsOfItsClock(vanishing: Bool) async throws {
         let clock = TestClock()
         let opens = Mutex(0)
         let source = CaptureSource(device: "flaky", clock: clock) { () throws(CaptureError) in
@@ -93,6 +108,7 @@ private final class ShortReads: PeriodReader {
                 n += 1
                 return n
             }
+            if n == 1 && vanishing { return VanishingReads() }
             if n < 3 { throw CaptureError(kind: .failed, device: "flaky", message: "not there") }
             return ShortReads(total: 100)
         }
@@ -114,10 +130,10 @@ private final class ShortReads: PeriodReader {
             case .listening: events.append("listening")
             case .samples, .overrun: break
             }
-            if events.last == "listening" { break }
+            if events.last == "listening" && events.contains("lost") { break }
         }
         source.close()
-        #expect(events == ["lost", "listening"])
+        #expect(events == (vanishing ? ["listening", "lost", "listening"] : ["lost", "listening"]))
         #expect(steps.value == [1, 2], "opened before its wait was over")
         #expect(opens.withLock { $0 } == 3)
     }
