@@ -489,6 +489,25 @@ import SomniqCore
         #expect(!sockets[5].closedByServer)
     }
 
+    /// /healthz asked `every` seconds for `seconds`, once the slow clients already started have
+    /// all connected (1.5 s on): how long each answer took, and what was not a 200. Real time,
+    /// as the load is: the sleeps are the probes' pace.
+    func probeHealth(_ server: Served, for seconds: Double, every: Double, timeout: Double) -> (took: [Double], failed: [String]) {
+        Thread.sleep(forTimeInterval: 1.5)
+        var took: [Double] = [], failed: [String] = []
+        let end = Date(timeIntervalSinceNow: seconds)
+        while Date() < end {
+            let asked = Date()
+            do {
+                let r = try fetch(server.base + "/healthz", timeout: timeout)
+                if r.status != 200 { failed.append("\(r.status) \(r.text)") }
+            } catch { failed.append("\(error)") }
+            took.append(Date().timeIntervalSince(asked))
+            Thread.sleep(forTimeInterval: every)
+        }
+        return (took, failed)
+    }
+
     /// 80 slow clients on loopback (a request head a line a second each, never ended,
     /// opened again when closed) for 8 s do not blind /healthz: every probe, one every
     /// 0.2 s from the same address, is answered 200 within 1 s; no slow connection is held
@@ -498,19 +517,7 @@ import SomniqCore
         let server = try Served(log, clips: clips)
         defer { server.stop() }
         let clients = SlowClients(port: server.port, count: 80, every: 1, seconds: 8)
-        // Real time, as the load is: every one has connected, and /healthz is probed at a pace.
-        Thread.sleep(forTimeInterval: 1.5)
-        var took: [Double] = [], failed: [String] = []
-        let end = Date(timeIntervalSinceNow: 6)
-        while Date() < end {
-            let asked = Date()
-            do {
-                let r = try fetch(server.base + "/healthz", timeout: 3)
-                if r.status != 200 { failed.append("\(r.status) \(r.text)") }
-            } catch { failed.append("\(error)") }
-            took.append(Date().timeIntervalSince(asked))
-            Thread.sleep(forTimeInterval: 0.2)   // the probes' real pace
-        }
+        let (took, failed) = probeHealth(server, for: 6, every: 0.2, timeout: 3)
         let tally = clients.finished()
         let worst = took.max() ?? 0
         print("80 slow clients for 8 s: /healthz answered \(took.count - failed.count) of \(took.count), the slowest in \(Int(worst * 1000)) ms;"
@@ -538,19 +545,7 @@ import SomniqCore
         let huge = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources,
                                kind: .bodies(path: path, length: 1_000_000_000))
         let long = SlowClients(port: server.port, count: bodies / 2, every: 1, seconds: 10, sources: sources, kind: .bodies(path: path, length: 10_000))
-        // Real time, as the load is: every one has connected, and /healthz is probed at a pace.
-        Thread.sleep(forTimeInterval: 1.5)
-        var took: [Double] = [], failed: [String] = []
-        let end = Date(timeIntervalSinceNow: 8)
-        while Date() < end {
-            let asked = Date()
-            do {
-                let r = try fetch(server.base + "/healthz", timeout: 5)
-                if r.status != 200 { failed.append("\(r.status) \(r.text)") }
-            } catch { failed.append("\(error)") }
-            took.append(Date().timeIntervalSince(asked))
-            Thread.sleep(forTimeInterval: 0.25)   // the probes' real pace
-        }
+        let (took, failed) = probeHealth(server, for: 8, every: 0.25, timeout: 5)
         let (h, g, l) = (heads.finished(), huge.finished(), long.finished())
         let worst = took.max() ?? 0
         print("\(bodies == 0 ? 400 : 300) slow clients from \(addresses) address(es) for 10 s: /healthz answered \(took.count - failed.count) of \(took.count),"
