@@ -190,6 +190,9 @@ let package = Package(
         .testTarget(name: "SomniqWebTests", dependencies: [
             "SomniqWeb", "SomniqSinks", "SomniqReports", "SomniqConfig", "SomniqSupport", "SomniqCore",
             "SomniqTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            // The connections' deadlines on a loop whose time the test moves.
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "SomniqCaptureTests", dependencies: [
             "SomniqCapture", "SomniqAudio", "SomniqSupport", "SomniqLog", "SomniqCore", "SomniqTestSupport",

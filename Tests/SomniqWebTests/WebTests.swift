@@ -459,7 +459,9 @@ import SomniqCore
             slow.send("X-Slow-\(line): 1\r\n")
             if line == 10 { late.send("Host: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n") }
         }
-        #expect(closedAfter.map { $0 >= 4.75 && $0 <= 5.75 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
+        // Not before its 5 s (a timer may fire late on a loaded machine, never early; the 5 s
+        // to the millisecond are ConnectionLimitsTests'); the 8 s of the loop guard against a hang.
+        #expect(closedAfter.map { $0 >= 4.75 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
         let reply = late.readToEnd(timeout: 1)
         #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("ok: serving \(log)\n"), "\(reply.prefix(60))")
     }
@@ -481,9 +483,8 @@ import SomniqCore
         }
         try waitUntil(timeout: 5) { sockets.prefix(4).allSatisfy(\.closedByServer) }
         #expect(sockets.map(\.closedByServer) == Array(repeating: true, count: 4) + Array(repeating: false, count: 8))
-        let asked = Date()
+        // At once: within the fetch's 3 s, where a place freed by a slow head's 5 s comes later.
         #expect(try fetch(server.base + "/healthz", timeout: 3).status == 200)
-        #expect(Date().timeIntervalSince(asked) < 1)
         try waitUntil(timeout: 5) { sockets[4].closedByServer }
         #expect(sockets[4].closedByServer, "the request took the place of the connection waiting longest")
         #expect(!sockets[5].closedByServer)
@@ -570,21 +571,22 @@ import SomniqCore
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(length)\r\n\r\n"
         }
         let huge = try LoopbackSocket(port: server.port)
-        var asked = Date()
         huge.send(head(1_000_000_000) + "severity=mild")
+        // At once: within the read's 3 s, where a body awaited would be answered 408 at 5 s.
         let refused = huge.readToEnd(timeout: 3)
         #expect(refused.hasPrefix("HTTP/1.1 413 ") && refused.hasSuffix("the body is larger than 16 KB, the most a form of this page holds\n"),
                 "\(refused.prefix(200))")
-        #expect(Date().timeIntervalSince(asked) < 1, "refused after \(Date().timeIntervalSince(asked)) s")
 
         let short = try LoopbackSocket(port: server.port)
-        asked = Date()
+        let asked = Date()
         short.send(head(100) + "severity=mild")
         let reply = short.readToEnd(timeout: 8)
         let took = Date().timeIntervalSince(asked)
         #expect(reply.hasPrefix("HTTP/1.1 408 ") && reply.lowercased().contains("connection: close")
                     && reply.hasSuffix("the request's body did not arrive whole within 5 s of its head\n"), "\(reply.prefix(200))")
-        #expect(took >= 4.5 && took < 6.5, "answered after \(took) s")
+        // Not before its 5 s (late under load, never early; the 5 s to the millisecond are
+        // ConnectionLimitsTests'); the read's 8 s guard against a hang.
+        #expect(took >= 4.5, "answered after \(took) s")
         #expect(try fetch(server.base + "/healthz").status == 200)
     }
 
@@ -616,7 +618,8 @@ import SomniqCore
         }
         let text = String(decoding: reply, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 401 ") && text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(text)")
-        #expect(closedAfter.map { $0 >= 4.5 && $0 < 6.5 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
+        // Not before the body's 5 s (late under load, never early); the loop's 8 s guard against a hang.
+        #expect(closedAfter.map { $0 >= 4.5 } == true, "closed after \(closedAfter.map { "\($0) s" } ?? "more than 8 s")")
     }
 
     /// A POST whose client ends its side of the connection before the body is whole is not
@@ -627,13 +630,13 @@ import SomniqCore
         let server = try Served(log, clips: clips)
         defer { server.stop() }
         let socket = try LoopbackSocket(port: server.port)
-        let asked = Date()
         socket.send("POST /night/2026-11-22/episode HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://127.0.0.1:\(server.port)\r\n"
                     + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nseverity=mild")
         shutdown(socket.fd, Int32(SHUT_WR))
         let reply = socket.readToEnd(timeout: 3)
         #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 400 ") && reply.hasSuffix("the request's body ended before the length its head gave\n"), "\(reply.suffix(200))")
-        #expect(Date().timeIntervalSince(asked) < 1)
+        // At once: closed within the read's 3 s, where a body awaited would be answered at 5 s.
+        #expect(socket.closedByServer)
     }
 
     /// A request with two Origin headers is refused (400), as one with two Hosts is: the
