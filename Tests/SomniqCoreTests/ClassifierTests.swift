@@ -117,6 +117,21 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     #expect(scores[4][.dogBark] < 0.3)
 }
 
+@Test func aShrillCallInABoutOfLaughterIsTheLaughsButAScreamAfterOneLaughingWindowIsAScream() {
+    // Two windows of "ha"s, then a window of one shrill, sustained call: still the laugh's.
+    func laugh(_ i: Int) -> WindowFeatures {
+        var f = shout(i)
+        f.loudRunSeconds = 0.1; f.loudBursts = 4; f.f0Hz = 400
+        return f
+    }
+    #expect(Rules(laugh(4)).laughter >= Arbitration.heard && Rules(shout(6)).scream >= 0.7)
+    let bout = decide((0..<4).map(silence) + [laugh(4), laugh(5), shout(6)] + (7..<12).map(silence))
+    #expect(bout[6][.scream] == 0, "\((4..<8).map { bout[$0][.scream] })")
+    // A scream whose onset broke into bursts in one window only: a scream.
+    let scream = decide((0..<5).map(silence) + [laugh(5), shout(6)] + (7..<12).map(silence))
+    #expect(scream[6][.scream] >= 0.7, "\((4..<8).map { scream[$0][.scream] })")
+}
+
 /// A snore: a low, rough burst standing 20 dB out of the floor below 300 Hz.
 private func snore(_ i: Int) -> WindowFeatures {
     var f = window(i, snr: 22, share: [0.45, 0.3, 0.15, 0.1, 0, 0, 0, 0])
