@@ -172,6 +172,10 @@ struct Run: AsyncParsableCommand {
             case .device: throw fail("\(error)", Exit.unavailable)
             }
         }
+        // What starting touched once (the argument parser, the configuration's readers, the
+        // rules, FFTW's planner) goes before the device is opened; listening maps back the
+        // code it runs (docs/ARCHITECTURE.md, "Lean").
+        StartupPages.release()
         // SIGTERM and SIGINT shut the group down gracefully: the session closes open events,
         // writes session_end and lets the sinks deliver.
         // A group shuts its services down in reverse order, each after the one before has
