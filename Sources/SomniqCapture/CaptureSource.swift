@@ -106,6 +106,9 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
 
     private func open() throws(CaptureError) {
         let capture = try opener()
+        // What opening touched once (ALSA's configuration, a plugin's client, the libraries
+        // it loaded) goes; reading maps back the code it runs (docs/ARCHITECTURE.md, "Lean").
+        StartupPages.release()
         // Its blocks are stamped on the machine's clock, whatever `clock` is: the daemon
         // measures a block's wait in the queue on it (`SessionService.hear`).
         let reader = CaptureThread(capture: capture)

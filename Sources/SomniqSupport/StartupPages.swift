@@ -3,40 +3,34 @@ import Glibc
 
 /// The pages of code that starting a daemon touches once and listening never again: the
 /// argument parser, the configuration's readers, FFTW's planner (which touches every solver
-/// it registers, all of FFTW's code). The kernel keeps each page a process touched resident
-/// in it, and the 64 kB around it (its fault-around), until the machine runs short of memory.
+/// it registers, all of FFTW's code), opening the device (ALSA's configuration, a plugin's
+/// client). The kernel keeps each page a process touched resident in it, and the 64 kB
+/// around it (its fault-around), until the machine runs short of memory.
 public enum StartupPages {
     /// Lets the pages of every loaded file's segments that are never written (code and
     /// read-only data, the program's and its libraries') go from the process: they stay in
     /// the page cache, and a page touched again is mapped again by a minor fault. Segments
     /// that are written (data, and the read-only data the dynamic linker relocated) are left
-    /// as they are: their pages are the process's own copies. Returns the bytes of the
-    /// segments let go (whole pages within them), resident or not.
-    @discardableResult
-    public static func release() -> Int {
-        var released = 0
-        _ = withUnsafeMutablePointer(to: &released) { total in
-            somniq_each_loaded_object({ object, _, context in
-                guard let object = object?.pointee, let context else { return 0 }
-                // The program (no name) and the libraries (absolute paths); not the vDSO.
-                if let name = object.name, name[0] != 0, name[0] != CChar(UInt8(ascii: "/")) { return 0 }
-                let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-                for i in 0..<Int(object.count) {
-                    let header = object.headers[i]
-                    guard header.p_type == UInt32(PT_LOAD), header.p_flags & UInt32(PF_W) == 0 else { continue }
-                    // Only the pages wholly inside the segment: one it shares with a written
-                    // segment holds that segment's writes.
-                    let first = UInt(object.address) + UInt(header.p_vaddr)
-                    let start = (first + page - 1) / page * page
-                    let end = (first + UInt(header.p_memsz)) / page * page
-                    guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
-                    if madvise(address, Int(end - start), MADV_DONTNEED) == 0 {
-                        context.assumingMemoryBound(to: Int.self).pointee += Int(end - start)
-                    }
-                }
-                return 0
-            }, total)
-        }
-        return released
+    /// as they are: their pages are the process's own copies (a debugger's breakpoints,
+    /// written into code, are lost).
+    public static func release() {
+        somniq_each_loaded_object({ object, _, _ in
+            guard let object = object?.pointee else { return 0 }
+            // The program (no name) and the libraries (absolute paths); not the vDSO.
+            if let name = object.name, name[0] != 0, name[0] != CChar(UInt8(ascii: "/")) { return 0 }
+            let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+            for i in 0..<Int(object.count) {
+                let header = object.headers[i]
+                guard header.p_type == UInt32(PT_LOAD), header.p_flags & UInt32(PF_W) == 0 else { continue }
+                // Only the pages wholly inside the segment: one it shares with a written
+                // segment holds that segment's writes.
+                let first = UInt(object.address) + UInt(header.p_vaddr)
+                let start = (first + page - 1) / page * page
+                let end = (first + UInt(header.p_memsz)) / page * page
+                guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
+                madvise(address, Int(end - start), MADV_DONTNEED)
+            }
+            return 0
+        }, nil)
     }
 }

@@ -18,15 +18,11 @@ private func residentPages() throws -> Int {
 
 @Test func startupPagesLetTheCodeGoAndKeepWhatWasWritten() throws {
     writtenAtRun = 41
-    let page = sysconf(Int32(_SC_PAGESIZE))
     let before = try residentPages()
-    let released = StartupPages.release()
+    StartupPages.release()
     let after = try residentPages()
-    // The test binary's code alone spans megabytes, most of it touched by now.
-    #expect(released >= 1 << 20)
-    #expect(released % page == 0)
-    #expect(after < before)
+    // The test binary's code alone is megabytes, much of it run by now: a megabyte goes at least.
+    #expect(before - after >= (1 << 20) / sysconf(Int32(_SC_PAGESIZE)))
     // Written data is the process's own: kept. Code and read-only data come back where run.
     #expect(writtenAtRun == 41)
-    #expect(StartupPages.release() == released)
 }
