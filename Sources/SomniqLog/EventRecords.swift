@@ -173,11 +173,17 @@ extension LogRecord {
     ///
     /// `{"like": "r1795401000-e3", "label": "not", "at": "2026-11-22T23:40:05.000Z", "distance": 0.4}`
     /// `{"like": "r1795401000-e5", "label": "snoring", "from": "e7", "at": "2026-11-22T23:52:10.500Z", "distance": 0.3}`
+    /// `{"like": "r1795401000-e8", "label": "right", "class": "dog_bark", "at": "2026-11-22T23:58:00.000Z", "distance": 0.2}`
+    /// (the last: held back as much nearer a sound marked right as `class` than any marked
+    /// right as its own, `HomeMemory.confirmedAs`).
     public struct Home: Sendable, Equatable {
         /// The id of the event marked, as its `event_start` named it.
         public var like: String
-        /// The label it was given: `not`, or the class it was said to be (`snoring`).
+        /// The label it was given: `not`, the class it was said to be (`snoring`), or `right`
+        /// (a sound marked right as `confirmed`).
         public var label: String
+        /// With `label` `right`: the class that sound was marked right as.
+        public var confirmed: SoundClass?
         /// The event this one re-classifies (the event logged as `label`'s class).
         public var from: String?
         /// ISO 8601 UTC of the marked event's onset (live sessions).
@@ -188,7 +194,8 @@ extension LogRecord {
 
         init(_ m: HomeMemory.Match) {
             like = m.eventID
-            label = m.was?.rawValue ?? HomeMemory.Kind.not.rawValue
+            label = m.confirmed != nil ? HomeMemory.Kind.right.rawValue : m.was?.rawValue ?? HomeMemory.Kind.not.rawValue
+            confirmed = m.confirmed
             from = m.from
             at = m.at
             distance = Double(m.distance).asLogged()
@@ -202,6 +209,7 @@ extension LogRecord {
             guard let like = r.string("like"), let label = r.string("label"), let distance = r.number("distance") else { return nil }
             self.like = like
             self.label = label
+            confirmed = label == HomeMemory.Kind.right.rawValue ? r.string("class").flatMap(SoundClass.init(rawValue:)) : nil
             from = r.string("from")
             at = r.string("at")
             self.distance = distance
@@ -210,6 +218,7 @@ extension LogRecord {
 
         var json: JSONValue {
             var m: [(String, JSONValue)] = [("like", .string(like)), ("label", .string(label))]
+            m.append("class", confirmed.map { JSONValue.string($0.rawValue) })
             m.append("from", from.map(JSONValue.string))
             m.append("at", at.map(JSONValue.string))
             m.append(("distance", .rounded(distance, 3)))

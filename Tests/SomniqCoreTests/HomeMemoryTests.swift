@@ -30,6 +30,29 @@ struct HomeMemoryTests {
         #expect(Self.memory.judge([], .dogBark) == nil, "no window to judge by")
     }
 
+    /// An event no "not" memory is like is held back still where it lies less than half as
+    /// far (`confirmedElsewhereRatio`) from a sound the home marked right as another class as
+    /// from any it marked right as its own (issue 48: night B's false alerts left lay on sounds
+    /// night A confirmed as what they were, a gasp's voice heard as laughter, nearer them than
+    /// any laugh). Never a class with no sound marked right (held back whole), nor one no home
+    /// can teach away, nor the alarm; the trace names the sound and its class.
+    @Test func anEventMuchNearerASoundMarkedRightAsAnotherClassIsHeldBack() throws {
+        let memory = HomeMemory(entries: [
+            .init(kind: .right, soundClass: .dogBark, eventID: "b1", at: nil, inputs: Self.vector(-1)),
+            .init(kind: .right, soundClass: .door, eventID: "d1", at: "2026-11-22T23:58:00.000Z", inputs: Self.vector(1)),
+            .init(kind: .right, soundClass: .scream, eventID: "s1", at: nil, inputs: Self.vector(-1)),
+        ], radius: 0.5)
+        let held = try #require(memory.judge([Self.vector(0.4)], .dogBark), "0.6 from the door, 1.4 from the bark")
+        #expect(held.holdsBack && held.confirmed == .door && held.eventID == "d1" && held.was == nil, "\(held)")
+        #expect(held.at == "2026-11-22T23:58:00.000Z")
+        #expect(memory.judge([Self.vector(0.3)], .dogBark) == nil, "0.7 from the door, 1.3 from the bark: not half as far")
+        #expect(memory.judge([Self.vector(-0.9)], .dogBark) == nil, "a bark like the confirmed one")
+        #expect(memory.judge([Self.vector(1)], .cough) == nil, "no cough marked right: never held back whole")
+        #expect(memory.judge([Self.vector(1)], .scream) == nil, "a scream is never held back")
+        #expect(memory.judge([Self.vector(1)], .smokeAlarm) == nil)
+        #expect(HomeMemory.confirmedElsewhereRatio == 0.5)
+    }
+
     /// What a home can never teach away: the alarm is never judged; glass, a scream, a gasp
     /// and a breathing pause, however near a marked sound, are said like it in the trace and
     /// never held back nor re-classified.

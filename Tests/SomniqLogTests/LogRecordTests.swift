@@ -123,6 +123,21 @@ let everyKind: [LogRecord] = {
     #expect(read.trace?.home?.was == .snoring && read.trace?.home?.from == "e7")
 }
 
+/// An event held back as much nearer a sound marked right as another class than any marked
+/// right as its own: its `label` is `right`, its `class` that sound's.
+@Test func anEventHeldBackAsASoundConfirmedAsAnotherClassIsWrittenWithThatClass() throws {
+    var trace = DecisionTrace(rule: Profile.balanced.rule(for: .dogBark), peakSmoothed: 0.8, peakRaw: 0.9, levelDbfs: -30, floorDbfs: -50,
+                              profileName: "balanced", profileSHA256: "ab")
+    trace.home = HomeMemory.Match(eventID: "r1795389000-e8", at: nil, distance: 0.2, holdsBack: true, confirmed: .door)
+    let start = SomniqCore.EventStart(id: "e9", soundClass: .dogBark, tier: .medium, onset: 3, confidence: 0.8, alert: false,
+                                      suppressed: .home, trace: trace)
+    let line = LogRecord.eventStart(.init(start)).line
+    #expect(line.hasSuffix(#""home":{"like":"r1795389000-e8","label":"right","class":"door","distance":0.2}}}"#), "\(line)")
+    guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
+    #expect(read.trace?.home?.confirmed == .door && read.trace?.home?.was == nil)
+    #expect(LogRecord.eventStart(read).line == line)
+}
+
 /// An event of a class this home's fit decides: the trace's `fit` names the class, its shift,
 /// when the fit was learned and from how many marks, and reads back as written.
 @Test func anEventDecidedWithThisHomesFitIsWrittenWithIt() throws {

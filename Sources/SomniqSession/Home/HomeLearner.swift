@@ -144,7 +144,11 @@ public struct HomeLearner: Sendable {
             let within = memory.classes.isEmpty
                 ? ", within distance \(figure(memory.radius)), unless nearer a sound marked right" + (memory.ratio < 1 ? " (by a ratio of \(figure(memory.ratio)))" : "")
                 : ", within its class's radius, unless nearer a sound marked right"
-            return said + within
+            let confirmed = Set(memory.entries.filter { $0.kind == .right }.map(\.soundClass))
+            let byOthers = confirmed.count < 2 ? [] : confirmed.subtracting(HomeMemory.neverTaughtAway).subtracting(HomeMemory.untouchable).sorted()
+            let elsewhere = byOthers.isEmpty ? "" : "\nit will also hold back a sound heard as " + byOthers.map(EventWords.name).joined(separator: ", ")
+                + " that lies less than " + figure(HomeMemory.confirmedElsewhereRatio) + " times as far from a sound marked right as another class as from any marked right as its own"
+            return said + within + elsewhere
                 + "\nit will never hold back nor re-classify a smoke alarm, glass breaking, a scream, a gasp or a breathing pause, "
                 + "and drops nothing: what it holds back stays in the log and the report, to be heard and marked"
         }
