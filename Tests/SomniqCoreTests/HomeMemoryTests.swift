@@ -51,6 +51,10 @@ struct HomeMemoryTests {
         #expect(memory.judge([Self.vector(1)], .scream) == nil, "a scream is never held back")
         #expect(memory.judge([Self.vector(1)], .smokeAlarm) == nil)
         #expect(HomeMemory.confirmedElsewhereRatio == 0.5)
+        // A class whose radius was chosen 0 (to keep its confirmed events) is held back no way.
+        var chosen = memory
+        chosen.classes[.dogBark] = .init(radius: 0, ratio: 1)
+        #expect(chosen.judge([Self.vector(0.4)], .dogBark) == nil, "the bark's radius is 0")
     }
 
     /// What a home can never teach away: the alarm is never judged; glass, a scream, a gasp

@@ -356,13 +356,17 @@ public struct HomeMemory: Sendable {
     /// away), and the class it is logged as too when the sound marked was said to be one
     /// (nil: like none, or a class never touched). An event like no "not" memory is held back
     /// still where it lies much nearer a sound the home marked right as another class than any
-    /// it marked right as its own (`confirmedAs`; never a class no home can teach away).
+    /// it marked right as its own (`confirmedAs`; never a class no home can teach away, nor
+    /// one whose radius is 0).
     public func judge(_ xs: [[Float]], _ c: SoundClass) -> Match? {
         if remembers(c), let m = like(xs, c) {
             let e = entries[m.entry]
             return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c), was: e.was)
         }
-        guard !Self.untouchable.contains(c), !Self.neverTaughtAway.contains(c), let o = confirmedAs(xs, c) else { return nil }
+        // A class whose radius `learn --home` chose 0 holds back nothing, this way neither: the
+        // choice was made to keep its confirmed events.
+        guard !Self.untouchable.contains(c), !Self.neverTaughtAway.contains(c), radius(for: c).radius > 0,
+              let o = confirmedAs(xs, c) else { return nil }
         let e = entries[o.entry]
         return Match(eventID: e.eventID, at: e.at, distance: o.distance, holdsBack: true, confirmed: e.soundClass)
     }
