@@ -117,7 +117,7 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     #expect(scores[4][.dogBark] < 0.3)
 }
 
-@Test func aShrillCallInABoutOfLaughterIsTheLaughsButAScreamAfterOneLaughingWindowIsAScream() {
+@Test func aShrillCallInABoutOfLaughterIsTheLaughsButAScreamAfterOneLaughingWindowOrOverTheBoutIsAScream() {
     // Two windows of "ha"s, then a window of one shrill, sustained call: still the laugh's.
     func laugh(_ i: Int) -> WindowFeatures {
         var f = shout(i)
@@ -130,6 +130,16 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     // A scream whose onset broke into bursts in one window only: a scream.
     let scream = decide((0..<5).map(silence) + [laugh(5), shout(6)] + (7..<12).map(silence))
     #expect(scream[6][.scream] >= 0.7, "\((4..<8).map { scream[$0][.scream] })")
+    // A scream that breaks out of laughter 10 dB over it, more than a shout's effort (a person
+    // laughing, then hurt): a scream.
+    func quieter(_ f: WindowFeatures) -> WindowFeatures {
+        var f = f
+        f.peakDbfs -= 10; f.levelDbfs -= 10
+        return f
+    }
+    #expect(Rules(quieter(laugh(4))).laughter >= Arbitration.heard)
+    let out = decide((0..<4).map(silence) + [quieter(laugh(4)), quieter(laugh(5)), shout(6)] + (7..<12).map(silence))
+    #expect(out[6][.scream] >= 0.7, "\((4..<8).map { out[$0][.scream] })")
 }
 
 /// A snore: a low, rough burst standing 20 dB out of the floor below 300 Hz.

@@ -205,10 +205,17 @@ public struct Classifier: Sendable {
     /// bout is a run of calls at 4–5 a second, and its voiced calls are as shrill as a
     /// shriek (mean f0 282 Hz in men and 421 Hz in women, higher still within a bout;
     /// Bachorowski et al. 2001): a shrill call in a bout is the laugh's. A scream's onset
-    /// may break once into what the rule hears as a laugh's bursts, in one window only.
-    private func inLaughBout(_ r: Rules) -> Bool {
-        let laughs = [r.laughter, decided.0?.rules.laughter ?? 0, decided.1?.rules.laughter ?? 0]
-        return laughs.count { $0 >= Arbitration.heard } >= 2
+    /// may break once into what the rule hears as a laugh's bursts, in one window only. A
+    /// laugh before the window counts only where it was no quieter than the window less
+    /// `Arbitration.overSpeechDb`: a scream that breaks out of laughter (a person laughing,
+    /// then hurt) stands out of it by a shout's effort, as out of running speech.
+    private func inLaughBout(_ r: Rules, _ f: WindowFeatures) -> Bool {
+        let near = f.peakSnrDb - Arbitration.overSpeechDb
+        var laughs = r.laughter >= Arbitration.heard ? 1 : 0
+        for e in [decided.0, decided.1] {
+            if let e, e.features.peakSnrDb >= near, e.rules.laughter >= Arbitration.heard { laughs += 1 }
+        }
+        return laughs >= 2
     }
 
     private func most(_ rule: (Rules) -> Float, from first: Int) -> Float {
@@ -361,7 +368,7 @@ public struct Classifier: Sendable {
         // (unless it all is a held note of music).
         let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
         let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r) ? 0 : 1),
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r, f) ? 0 : 1),
                                      resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
