@@ -18,6 +18,7 @@ public enum StartupPages {
             guard let object = object?.pointee else { return 0 }
             // The program (no name) and the libraries (absolute paths); not the vDSO.
             if let name = object.name, name[0] != 0, name[0] != CChar(UInt8(ascii: "/")) { return 0 }
+            if StartupPages.relocatesItsText(object) { return 0 }
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
             for i in 0..<Int(object.count) {
                 let header = object.headers[i]
@@ -32,5 +33,23 @@ public enum StartupPages {
             }
             return 0
         }, nil)
+    }
+
+    /// Whether the object's code was relocated in place (DT_TEXTREL, or DF_TEXTREL in its
+    /// DT_FLAGS): the dynamic linker wrote to those pages, and dropping them would bring back
+    /// the file's unrelocated bytes. Such an object is left whole.
+    static func relocatesItsText(_ object: somniq_loaded_object) -> Bool {
+        for i in 0..<Int(object.count) where object.headers[i].p_type == UInt32(PT_DYNAMIC) {
+            let at = UInt(object.address) + UInt(object.headers[i].p_vaddr)
+            guard var entry = UnsafePointer<Elf64_Dyn>(bitPattern: at) else { return true }
+            while entry.pointee.d_tag != Int64(DT_NULL) {
+                let tag = entry.pointee.d_tag
+                if tag == Int64(DT_TEXTREL) || tag == Int64(DT_FLAGS) && entry.pointee.d_un.d_val & UInt64(DF_TEXTREL) != 0 {
+                    return true
+                }
+                entry += 1
+            }
+        }
+        return false
     }
 }
