@@ -387,9 +387,8 @@ public struct Classifier: Sendable {
         // a cough's explosive phase as much as it is a crash: shards ring above the tract's
         // formants, and the cough rule hears breaking glass at 0.14 at most (the 97 windows of
         // true glass the glass rule hears in tune/, check/ and 12 mixed fold 3–4 nights).
-        // A burst as periodic as a voice is voiced (`GlassBreak.voicedHarmonicity`).
         s[.glassBreak] = shards.update(early * r.glassBreak * (1 - tone) * (snorersOwn ? 0 : 1) * (1 - GlassBreak.voiceLine(f, before: decided.1?.features))
-                                           * (1 - r.cough) * (1 - ramp(f.harmonicity, up: GlassBreak.voicedHarmonicity)),
+                                           * (1 - r.cough),
                                        resumes: goingOn)
         // The swing before a slam: a sound already under way (so not the slam's own attack
         // window, which `early` leaves to the next one) that runs into the slam. A hinge

@@ -58,12 +58,6 @@ enum GlassBreak {
     /// voiced phase is the same voice as the second's) and is not the room's.
     static let lowLineFraction: ClosedRange<Float> = 0.05...0.15
     static let lowLineHz: ClosedRange<Float> = 800...1200
-    /// Shards ring at partials of their own, not at a harmonic series: a shatter is noise and
-    /// inharmonic ringing, periodic no more than the 0.57 harmonicity that tune/'s glass
-    /// windows reach at most. A burst as periodic as a voice (the speech rule's
-    /// `Speech.harmonicity`, 0.64–0.74) is voiced (a gasp's or an exclamation's voiced
-    /// phase): in the arbitration it lowers glass by as much.
-    static let voicedHarmonicity = Speech.harmonicity
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float { instant(f, cue, snore: Snoring.instant(f, cue)) }
 
