@@ -185,17 +185,6 @@ private func crash(_ i: Int, snr: Float) -> WindowFeatures {
     #expect(decide(alone)[27][.glassBreak] >= 0.7, "\(decide(alone)[27])")
 }
 
-@Test func theBrightTailOfATrainsFirstSnoreIsItsOwnNotGlass() {
-    // The first snore of a night (no train yet) goes on, in its second window, with a bright
-    // crash-like burst no louder than it: its own tail, as a cartoon snore's 4–6 kHz hiss is.
-    let tail = decide((0..<10).map(silence) + [snore(10), crash(11, snr: 22)] + (12..<20).map(silence))
-    #expect(Rules(crash(11, snr: 22)).glassBreak >= 0.7)
-    #expect(tail[11][.glassBreak] < 0.3, "\(tail[11])")
-    // Glass breaking there stands more than 3 dB over the snore: glass.
-    let glass = decide((0..<10).map(silence) + [snore(10), crash(11, snr: 35)] + (12..<20).map(silence))
-    #expect(glass[11][.glassBreak] >= 0.7, "\(glass[11])")
-}
-
 @Test func aNoiseBurstTheCoughRuleHearsTooIsNotGlass() {
     // A breathy cough's explosive phase, 0.14 s of noise: bright, flat and as high above the
     // floor at 2.4–6 kHz as below, as a white crash is, but with its energy within the
