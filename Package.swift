@@ -164,7 +164,7 @@ let package = Package(
             "SomniqDaemon", "SomniqSession", "SomniqAudio", "SomniqConfig", "SomniqSupport", "SomniqLog", "SomniqCore",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/SomniqTestSupport"),
-        .testTarget(name: "SomniqSupportTests", dependencies: ["CSupport", "SomniqSupport", "SomniqTestSupport"]),
+        .testTarget(name: "SomniqSupportTests", dependencies: ["SomniqSupport", "SomniqTestSupport"]),
         .testTarget(name: "SomniqAudioTests", dependencies: [
             "SomniqAudio", "SomniqConfig", "SomniqCore", "AlarmBattery", "SomniqTestSupport",
         ]),

@@ -14,25 +14,40 @@ public enum StartupPages {
     /// as they are: their pages are the process's own copies (a debugger's breakpoints,
     /// written into code, are lost).
     public static func release() {
-        somniq_each_loaded_object({ object, _, _ in
-            guard let object = object?.pointee else { return 0 }
-            // The program (no name) and the libraries (absolute paths); not the vDSO.
-            if let name = object.name, name[0] != 0, name[0] != CChar(UInt8(ascii: "/")) { return 0 }
-            if StartupPages.relocatesItsText(object) { return 0 }
-            let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-            for i in 0..<Int(object.count) {
-                let header = object.headers[i]
-                guard header.p_type == UInt32(PT_LOAD), header.p_flags & UInt32(PF_W) == 0 else { continue }
-                // Only the pages wholly inside the segment: one it shares with a written
-                // segment holds that segment's writes.
-                let first = UInt(object.address) + UInt(header.p_vaddr)
-                let start = (first + page - 1) / page * page
-                let end = (first + UInt(header.p_memsz)) / page * page
-                guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
-                madvise(address, Int(end - start), MADV_DONTNEED)
-            }
-            return 0
-        }, nil)
+        for r in readOnlyPages(programOnly: false) {
+            guard let address = UnsafeMutableRawPointer(bitPattern: r.lowerBound) else { continue }
+            madvise(address, Int(r.upperBound - r.lowerBound), MADV_DONTNEED)
+        }
+    }
+
+    /// The whole pages of each loaded file's segments that are never written, of the program
+    /// only or of it and its libraries (absolute paths; not the vDSO), leaving out an object
+    /// whose code was relocated in place (`relocatesItsText`).
+    public static func readOnlyPages(programOnly: Bool) -> [Range<UInt>] {
+        var found = (programOnly: programOnly, ranges: [Range<UInt>]())
+        withUnsafeMutablePointer(to: &found) { found in
+            _ = somniq_each_loaded_object({ object, _, context in
+                guard let object = object?.pointee, let found = context?.assumingMemoryBound(to: (programOnly: Bool, ranges: [Range<UInt>]).self)
+                else { return 1 }
+                let isProgram = object.name == nil || object.name[0] == 0
+                if !isProgram, found.pointee.programOnly { return 1 }  // the program is the first object
+                if !isProgram, object.name[0] != CChar(UInt8(ascii: "/")) { return 0 }
+                if StartupPages.relocatesItsText(object) { return 0 }
+                let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+                for i in 0..<Int(object.count) {
+                    let header = object.headers[i]
+                    guard header.p_type == UInt32(PT_LOAD), header.p_flags & UInt32(PF_W) == 0 else { continue }
+                    // Only the pages wholly inside the segment: one it shares with a written
+                    // segment holds that segment's writes.
+                    let first = UInt(object.address) + UInt(header.p_vaddr)
+                    let start = (first + page - 1) / page * page
+                    let end = (first + UInt(header.p_memsz)) / page * page
+                    if end > start { found.pointee.ranges.append(start..<end) }
+                }
+                return 0
+            }, found)
+        }
+        return found.ranges
     }
 
     /// Whether the object's code was relocated in place (DT_TEXTREL, or DF_TEXTREL in its

@@ -1,4 +1,3 @@
-import CSupport
 import Glibc
 import SomniqSupport
 import Testing
@@ -22,24 +21,13 @@ nonisolated(unsafe) private var touched = 0
 
 /// Reads a byte of each page of the program's segments no one writes, up to `limit` bytes.
 private func touchTheProgramsReadOnlyPages(upTo limit: Int) {
-    var left = limit
-    withUnsafeMutablePointer(to: &left) { left in
-        _ = somniq_each_loaded_object({ object, _, context in
-            guard let object = object?.pointee, let left = context?.assumingMemoryBound(to: Int.self) else { return 1 }
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            for i in 0..<Int(object.count) where left.pointee > 0 {
-                let header = object.headers[i]
-                guard header.p_type == UInt32(PT_LOAD), header.p_flags & UInt32(PF_W) == 0 else { continue }
-                let first = Int(object.address) + Int(header.p_vaddr)
-                var at = (first + page - 1) / page * page
-                while at + page <= first + Int(header.p_memsz) && left.pointee > 0 {
-                    if let byte = UnsafePointer<UInt8>(bitPattern: at) { touched &+= Int(byte.pointee) }
-                    at += page
-                    left.pointee -= page
-                }
-            }
-            return 1  // the program is the first object
-        }, left)
+    let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+    var left = UInt(limit)
+    for r in StartupPages.readOnlyPages(programOnly: true) {
+        for at in stride(from: r.lowerBound, to: r.upperBound, by: Int(page)) where left > 0 {
+            if let byte = UnsafePointer<UInt8>(bitPattern: at) { touched &+= Int(byte.pointee) }
+            left -= page
+        }
     }
 }
 
