@@ -1,8 +1,8 @@
 # Reads classes/classes.tsv (the first file; its header says what each field is) and writes
 # what is made from it, chosen by -v what=:
 #   swift     the Swift SoundClass: cases, index, descriptor (scripts/embed-classes.sh)
-#   looks     the Swift of a class's colour and words, Palette.swatch, EventWords.name and
-#             one (scripts/embed-class-looks.sh, into SomniqReports)
+#   looks     the Swift of a class's colour and words, Palette.swatch, EventWords.name, one
+#             and sensor (scripts/embed-class-looks.sh, into SomniqReports)
 #   schema    FILE (the second file) with its $defs.class.enum made the classes
 #   dict      FILE with the lines between its "# The classes" and "# (end of the classes)"
 #             comments made the class names (-v quoted=1: each as a JSON string, "\"name\"")
@@ -41,13 +41,16 @@ BEGIN {
     ntier = split(tiers, tierNames, " ")
     nprop = split("train short habituated learned derived", propNames, " ")
     colours = "black orange skyBlue bluishGreen yellow blue vermillion reddishPurple slate"
+    # Home Assistant's binary sensor device classes a sound may be
+    # (https://www.home-assistant.io/integrations/binary_sensor/#device-class).
+    sensors = "smoke sound"
     n = 0
 }
 
 FNR == NR {
     if ($0 ~ /^#/ || $0 == "") next
     where = FILENAME ":" FNR ": "
-    if (NF != 10) fail(where "has " NF " fields separated by tabs, not 10 (class, case, tier, usual_s, properties, hook, colour, words, one, note)")
+    if (NF != 11) fail(where "has " NF " fields separated by tabs, not 11 (class, case, tier, usual_s, properties, hook, colour, words, one, sensor, note)")
     if ($1 !~ /^[a-z][a-z0-9_]*$/) fail(where "the class \"" $1 "\" is not lower case letters, digits and _")
     if ($2 !~ /^[a-z][A-Za-z0-9]*$/) fail(where "the case \"" $2 "\" is not a Swift name in lower camel case")
     if (index(" " tiers " ", " " $3 " ") == 0 || $3 == "") fail(where "the tier \"" $3 "\" is none of " tiers)
@@ -58,12 +61,13 @@ FNR == NR {
         fail(where "the colour \"" $7 "\" is not one of " colours ", then hatched or not")
     if ($8 ~ /["\\]/ || $8 == "") fail(where "the words \"" $8 "\" are empty or hold a quote or a backslash")
     if ($9 ~ /["\\]/ || $9 == "" || $9 == "-") fail(where "one \"" $9 "\" is empty, - or holds a quote or a backslash")
+    if (index(" " sensors " ", " " $10 " ") == 0 || $10 == "") fail(where "the sensor \"" $10 "\" is none of " sensors)
     if ($1 in seen) fail(where "the class " $1 " is listed twice")
     if ($2 in seenCase) fail(where "the case " $2 " is listed twice")
     seen[$1] = 1
     seenCase[$2] = 1
     n++
-    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; hook[n] = $6; note[n] = $10
+    name[n] = $1; swiftCase[n] = $2; tier[n] = $3; usual[n] = $4; hook[n] = $6; note[n] = $11; sensor[n] = $10
     colour[n] = look[1]; hatched[n] = (k == 2); one[n] = $9
     words[n] = $8
     if (words[n] == "-") { words[n] = $1; gsub(/_/, " ", words[n]) }
@@ -202,6 +206,14 @@ END {
         print "    public static func one(_ c: SoundClass) -> String {"
         print "        switch c {"
         for (i = 1; i <= n; i++) print "        case ." swiftCase[i] ": \"" one[i] "\""
+        print "        }"
+        print "    }"
+        print ""
+        print "    /// The device class of class `c`'s Home Assistant binary sensor: \"smoke\", \"sound\""
+        print "    /// (classes/classes.tsv's `sensor`)."
+        print "    public static func sensor(_ c: SoundClass) -> String {"
+        print "        switch c {"
+        for (i = 1; i <= n; i++) print "        case ." swiftCase[i] ": \"" sensor[i] "\""
         print "        }"
         print "    }"
         print "}"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Writes the Swift source of a class's colour and words (`Palette.swatch`, `EventWords.name`
-# and `one`) from classes/classes.tsv, the one list of somniq's classes, at OUT. The build
+# Writes the Swift source of a class's colour and words (`Palette.swatch`, `EventWords.name`,
+# `one` and `sensor`) from classes/classes.tsv, the one list of somniq's classes, at OUT. The build
 # runs it (Plugins/EmbedData, for SomniqReports) into its own directory: the source is never
 # checked in.
 #

@@ -8,7 +8,7 @@ import PackagePlugin
 /// (`.build/plugins/outputs/…`), never checked in. `/bin/sh` runs the scripts that write
 /// them (`scripts/embed-profiles.sh`, `scripts/embed-learned-rules.sh`,
 /// `scripts/embed-classes.sh`; for SomniqReports, which draws and words the classes, only
-/// their colours and words, `scripts/embed-class-looks.sh`), so no
+/// their colours, words and Home Assistant sensors, `scripts/embed-class-looks.sh`), so no
 /// tool is built for the host first (a host tool would be built with the fuzz build's
 /// sanitizer flags, and fail to link). The rules' binary form
 /// (`BuiltinLearnedRulesForm.swift`: their numbers as Floats' bits, so that somniq reads no
@@ -46,7 +46,7 @@ struct EmbedData: BuildToolPlugin {
         ]
     }
 
-    /// A class's colour and words (`Palette.swatch`, `EventWords.name` and `one`) from
+    /// A class's colour and words (`Palette.swatch`, `EventWords.name`, `one` and `sensor`) from
     /// classes/classes.tsv, written by scripts/embed-class-looks.sh (scripts/classes.awk).
     func classLooks(root: URL, out: URL) -> Command {
         let classes = root.appending(path: "classes/classes.tsv")

@@ -50,21 +50,22 @@ struct SoundClassPlacesTests {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cases: [(line: String, message: String)] = [
-            ("hum\thum\tlowish\t1\t-\t-\tblue\t-\ta hum\t-", "the tier \"lowish\" is none of critical high medium low"),
-            ("hum\thum\tlow\t1\tloud\t-\tblue\t-\ta hum\t-", "the property \"loud\" is none of train, short, habituated, learned, derived"),
-            ("hum\thum\tlow\t1\t-\t-\tblue\t-\t-", "has 9 fields separated by tabs, not 10 (class, case, tier, usual_s, properties, hook, colour, words, one, note)"),
-            ("hum\thum\tlow\t1\t-\talarm span\tblue\t-\ta hum\t-", "the hook \"alarm span\" is not a Swift name in lower camel case"),
-            ("hum\thum\tlow\t1\t-\t-\tmauve\t-\ta hum\t-",
+            ("hum\thum\tlowish\t1\t-\t-\tblue\t-\ta hum\tsound\t-", "the tier \"lowish\" is none of critical high medium low"),
+            ("hum\thum\tlow\t1\tloud\t-\tblue\t-\ta hum\tsound\t-", "the property \"loud\" is none of train, short, habituated, learned, derived"),
+            ("hum\thum\tlow\t1\t-\t-\tblue\t-\t-", "has 9 fields separated by tabs, not 11 (class, case, tier, usual_s, properties, hook, colour, words, one, sensor, note)"),
+            ("hum\thum\tlow\t1\t-\talarm span\tblue\t-\ta hum\tsound\t-", "the hook \"alarm span\" is not a Swift name in lower camel case"),
+            ("hum\thum\tlow\t1\t-\t-\tmauve\t-\ta hum\tsound\t-",
              "the colour \"mauve\" is not one of black orange skyBlue bluishGreen yellow blue vermillion reddishPurple slate, then hatched or not"),
-            ("hum\thum\tlow\t1\t-\t-\tblue striped\t-\ta hum\t-",
+            ("hum\thum\tlow\t1\t-\t-\tblue striped\t-\ta hum\tsound\t-",
              "the colour \"blue striped\" is not one of black orange skyBlue bluishGreen yellow blue vermillion reddishPurple slate, then hatched or not"),
-            ("hum\thum\tlow\t1\t-\t-\tblue\tthe \"hum\"\ta hum\t-", "the words \"the \"hum\"\" are empty or hold a quote or a backslash"),
-            ("hum\thum\tlow\t1\t-\t-\tblue\t-\t-\t-", "one \"-\" is empty, - or holds a quote or a backslash"),
-            ("Hum\thum\tlow\t1\t-\t-\tblue\t-\ta hum\t-", "the class \"Hum\" is not lower case letters, digits and _"),
-            ("snoring\thum\tlow\t1\t-\t-\tblue\t-\ta hum\t-", "the class snoring is listed twice"),
+            ("hum\thum\tlow\t1\t-\t-\tblue\tthe \"hum\"\ta hum\tsound\t-", "the words \"the \"hum\"\" are empty or hold a quote or a backslash"),
+            ("hum\thum\tlow\t1\t-\t-\tblue\t-\t-\tsound\t-", "one \"-\" is empty, - or holds a quote or a backslash"),
+            ("hum\thum\tlow\t1\t-\t-\tblue\t-\ta hum\tnoise\t-", "the sensor \"noise\" is none of smoke sound"),
+            ("Hum\thum\tlow\t1\t-\t-\tblue\t-\ta hum\tsound\t-", "the class \"Hum\" is not lower case letters, digits and _"),
+            ("snoring\thum\tlow\t1\t-\t-\tblue\t-\ta hum\tsound\t-", "the class snoring is listed twice"),
         ]
         for c in cases {
-            try ("snoring\tsnoring\thigh\t10\ttrain\t-\tblue\t-\tsnoring\t-\n" + c.line + "\n").write(toFile: dir + "/classes.tsv", atomically: true, encoding: .utf8)
+            try ("snoring\tsnoring\thigh\t10\ttrain\t-\tblue\t-\tsnoring\tsound\t-\n" + c.line + "\n").write(toFile: dir + "/classes.tsv", atomically: true, encoding: .utf8)
             let r = try classesAwk(what, [dir + "/classes.tsv"])
             #expect(r.status == 2)
             #expect(r.stderr == dir + "/classes.tsv:2: " + c.message + "\n")

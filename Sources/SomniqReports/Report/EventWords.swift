@@ -7,8 +7,9 @@ import SomniqSupport
 /// what was heard, the score its profile compared (`confidence`: the peak smoothed score,
 /// which the rule's `on` is measured against) and how far it stood over the room.
 public enum EventWords {
-    // `name(_:)` ("cough", "smoke alarm", "low-battery chirp") and `one(_:)` ("a dog bark",
-    // "snoring") are made at build time from classes/classes.tsv's `words` and `one`
+    // `name(_:)` ("cough", "smoke alarm", "low-battery chirp"), `one(_:)` ("a dog bark",
+    // "snoring") and `sensor(_:)` (its Home Assistant binary sensor's device class: "smoke",
+    // "sound") are made at build time from classes/classes.tsv's `words`, `one` and `sensor`
     // (Plugins/EmbedData, scripts/embed-class-looks.sh).
 
     /// "Cough", "Smoke alarm".

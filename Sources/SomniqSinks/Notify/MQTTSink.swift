@@ -23,7 +23,8 @@ import Synchronization
 /// - `<prefix>/<room>/sound`: each event's start as Home Assistant's event entity takes it,
 ///   `{"event_type": "<class>", …}` (not retained: an event is a moment, not a state);
 /// - Home Assistant discovery under `homeassistant/`: one device per room, a
-///   binary_sensor per class (`smoke` for smoke_alarm, `sound` for the others), an event
+///   binary_sensor per class (its device class classes/classes.tsv's `sensor`, `EventWords.sensor`:
+///   `smoke` for smoke_alarm, `sound` for the others), an event
 ///   entity whose event types are the classes, and a sound-level sensor, republished on
 ///   every connection.
 ///
@@ -312,7 +313,7 @@ final class MQTTSink: SinkEndpoint, @unchecked Sendable {
         }
         var out = classes.map { c in
             entity("binary_sensor", c.rawValue, EventWords.title(c), [
-                ("device_class", .string(c == .smokeAlarm ? "smoke" : "sound")),
+                ("device_class", .string(EventWords.sensor(c))),
                 ("state_topic", .string(stateTopic(c))),
                 ("payload_on", .string("ON")),
                 ("payload_off", .string("OFF")),
