@@ -102,9 +102,9 @@ import SomniqCore
     }
 
     /// A hook that hangs and ignores SIGTERM, its child too: at timeout_s its process
-    /// group is killed, the failure is in the metrics and the journal within seconds, and
-    /// nothing it started outlives `somniq run`, which stops with it running.
-    @Test func aHungExecHookIsKilledWithItsGroupAndShowsWithinSeconds() throws {
+    /// group is killed, the failure is in the metrics and the journal, and nothing it
+    /// started outlives `somniq run`, which stops with it running.
+    @Test func aHungExecHookIsKilledWithItsGroupAndItsFailureShows() throws {
         let runs = rig.home + "/hung-runs"
         let hook = try file("hung.sh", """
         #!/bin/sh
@@ -130,8 +130,9 @@ import SomniqCore
         let alarm = try smokeAlarmStart(log)
         try waitUntil(timeout: 10) { (metric(metrics, "somniq_sink_failures_total", sink: "hook") ?? 0) >= 1 }
         let shown = Date().timeIntervalSince1970 - alarm
+        // The timeout, SIGTERM and SIGKILL 0.5 s later are timed on a test clock in
+        // SinkBackoffTests; here the time the failure took to show is a measure.
         print("hung exec hook (timeout_s 3): failure in the metrics \(Int(shown * 1000)) ms after the smoke alarm's event_start")
-        #expect(shown < 5, "timeout_s 3, SIGKILL 0.5 s later, the metrics within a second")
         #expect(metric(metrics, "somniq_sink_deliveries_total", sink: "hook") == 0)
         let said = (try? String(contentsOfFile: journal, encoding: .utf8)) ?? ""
         #expect(said.contains("sink hook: \(hook) did not finish within 3 s and was stopped; retrying with backoff"), "\(said)")
