@@ -5,13 +5,13 @@ import SomniqCore
 import SomniqReports
 import SomniqSinks
 import SomniqSupport
+import Synchronization
 
 /// What the web page serves, whatever serves it: the pages, the JSON, the clips, read
 /// from one event log through its index. Everything here runs on the site's one worker
 /// thread (`SerialWorker`), which owns the index; the HTTP layer (`WebServer`) only
 /// carries requests and replies.
-// @unchecked: its index and `saidSaveProblem` are touched on the site's worker thread only.
-final class WebSite: @unchecked Sendable {
+final class WebSite: Sendable {
     struct Reply: Sendable {
         var status: Int
         var contentType: String
@@ -50,28 +50,36 @@ final class WebSite: @unchecked Sendable {
     }
 
     let settings: Settings
-    private let index: LogIndex
-    private let notices: (String) -> Void
-    private var saidSaveProblem = false
+    /// The log's index, and whether the problem of keeping it was said. Only the site's
+    /// worker thread takes the lock, so it never waits on it; the lock makes the compiler
+    /// check that nothing else reads the index.
+    private struct Indexed {
+        let index: LogIndex
+        var saidSaveProblem = false
+    }
+    private let indexed: Mutex<Indexed>
+    private let notices: @Sendable (String) -> Void
 
     /// `notices` hears what the daemon's journal should: an index that cannot be kept
     /// (once), a clip deleted.
-    init(_ settings: Settings, notices: @escaping (String) -> Void) {
+    init(_ settings: Settings, notices: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.notices = notices
-        index = LogIndex(log: settings.log, indexPath: settings.keepIndex ? LogIndex.besideLog(settings.log) : nil)
+        indexed = Mutex(Indexed(index: LogIndex(log: settings.log, indexPath: settings.keepIndex ? LogIndex.besideLog(settings.log) : nil)))
     }
 
     /// Brings the index up to the log; a log that cannot be read is a 503 with its reason.
     private func refreshed() -> Reply? {
-        do { try index.refresh() } catch {
-            return .text(503, "\(error)")
+        let (failure, problem): (Reply?, String?) = indexed.withLock { s in
+            do { try s.index.refresh() } catch {
+                return (.text(503, "\(error)"), nil)
+            }
+            guard let problem = s.index.saveProblem, !s.saidSaveProblem else { return (nil, nil) }
+            s.saidSaveProblem = true
+            return (nil, problem)
         }
-        if let problem = index.saveProblem, !saidSaveProblem {
-            saidSaveProblem = true
-            notices(problem)
-        }
-        return nil
+        if let problem { notices(problem) }
+        return failure
     }
 
     /// Reads the log into the index (at start, before any request).
@@ -89,9 +97,10 @@ final class WebSite: @unchecked Sendable {
     func tonight() -> Reply {
         if let failed = refreshed() { return failed }
         let key = WallClock.night(now())
-        let night: Night?
-        do { night = try index.night(key) } catch { return .text(503, "\(error)") }
-        let keys = index.dates
+        let (night, keys, failure): (Night?, [String], Reply?) = indexed.withLock { s in
+            do { return (try s.index.night(key), s.index.dates, nil) } catch { return (nil, [], .text(503, "\(error)")) }
+        }
+        if let failure { return failure }
         let previous = keys.last { $0 < key }
         return .html(HTMLReport.tonight(night, key: key, previous: previous, capture: capture, now: now(),
                                         version: settings.version, web: web(key)))
@@ -101,16 +110,18 @@ final class WebSite: @unchecked Sendable {
     private func lookup(_ key: String) -> Result<Night, NotServed> {
         guard History.isDate(key) else { return .failure(NotServed(reply: .text(404, "no such night: a night is YYYY-MM-DD"))) }
         if let failed = refreshed() { return .failure(NotServed(reply: failed)) }
-        do {
-            guard let found = try index.night(key) else {
-                let reported = index.episodes.of(key).count
-                return .failure(NotServed(reply: .text(404, reported > 0
-                    ? "no sound was recorded on the night of \(key); it has \(reported) episode(s) reported"
-                    : "no night \(key) in the log")))
+        return indexed.withLock { s in
+            do {
+                guard let found = try s.index.night(key) else {
+                    let reported = s.index.episodes.of(key).count
+                    return .failure(NotServed(reply: .text(404, reported > 0
+                        ? "no sound was recorded on the night of \(key); it has \(reported) episode(s) reported"
+                        : "no night \(key) in the log")))
+                }
+                return .success(found)
+            } catch {
+                return .failure(NotServed(reply: .text(503, "\(error)")))
             }
-            return .success(found)
-        } catch {
-            return .failure(NotServed(reply: .text(503, "\(error)")))
         }
     }
 
@@ -123,17 +134,22 @@ final class WebSite: @unchecked Sendable {
         case let .success(n): found = n
         case let .failure(f): return f.reply
         }
-        let keys = index.dates
+        let keys = indexed.withLock { $0.index.dates }
         var w = web(key)
         w.previous = keys.last { $0 < key }
         w.next = keys.first { $0 > key }
         return .html(HTMLReport.render(found, version: settings.version, web: w))
     }
 
+    /// The index's history of the log, grouped.
+    private func history(of grouping: History.Grouping) -> History {
+        indexed.withLock { $0.index.history(grouping: grouping) }
+    }
+
     /// `/history`, `?group=week|month`.
     func history(grouping: History.Grouping) -> Reply {
         if let failed = refreshed() { return failed }
-        return .html(index.history(grouping: grouping).html(version: settings.version, web: web(nil)))
+        return .html(history(of: grouping).html(version: settings.version, web: web(nil)))
     }
 
     private func web(_ key: String?) -> HTMLReport.Web {
@@ -217,7 +233,7 @@ final class WebSite: @unchecked Sendable {
 
     func apiNights() -> Reply {
         if let failed = refreshed() { return failed }
-        return .json(WebJSON.nights(index.history(grouping: .all)))
+        return .json(WebJSON.nights(history(of: .all)))
     }
 
     func apiNight(_ key: String) -> Reply {
@@ -232,7 +248,7 @@ final class WebSite: @unchecked Sendable {
 
     func apiHistory(grouping: History.Grouping) -> Reply {
         if let failed = refreshed() { return failed }
-        return Reply(status: 200, contentType: "application/json", body: Array(index.history(grouping: grouping).json().utf8))
+        return Reply(status: 200, contentType: "application/json", body: Array(history(of: grouping).json().utf8))
     }
 
     // MARK: health and metrics
