@@ -85,6 +85,11 @@ struct EventLogSchemaTests {
         #expect(strings(defs?["statusName"]?["enum"]) == LogStatus.allCases.map(\.rawValue))
         #expect(strings(defs?["endReason"]?["enum"]) == LogRecord.EndReason.allCases.map(\.rawValue))
         #expect(strings(defs?["episode"]?["properties"]?["symptoms"]?["items"]?["enum"]) == Episode.Symptom.allCases.map(\.rawValue))
+        // A trace's home label: a mark's kind, or the class the marked sound was said to be.
+        let homeLabel = defs?["event_start"]?["properties"]?["trace"]?["properties"]?["home"]?["properties"]?["label"]?["anyOf"]
+        guard case let .array(label)? = homeLabel, label.count == 2 else { Issue.record("the home label: \(String(describing: homeLabel))"); return }
+        #expect(strings(label[0]["enum"]) == HomeMemory.Kind.allCases.map(\.rawValue))
+        #expect(label[1]["$ref"] == .string("#/$defs/class"))
         for kind in LogRecord.Kind.allCases { #expect(defs?[kind.rawValue]?["properties"]?["kind"]?["const"] == .string(kind.rawValue)) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import SomniqTestSupport
 import Testing
 import SomniqCore
+import SomniqLog
 
 /// Labels (`somniq label`): records appended to the log, the last one winning, shown by the
 /// report and counted by the history; they survive a restart, a writer killed mid-line and
@@ -245,6 +246,20 @@ import SomniqCore
         #expect(door["alert"] == .bool(false) && door["suppressed"] == .string("home"), "\(door)")
         #expect(starts.filter { $0["suppressed"] == .string("home") }.count == 1, "only the door")
     }
+
+    /// An event held back as nearer a sound marked right as another class says so, and still
+    /// says a sound marked right where its trace names no class this somniq knows (a log
+    /// written by another version), never a "not" mark it was not.
+    @Test func aHoldBackByASoundMarkedRightReadsAsOneWithOrWithoutItsClass() throws {
+        func words(_ home: String) throws -> String? {
+            let trace = LogRecord.Trace(try JSONValue(parsing: #"{"home": "# + home + "}"))
+            return trace.home.map { EventWords.home($0, .door) }
+        }
+        #expect(try words(#"{"like": "e8", "label": "right", "class": "dog_bark", "distance": 0.2}"#)
+                == "held back: more like the dog bark you marked right (event e8) (distance 0.20) than any door you marked right")
+        #expect(try words(#"{"like": "e8", "label": "right", "class": "kettle", "distance": 0.2}"#)
+                == "held back: more like a sound you marked right (event e8) (distance 0.20) than any door you marked right")
+        #expect(try words(#"{"like": "e8", "label": "right", "distance": 0.2}"#)
+                == "held back: more like a sound you marked right (event e8) (distance 0.20) than any door you marked right")
+    }
 }
-
-

@@ -23,7 +23,8 @@ public enum EventWords {
     /// 2026-11-22 at 23:40 (distance 0.40)"; "held back and logged as snoring: like the sound
     /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
     /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)"; "held
-    /// back: more like the dog bark you marked right on … than any door you marked right".
+    /// back: more like the dog bark you marked right on … than any door you marked right" (where
+    /// the trace names no class it knows, "more like a sound you marked right").
     /// The date and time are the box's local ones.
     public static func home(_ h: LogRecord.Home, _ c: SoundClass) -> String {
         var when = ""
@@ -33,8 +34,11 @@ public enum EventWords {
             when = " (event \(h.like))"
         }
         when += String(cFormat: " (distance %.2f)", h.distance)
-        if let other = h.confirmed {
-            return "held back: more like the \(name(other)) you marked right\(when) than any \(name(c)) you marked right"
+        if h.label == HomeMemory.Kind.right.rawValue {
+            // A log whose `class` is missing or names a class this somniq does not know still
+            // says a sound marked right, never a "not" mark.
+            let other = h.confirmed.map { "the \(name($0))" } ?? "a sound"
+            return "held back: more like \(other) you marked right\(when) than any \(name(c)) you marked right"
         }
         if let from = h.from, let was = h.was {
             return "sounds like the \(name(was)) you marked\(when), heard as another class (event \(from))"

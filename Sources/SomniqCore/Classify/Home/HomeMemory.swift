@@ -30,7 +30,7 @@
 /// pause are never held back nor re-classified (`neverTaughtAway`): a real scream can lie as
 /// near a marked snore as the snore's next night does, so no distance tells them apart.
 public struct HomeMemory: Sendable {
-    public enum Kind: String, Sendable { case not, right }
+    public enum Kind: String, Sendable, CaseIterable { case not, right }
 
     public struct Entry: Sendable {
         public var kind: Kind
