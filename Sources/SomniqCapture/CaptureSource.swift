@@ -108,7 +108,9 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
         let capture = try opener()
         // What opening touched once (ALSA's configuration, a plugin's client, the libraries
         // it loaded) goes; reading maps back the code it runs (docs/ARCHITECTURE.md, "Lean").
-        StartupPages.release()
+        // What the kernel refuses stays resident, as `somniq run` said when it first let go
+        // (this source has no log of its own; a refusal costs memory, nothing else).
+        _ = StartupPages.release()
         // Its blocks are stamped on the machine's clock, whatever `clock` is: the daemon
         // measures a block's wait in the queue on it (`SessionService.hear`).
         let reader = CaptureThread(capture: capture)

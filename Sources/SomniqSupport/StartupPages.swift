@@ -7,17 +7,35 @@ import Glibc
 /// client). The kernel keeps each page a process touched resident in it, and the 64 kB
 /// around it (its fault-around), until the machine runs short of memory.
 public enum StartupPages {
+    /// What `madvise` refused to let go: how many bytes, and the first refusal's `errno`
+    /// (EINVAL for locked pages, EAGAIN when the kernel was short of resources). Those pages
+    /// stay resident, as they were; nothing else changes.
+    public struct Refused: Equatable, Sendable, CustomStringConvertible {
+        public var bytes: Int
+        public var errno: Int32
+
+        public var description: String {
+            "\(bytes) bytes of code and read-only data stay resident: madvise refused them (\(String(cString: strerror(errno))))"
+        }
+    }
+
     /// Lets the pages of every loaded file's segments that are never written (code and
     /// read-only data, the program's and its libraries') go from the process: they stay in
     /// the page cache, and a page touched again is mapped again by a minor fault. Segments
     /// that are written (data, and the read-only data the dynamic linker relocated) are left
     /// as they are: their pages are the process's own copies (a debugger's breakpoints,
-    /// written into code, are lost).
-    public static func release() {
+    /// written into code, are lost). Nil when every range went; what was refused otherwise
+    /// (the ranges after a refused one are still let go).
+    public static func release() -> Refused? {
+        var refused: Refused?
         for r in readOnlyPages(programOnly: false) {
             guard let address = UnsafeMutableRawPointer(bitPattern: r.lowerBound) else { continue }
-            madvise(address, Int(r.upperBound - r.lowerBound), MADV_DONTNEED)
+            let length = Int(r.upperBound - r.lowerBound)
+            if madvise(address, length, MADV_DONTNEED) != 0 {
+                refused = Refused(bytes: (refused?.bytes ?? 0) + length, errno: refused?.errno ?? Glibc.errno)
+            }
         }
+        return refused
     }
 
     /// The whole pages of each loaded file's segments that are never written, of the program
@@ -56,10 +74,11 @@ public enum StartupPages {
     static func relocatesItsText(_ object: somniq_loaded_object) -> Bool {
         for i in 0..<Int(object.count) where object.headers[i].p_type == UInt32(PT_DYNAMIC) {
             let at = UInt(object.address) + UInt(object.headers[i].p_vaddr)
-            guard var entry = UnsafePointer<Elf64_Dyn>(bitPattern: at) else { return true }
-            while entry.pointee.d_tag != Int64(DT_NULL) {
-                let tag = entry.pointee.d_tag
-                if tag == Int64(DT_TEXTREL) || tag == Int64(DT_FLAGS) && entry.pointee.d_un.d_val & UInt64(DF_TEXTREL) != 0 {
+            // The word size's own types (CSupport's `somniq_elf_dyn`): Elf64 or Elf32.
+            guard var entry = UnsafePointer<somniq_elf_dyn>(bitPattern: at) else { return true }
+            while Int(entry.pointee.d_tag) != Int(DT_NULL) {
+                let tag = Int(entry.pointee.d_tag)
+                if tag == Int(DT_TEXTREL) || tag == Int(DT_FLAGS) && UInt(entry.pointee.d_un.d_val) & UInt(DF_TEXTREL) != 0 {
                     return true
                 }
                 entry += 1

@@ -174,8 +174,9 @@ struct Run: AsyncParsableCommand {
         }
         // What starting touched once (the argument parser, the configuration's readers, the
         // rules, FFTW's planner) goes before the device is opened; listening maps back the
-        // code it runs (docs/ARCHITECTURE.md, "Lean").
-        StartupPages.release()
+        // code it runs (docs/ARCHITECTURE.md, "Lean"). Pages the kernel refuses (locked ones)
+        // stay resident, which costs memory and nothing else: said, and listening goes on.
+        if let refused = StartupPages.release() { logger.warning("\(refused)") }
         // SIGTERM and SIGINT shut the group down gracefully: the session closes open events,
         // writes session_end and lets the sinks deliver.
         // A group shuts its services down in reverse order, each after the one before has

@@ -31,16 +31,35 @@ private func touchTheProgramsReadOnlyPages(upTo limit: Int) {
     }
 }
 
-@Test func startupPagesLetTheCodeGoAndKeepWhatWasWritten() throws {
-    writtenAtRun = 41
-    // Two megabytes of the program's code and read-only data read now are resident, whatever
-    // another test that opened a device let go a moment ago.
-    touchTheProgramsReadOnlyPages(upTo: 2 << 20)
-    let before = try residentPages()
-    StartupPages.release()
-    let after = try residentPages()
-    // The test binary's code alone is megabytes, much of it run by now: a megabyte goes at least.
-    #expect(before - after >= (1 << 20) / sysconf(Int32(_SC_PAGESIZE)))
-    // Written data is the process's own: kept. Code and read-only data come back where run.
-    #expect(writtenAtRun == 41)
+/// One at a time: a page the second test locks would be refused by the first's release.
+@Suite(.serialized) struct StartupPagesTests {
+    @Test func startupPagesLetTheCodeGoAndKeepWhatWasWritten() throws {
+        writtenAtRun = 41
+        // Two megabytes of the program's code and read-only data read now are resident, whatever
+        // another test that opened a device let go a moment ago.
+        touchTheProgramsReadOnlyPages(upTo: 2 << 20)
+        let before = try residentPages()
+        // Every range went: madvise refused none.
+        #expect(StartupPages.release() == nil)
+        let after = try residentPages()
+        // The test binary's code alone is megabytes, much of it run by now: a megabyte goes at least.
+        #expect(before - after >= (1 << 20) / sysconf(Int32(_SC_PAGESIZE)))
+        // Written data is the process's own: kept. Code and read-only data come back where run.
+        #expect(writtenAtRun == 41)
+    }
+
+    @Test func aLockedPageIsRefusedAndSaid() throws {
+        // A page of the program's code, locked, cannot be let go (madvise: EINVAL): the range
+        // that holds it is said refused, and the page stays resident.
+        let range = try #require(StartupPages.readOnlyPages(programOnly: true).first)
+        let page = try #require(UnsafeMutableRawPointer(bitPattern: range.lowerBound))
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        try #require(mlock(page, size) == 0)
+        defer { munlock(page, size) }
+        let refused = try #require(StartupPages.release())
+        #expect(refused.errno == EINVAL)
+        #expect(refused.bytes >= Int(range.upperBound - range.lowerBound))
+        var resident: UInt8 = 0
+        #expect(mincore(page, size, &resident) == 0 && resident & 1 == 1)
+    }
 }
