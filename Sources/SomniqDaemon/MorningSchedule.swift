@@ -11,11 +11,27 @@ struct MorningSchedule {
     var at: HomeConfig.TimeOfDay
     /// When it last sent, or when the daemon started (Unix time).
     var last: Double
+    /// A span of Unix time in which no slot is due, for this `at` and `last`: looking the
+    /// slot up (`DailyLearning.lastSlot`, local dates written and parsed) took 0.2 M
+    /// instructions, asked every second (docs/benchmarks.md, "Where live CPU goes").
+    private var quiet: (from: Double, until: Double, at: HomeConfig.TimeOfDay, last: Double)?
+
+    init(at: HomeConfig.TimeOfDay, last: Double) {
+        self.at = at
+        self.last = last
+    }
 
     /// The slot due at `now` (Unix time), if one is.
-    func due(now: Double) -> Double? {
+    mutating func due(now: Double) -> Double? {
+        if let q = quiet, q.at == at, q.last == last, q.from <= now, now < q.until { return nil }
         let slot = DailyLearning.lastSlot(at, atOrBefore: now)
-        return slot > last && now - slot < 3600 ? slot : nil
+        if slot > last && now - slot < 3600 { return slot }
+        // Not due, and not until the next slot: a day's slots are 23 to 25 h apart (a change
+        // of summer time), 22 to 26 h where one falls in the hour the change skips, so the
+        // next is the last slot 27 h after this one, and none lies between.
+        let next = DailyLearning.lastSlot(at, atOrBefore: slot + 27 * 3600)
+        if next > slot { quiet = (from: now, until: next, at: at, last: last) }
+        return nil
     }
 
     /// The night a slot sums up: the one that began the evening before the slot's day

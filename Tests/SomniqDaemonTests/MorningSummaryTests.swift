@@ -151,6 +151,28 @@ import Testing
         #expect(said(journal).last?.hasPrefix("notice: no morning summary: \(log): no night 2026-11-24") == true, "\(journal.all)")
     }
 
+    /// Asked every minute for three days (sending when due), the schedule that skips the slot's
+    /// lookup where none can be due answers as the lookup does each time: due at each 07:30,
+    /// for an hour, until it has sent.
+    @Test func theScheduleAnswersAsTheSlotsLookupDoes() {
+        let at = HomeConfig.TimeOfDay(hour: 7, minute: 30)
+        let start = WallClock.parse("2026-11-22T08:00")!
+        var schedule = MorningSchedule(at: at, last: start)
+        var sent: [Double] = []
+        for now in stride(from: start, to: start + 3 * 86_400, by: 60) {
+            let slot = DailyLearning.lastSlot(at, atOrBefore: now)
+            let lookedUp = slot > schedule.last && now - slot < 3600 ? slot : nil
+            let due = schedule.due(now: now)
+            if due != lookedUp { Issue.record("at \(now): \(String(describing: due)), the lookup \(String(describing: lookedUp))") }
+            // Sent 5 minutes late the first morning: due until then.
+            if let due, sent.count > 0 || now >= due + 300 {
+                schedule.last = now
+                sent.append(due)
+            }
+        }
+        #expect(sent == ["2026-11-23T07:30", "2026-11-24T07:30", "2026-11-25T07:30"].map { WallClock.parse($0)! })
+    }
+
     /// A slot sums up the night that began the evening before its day, whenever it is set and
     /// however long past midnight the night went on.
     @Test func theSummaryIsOfTheNightBeforeTheSlotsDay() async throws {
