@@ -207,6 +207,25 @@ private func every(_ period: Double, from start: Double, count: Int, length: Dou
     #expect(detect(t3(from: 2, cycles: 2), hz: 1100, seconds: 12)?.pattern == .temporalThree)
 }
 
+@Test func aBeeperWhoseBeepIsCutShortSoundsInT3sPauseAndIsNoT3() throws {
+    // A reversing lorry's beeper, 0.5 s beeps every second at 1100 Hz from its first; its fourth
+    // is cut to 0.15 s (a burst of noise, a room's notch): the first three and the fifth keep
+    // T3's gaps, but the "pause" between them holds a beep at their pitch, as loud: no T3.
+    var beeps = every(1, from: 2, count: 12, length: 0.5)
+    beeps[3] = (beeps[3].0, beeps[3].0 + 0.15)
+    #expect(detect(beeps, hz: 1100, seconds: 16) == nil)
+    // T3 with a blip at its pitch in its first pause: 12 dB under the tones it is another
+    // sound's (the room's), and the alarm is found; as loud as them, the sounder did not pause.
+    let tones = t3(from: 2, cycles: 2), blip = (tones[2].1 + 0.5, tones[2].1 + 0.65)
+    func blipAt(_ db: Float) -> (Int) -> (db: Float, pitch: Float) {
+        { k in (AlarmDetector.seconds(k) >= blip.0 && AlarmDetector.seconds(k) < blip.1 ? db : 0, 0) }
+    }
+    let span = try #require(detect(tones + [blip], hz: 1100, seconds: 14, frame: blipAt(-12)))
+    #expect(span.pattern == .temporalThree)
+    #expect(abs(span.from - 2) < 0.05)
+    #expect(detect(tones + [blip], hz: 1100, seconds: 14, frame: blipAt(0)) == nil)
+}
+
 @Test func aT4GroupMustStandAloneInTheBandASoundersBeepsMayTake() throws {
     // Two T4 groups at 412 Hz (from 4.0 and 9.7 s); before each, short gusts of a whistling
     // wind wandering 3 % either side (in the ±4 % a sounder's warble may take, though further

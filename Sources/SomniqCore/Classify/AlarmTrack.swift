@@ -38,15 +38,16 @@ struct AlarmTrack: Sendable {
         }
 
         /// Adds a tone; returns the frame of the first of four that keep T3's gaps (short,
-        /// short and long, in any order), if they do.
-        mutating func add(_ b: Beep) -> Int? {
+        /// short and long, in any order) and a silent pause (`pauseIsSilent`, among the
+        /// channel's `heard` beeps), if they do.
+        mutating func add(_ b: Beep, heard: [Beep]) -> Int? {
             if count > 0 {
                 shortGaps = AlarmDetector.t3Gap.contains(AlarmTrack.gap(tones.3, b)) ? shortGaps + 1 : 0
                 beeping = beeping || shortGaps >= AlarmDetector.t3Tones
             }
             tones = (tones.1, tones.2, tones.3, b)
             count += 1
-            return pattern()
+            return pattern(heard: heard)
         }
 
         /// Whether its last tone is `b`.
@@ -54,12 +55,12 @@ struct AlarmTrack: Sendable {
 
         /// Puts `whole` in place of its last tone, of which it is the rest (`AlarmTrack.joined`),
         /// and judges the four again.
-        mutating func extendLast(_ whole: Beep) -> Int? {
+        mutating func extendLast(_ whole: Beep, heard: [Beep]) -> Int? {
             tones.3 = whole
-            return pattern()
+            return pattern(heard: heard)
         }
 
-        private func pattern() -> Int? {
+        private func pattern(heard: [Beep]) -> Int? {
             guard count >= 4, !beeping else { return nil }
             let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
             var short = 0, long = 0
@@ -69,7 +70,10 @@ struct AlarmTrack: Sendable {
             guard short == 2 && long == 1 else { return nil }
             var cues = Sounder.Cues(tones.0)
             cues.add(tones.1); cues.add(tones.2); cues.add(tones.3)
-            return cues.areSoundersTones ? tones.0.start : nil
+            guard cues.areSoundersTones else { return nil }
+            let pause = AlarmDetector.t3Pause.contains(gaps[0]) ? (tones.0, tones.1)
+                : AlarmDetector.t3Pause.contains(gaps[1]) ? (tones.1, tones.2) : (tones.2, tones.3)
+            return AlarmTrack.pauseIsSilent(after: pause.0, before: pause.1, loudest: cues.loudest, heard: heard) ? tones.0.start : nil
         }
     }
 
@@ -197,7 +201,7 @@ struct AlarmTrack: Sendable {
             return heldItsLevel == true ? first.start : nil
         }
     }
-    /// The last seven coarse beeps, newest last (for `heardToStart`).
+    /// The last seven coarse beeps, newest last (for `heardToStart` and `pauseIsSilent`).
     private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
     /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
     private var recentFirst = [Bool](repeating: false, count: 7)
@@ -292,6 +296,24 @@ struct AlarmTrack: Sendable {
         return found
     }
 
+    /// T3's pause is silent at its tone: the signal is off for 1.5 s (ISO 8201 §4.2, NFPA 72
+    /// §18.4.2). A beep at the tones' pitch in it (`same`) no more than `Sounder.levelSpreadDb`
+    /// under the loudest tone, where a beeper's next beep would fall (T3's shortest gap,
+    /// `t3Gap`, or more after the tone before the pause), is the sounder beeping on, not
+    /// pausing: a reversing lorry's beeper with one beep lost in noise or cut short by a
+    /// room's notch keeps T3's gaps, and so do a fan's beat and a tune's repeated note. A
+    /// tone's own tail (within the coarse cut) and the pieces of a tone a room's notch broke
+    /// (`AlarmDetector.t3Dropout`, 0.2 s) come sooner. Measured on the battery (seeds 1-3):
+    /// such a beep lay in the pause of 5 of the 14 look-alikes raised as T3 (reversing
+    /// beepers, a fan's beat, a low-battery case's HVAC) and of no T3 alarm's; one steady
+    /// beeper, read as T3 on an aliased harmonic, had one and is found as steady beeping.
+    static func pauseIsSilent(after tone: Beep, before next: Beep, loudest: Float, heard: [Beep]) -> Bool {
+        let earliest = tone.end + Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
+        return !heard.contains { r in
+            r.start >= earliest && r.end <= next.start && same(r.hz, tone.hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
+        }
+    }
+
     static func gap(_ a: Beep, _ b: Beep) -> Double { Double(b.start - a.end) * AlarmDetector.frameSeconds }
     static func same(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= AlarmDetector.sameToneTolerance * b }
 
@@ -319,8 +341,8 @@ struct AlarmTrack: Sendable {
             piece = whole
             joinedDropout = (p.start, p.end, b.start)
             (runsBeforeJoin, rest) = (toneRuns, b)
-            if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole) }
-            if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole) }
+            if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole, heard: recent) }
+            if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole, heard: recent) }
             return AlarmDetector.t3Tone.contains(whole.seconds) ? nextTone(whole) : nil
         }
         piece = b
@@ -386,15 +408,15 @@ struct AlarmTrack: Sendable {
         // A tone of T3's length at another pitch (a burst of noise, another sound) starts a
         // second run beside the first rather than ending it; the staler run gives way.
         if toneRuns.0.continues(with: b) {
-            return toneRuns.0.add(b)
+            return toneRuns.0.add(b, heard: recent)
         } else if toneRuns.1.continues(with: b) {
-            return toneRuns.1.add(b)
+            return toneRuns.1.add(b, heard: recent)
         } else if toneRuns.0.last < toneRuns.1.last {
             toneRuns.0 = ToneRun()
-            return toneRuns.0.add(b)
+            return toneRuns.0.add(b, heard: recent)
         } else {
             toneRuns.1 = ToneRun()
-            return toneRuns.1.add(b)
+            return toneRuns.1.add(b, heard: recent)
         }
     }
 
