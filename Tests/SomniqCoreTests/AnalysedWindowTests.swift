@@ -46,7 +46,7 @@ import Testing
 private func bits(_ f: WindowFeatures) -> [UInt32] {
     var values: [Float] = [f.levelDbfs, f.peakDbfs, f.floorDbfs, f.activeFraction, f.longestRunSeconds, f.loudRunSeconds,
                            f.centroidHz, f.rolloffHz, f.flatness, f.flux, f.zcr, f.harmonicity, f.onsetDb, f.onsetSeconds,
-                           f.attackSeconds, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.tonalFraction, f.tonalHz,
+                           f.attackSeconds, f.voicedFraction, f.f0Hz, f.f0SpreadHz, f.f0Wobble, f.tonalFraction, f.tonalHz,
                            f.tonalStability, f.twoToneStability, f.longestToneSeconds, f.modulation, f.flutter, f.recentPeakDbfs,
                            Float(f.bursts), Float(f.loudBursts), Float(f.toneRuns), Float(f.clippedSamples)]
     for b in 0..<Bands.count { values += [f.excessDb[b], f.excessShare[b]] }

@@ -233,7 +233,7 @@ private func talk(_ i: Int) -> WindowFeatures {
     func shriek(_ i: Int) -> WindowFeatures {
         var f = window(i, snr: 30, share: [0, 0.06, 0.2, 0.45, 0.29, 0, 0, 0])
         f.activeFraction = 0.9; f.longestRunSeconds = 0.8; f.loudRunSeconds = 0.8; f.bursts = 2; f.loudBursts = 2
-        f.voicedFraction = 0.95; f.harmonicity = 0.8; f.f0Hz = 290; f.centroidHz = 900; f.modulation = 0.45
+        f.voicedFraction = 0.95; f.harmonicity = 0.8; f.f0Hz = 290; f.f0Wobble = 0.01; f.centroidHz = 900; f.modulation = 0.45
         f.onsetDb = i == 10 ? 14 : 2
         return f
     }

@@ -300,3 +300,28 @@ struct SplitMix {
     #expect(trill.tonalStability < 0.7)
     #expect(glide.twoToneStability < 0.5)
 }
+
+@Test func aSynthNoteHoldsItsPitchExactlyAndAVoiceWobbles() throws {
+    // After 10 s of a quiet room: a synth note at 175 Hz (five harmonics, as a sawtooth's
+    // first), then the same note swaying ±2 % at 5.5 Hz, as a voice's vocal tremor does.
+    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
+    var g = SplitMix(seed: 12)
+    let room: Float = pow(10, -60 / 20) * sqrt(3)
+    func note(_ frequency: (Int) -> Float) -> [Float] {
+        var phase: Float = 0
+        return (0..<16_000).map { n in
+            phase += 2 * Float.pi * frequency(n) / 16_000
+            let partials = (1...5).reduce(Float(0)) { $0 + sin(Float($1) * phase) / Float($1) }
+            return 0.2 * partials + (g.uniform() * 2 - 1) * room
+        }
+    }
+    let quiet = (0..<160_000).map { _ in (g.uniform() * 2 - 1) * room }
+    let samples = quiet + note { _ in 175 } + note { 175 * (1 + 0.02 * sin(2 * Float.pi * 5.5 * Float($0) / 16_000)) }
+    var windows: [WindowFeatures] = []
+    var windower = try Windower()
+    samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { windows.append(extractor.process($0)) } }
+    let synth = windows.first { $0.startSeconds == 10 }!, voice = windows.first { $0.startSeconds == 11 }!
+    #expect(synth.voicedFraction > 0.9 && voice.voicedFraction > 0.9)
+    #expect(synth.f0Wobble < Scream.heldWobble.lowerBound)
+    #expect(voice.f0Wobble > Scream.heldWobble.upperBound)
+}

@@ -342,6 +342,16 @@ public final class FeatureExtractor {
                 f.f0SpreadHz = q3 - q1
             }
         }
+        // How far the pitch moves from one voiced frame to the next (`WindowFeatures.f0Wobble`).
+        var pairs = 0
+        for i in 1..<m where frames[i].energyDb > activeThreshold && frames[i - 1].energyDb > activeThreshold
+            && frames[i].harmonicity >= 0.5 && frames[i - 1].harmonicity >= 0.5 && frames[i - 1].f0Hz > 0 {
+            let ratio = frames[i].f0Hz / frames[i - 1].f0Hz
+            guard ratio > 0.8 && ratio < 1.25 else { continue }
+            scratch[pairs] = abs(ratio - 1)
+            pairs += 1
+        }
+        if pairs > 0 { f.f0Wobble = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: pairs, k: pairs / 2) } }
         // Tonal lines: frames whose strongest peak stands ≥ 15 dB out, and stand above the floor.
         for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
             scratch[tonal] = frames[i].tonalHz

@@ -52,6 +52,15 @@ enum Scream {
     /// it an octave down, as it reads a scream at 290–400 Hz as 143–150 Hz on the fold 3–4
     /// nights.
     static let heldF0Hz: ClosedRange<Float> = 120...150
+    /// A held scream is a voice, and a voice's pitch is never steady: its period wanders
+    /// from cycle to cycle (jitter: about 0.2–1 % in healthy sustained vowels, with 1.04 %
+    /// the usual limit of normal; Teixeira et al. 2013, "Vocal acoustic analysis – jitter,
+    /// shimmer and HNR parameters") and drifts with vocal tremor. A synthesiser's note and a
+    /// ringer's tone hold theirs exactly, whatever their timbre: a pitch moving by at least
+    /// 0.3–0.45 % from one frame to the next (`WindowFeatures.f0Wobble`). Fitted on tune/:
+    /// its ringers and synth notes read 0.12–0.33 % (this estimator's own noise in the mix),
+    /// its steadiest held scream 0.50 %.
+    static let heldWobble: ClosedRange<Float> = 0.003...0.0045
 
     /// A shout (a falling man's yell): one sustained vowel at a raised pitch, as speech
     /// never holds one. f0 above 200–250 Hz (a man's speaking voice is at 85–155 Hz and
@@ -77,6 +86,7 @@ enum Scream {
 
     private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
         let held = max(ramp(f.modulation, down: heldModulation), ramp(f.loudRunSeconds, up: heldLoudSeconds)) * ramp(f.f0Hz, up: heldF0Hz)
+            * ramp(f.f0Wobble, up: heldWobble)
         let screamed = max(ramp(f.f0Hz, up: shriekF0Hz), held)
         return cue.novel * cue.loud * screamed * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
