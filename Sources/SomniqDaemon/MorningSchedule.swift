@@ -16,6 +16,9 @@ struct MorningSchedule {
     /// instructions, asked every second (docs/benchmarks.md, "Where live CPU goes").
     private var quiet: (from: Double, until: Double, at: HomeConfig.TimeOfDay, last: Double)?
 
+    /// How long a span without a due slot is trusted before the slot is looked up again.
+    static let longestQuiet: Double = 60
+
     init(at: HomeConfig.TimeOfDay, last: Double) {
         self.at = at
         self.last = last
@@ -29,8 +32,11 @@ struct MorningSchedule {
         // Not due, and not until the next slot: a day's slots are 23 to 25 h apart (a change
         // of summer time), 22 to 26 h where one falls in the hour the change skips, so the
         // next is the last slot 27 h after this one, and none lies between.
+        // The span is kept a minute at most: the machine's time zone may change under a
+        // daemon that does not set TZ (`timedatectl set-timezone`, which the lookup follows),
+        // and a span worked out in the old zone would then skip the new zone's slot.
         let next = DailyLearning.lastSlot(at, atOrBefore: slot + 27 * 3600)
-        if next > slot { quiet = (from: now, until: next, at: at, last: last) }
+        if next > slot { quiet = (from: now, until: min(next, now + Self.longestQuiet), at: at, last: last) }
         return nil
     }
 

@@ -7,15 +7,16 @@ import Glibc
 /// client). The kernel keeps each page a process touched resident in it, and the 64 kB
 /// around it (its fault-around), until the machine runs short of memory.
 public enum StartupPages {
-    /// What `madvise` refused to let go: how many bytes, and the first refusal's `errno`
-    /// (EINVAL for locked pages, EAGAIN when the kernel was short of resources). Those pages
-    /// stay resident, as they were; nothing else changes.
+    /// What `madvise` refused to let go: the bytes of the ranges it refused, and the first
+    /// refusal's `errno` (EINVAL for locked pages, EAGAIN when the kernel was short of
+    /// resources). It stops at a range's first locked page, having let go of those before it:
+    /// up to that many bytes stay resident, as they were; nothing else changes.
     public struct Refused: Equatable, Sendable, CustomStringConvertible {
         public var bytes: Int
         public var errno: Int32
 
         public var description: String {
-            "\(bytes) bytes of code and read-only data stay resident: madvise refused them (\(String(cString: strerror(errno))))"
+            "up to \(bytes) bytes of code and read-only data stay resident: madvise refused them (\(String(cString: strerror(errno))))"
         }
     }
 

@@ -226,6 +226,20 @@ private func every(_ period: Double, from start: Double, count: Int, length: Dou
     #expect(detect(tones + [blip], hz: 1100, seconds: 14, frame: blipAt(0)) == nil)
 }
 
+@Test func aT3WhoseTonesEachOpenWithALouderPieceBeforeADropoutIsStillFound() throws {
+    // In a room, each tone opens with a 0.08 s piece 8 dB over the rest, then drops out for
+    // 0.1 s (a notch): too unlike the rest to be joined to it, the piece before the tone after
+    // the pause lies in the pause, near that tone, and is the tone's own, not a beeper's beep.
+    let rests = t3(from: 2, cycles: 2, on: 0.45, off: 0.55, pause: 1.55)
+    let pieces = rests.map { ($0.0 - 0.18, $0.0 - 0.1) }
+    func loudPieces(_ k: Int) -> (db: Float, pitch: Float) {
+        let t = AlarmDetector.seconds(k)
+        return (pieces.contains { t >= $0.0 && t < $0.1 } ? 8 : 0, 0)
+    }
+    let span = try #require(detect(rests + pieces, hz: 1100, seconds: 14, frame: loudPieces))
+    #expect(span.pattern == .temporalThree)
+}
+
 @Test func aT4GroupMustStandAloneInTheBandASoundersBeepsMayTake() throws {
     // Two T4 groups at 412 Hz (from 4.0 and 9.7 s); before each, short gusts of a whistling
     // wind wandering 3 % either side (in the ±4 % a sounder's warble may take, though further

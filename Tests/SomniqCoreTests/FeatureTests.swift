@@ -322,6 +322,6 @@ struct SplitMix {
     samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { windows.append(extractor.process($0)) } }
     let synth = windows.first { $0.startSeconds == 10 }!, voice = windows.first { $0.startSeconds == 11 }!
     #expect(synth.voicedFraction > 0.9 && voice.voicedFraction > 0.9)
-    #expect(synth.f0Wobble < Scream.heldWobble.lowerBound)
+    #expect(synth.f0Wobble >= 0 && synth.f0Wobble < Scream.heldWobble.lowerBound)
     #expect(voice.f0Wobble > Scream.heldWobble.upperBound)
 }

@@ -286,6 +286,9 @@ private func shout() -> WindowFeatures {
     var steadiest = man                                             // tune/'s steadiest held scream
     steadiest.f0Wobble = 0.005
     #expect(score(Scream.instant, steadiest) >= 0.8)
+    var unmeasured = man                                            // too few voiced frames in a row
+    unmeasured.f0Wobble = -1
+    #expect(score(Scream.instant, unmeasured) >= 0.8)
 }
 
 /// A gasp: a loud, abrupt, breathy inhalation centred among the low formants.

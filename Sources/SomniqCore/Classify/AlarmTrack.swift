@@ -299,18 +299,19 @@ struct AlarmTrack: Sendable {
     /// T3's pause is silent at its tone: the signal is off for 1.5 s (ISO 8201 §4.2, NFPA 72
     /// §18.4.2). A beep at the tones' pitch in it (`same`) no more than `Sounder.levelSpreadDb`
     /// under the loudest tone, where a beeper's next beep would fall (T3's shortest gap,
-    /// `t3Gap`, or more after the tone before the pause), is the sounder beeping on, not
-    /// pausing: a reversing lorry's beeper with one beep lost in noise or cut short by a
-    /// room's notch keeps T3's gaps, and so do a fan's beat and a tune's repeated note. A
-    /// tone's own tail (within the coarse cut) and the pieces of a tone a room's notch broke
-    /// (`AlarmDetector.t3Dropout`, 0.2 s) come sooner. Measured on the battery (seeds 1-3):
+    /// `t3Gap`, or more after the tone before the pause and before the tone after it), is the
+    /// sounder beeping on, not pausing: a reversing lorry's beeper with one beep lost in noise
+    /// or cut short by a room's notch keeps T3's gaps, and so do a fan's beat and a tune's
+    /// repeated note. A tone's own tail (within the coarse cut) and the pieces of a tone a
+    /// room's notch broke (`AlarmDetector.t3Dropout`, 0.2 s), joined or not, lie nearer the
+    /// tones. Measured on the battery (seeds 1-3):
     /// such a beep lay in the pause of 5 of the 14 look-alikes raised as T3 (reversing
     /// beepers, a fan's beat, a low-battery case's HVAC) and of no T3 alarm's; one steady
     /// beeper, read as T3 on an aliased harmonic, had one and is found as steady beeping.
     static func pauseIsSilent(after tone: Beep, before next: Beep, loudest: Float, heard: [Beep]) -> Bool {
-        let earliest = tone.end + Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
+        let gap = Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
         return !heard.contains { r in
-            r.start >= earliest && r.end <= next.start && same(r.hz, tone.hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
+            r.start >= tone.end + gap && r.end + gap <= next.start && same(r.hz, tone.hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
         }
     }
 

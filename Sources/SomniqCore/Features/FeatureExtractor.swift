@@ -351,7 +351,8 @@ public final class FeatureExtractor {
             scratch[pairs] = abs(ratio - 1)
             pairs += 1
         }
-        if pairs > 0 { f.f0Wobble = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: pairs, k: pairs / 2) } }
+        f.f0Wobble = pairs >= WindowFeatures.fewestWobblePairs
+            ? scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: pairs, k: pairs / 2) } : -1
         // Tonal lines: frames whose strongest peak stands ≥ 15 dB out, and stand above the floor.
         for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
             scratch[tonal] = frames[i].tonalHz

@@ -43,11 +43,15 @@ public struct WindowFeatures: Sendable {
     public var f0Hz: Float = 0
     public var f0SpreadHz: Float = 0
     /// How far the pitch moves from one voiced frame to the next: the median of
-    /// |f0 / f0 before − 1| over pairs of consecutive active voiced frames (0 when there are
-    /// none), leaving out a pair more than a major third apart, a jump of the pitch track
-    /// (an octave error) rather than of the pitch. A voice wobbles (jitter, tremor); a
-    /// synthesiser's oscillator does not.
-    public var f0Wobble: Float = 0
+    /// |f0 / f0 before − 1| over pairs of consecutive active voiced frames, leaving out a pair
+    /// more than a major third apart, a jump of the pitch track (an octave error) rather than
+    /// of the pitch; −1, not measured, over fewer than `fewestWobblePairs` pairs. Frames
+    /// overlap and each holds several cycles, so it measures a voice's drift and tremor and
+    /// what of its jitter a frame's average leaves; a synthesiser's oscillator has none.
+    public var f0Wobble: Float = -1
+    /// The fewest pairs whose median is a measure: 8 pairs, an eighth of a second of held
+    /// voicing; over one or two the median is the pitch estimate's own noise.
+    public static let fewestWobblePairs = 8
     /// Fraction of active frames with a spectral line ≥ 15 dB above its neighbourhood,
     /// the median line frequency and the fraction of those lines within 3 % of it.
     public var tonalFraction: Float = 0

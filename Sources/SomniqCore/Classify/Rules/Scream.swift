@@ -57,7 +57,9 @@ enum Scream {
     /// the usual limit of normal; Teixeira et al. 2013, "Vocal acoustic analysis – jitter,
     /// shimmer and HNR parameters") and drifts with vocal tremor. A synthesiser's note and a
     /// ringer's tone hold theirs exactly, whatever their timbre: a pitch moving by at least
-    /// 0.3–0.45 % from one frame to the next (`WindowFeatures.f0Wobble`). Fitted on tune/:
+    /// 0.3–0.45 % from one frame to the next (`WindowFeatures.f0Wobble`, frames of several
+    /// cycles each: drift, tremor and what of the jitter they leave; where too few frames are
+    /// voiced in a row to measure it, it takes nothing away). Fitted on tune/:
     /// its ringers and synth notes read 0.12–0.33 % (this estimator's own noise in the mix),
     /// its steadiest held scream 0.50 %.
     static let heldWobble: ClosedRange<Float> = 0.003...0.0045
@@ -86,7 +88,7 @@ enum Scream {
 
     private static func shriek(_ f: WindowFeatures, _ cue: Cues) -> Float {
         let held = max(ramp(f.modulation, down: heldModulation), ramp(f.loudRunSeconds, up: heldLoudSeconds)) * ramp(f.f0Hz, up: heldF0Hz)
-            * ramp(f.f0Wobble, up: heldWobble)
+            * (f.f0Wobble < 0 ? 1 : ramp(f.f0Wobble, up: heldWobble))
         let screamed = max(ramp(f.f0Hz, up: shriekF0Hz), held)
         return cue.novel * cue.loud * screamed * ramp(f.share(.shriek), up: shareOf600To4k) * ramp(f.voicedFraction, up: voicedFraction)
             * ramp(f.longestRunSeconds, up: longestRunSeconds) * ramp(f.centroidHz, up: centroidHz) * ramp(f.harmonicity, up: harmonicity)
