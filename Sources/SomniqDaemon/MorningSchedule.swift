@@ -8,13 +8,14 @@ import SomniqConfig
 import SomniqSupport
 
 struct MorningSchedule {
-    var at: HomeConfig.TimeOfDay
+    var at: HomeConfig.TimeOfDay { didSet { quiet = nil } }
     /// When it last sent, or when the daemon started (Unix time).
-    var last: Double
-    /// A span of Unix time in which no slot is due, for this `at` and `last`: looking the
-    /// slot up (`DailyLearning.lastSlot`, local dates written and parsed) took 0.2 M
-    /// instructions, asked every second (docs/benchmarks.md, "Where live CPU goes").
-    private var quiet: (from: Double, until: Double, at: HomeConfig.TimeOfDay, last: Double)?
+    var last: Double { didSet { quiet = nil } }
+    /// A span of Unix time in which no slot is due, for this `at` and `last` (forgotten when
+    /// either is set): looking the slot up (`DailyLearning.lastSlot`, local dates written and
+    /// parsed) took 0.2 M instructions, asked every second (docs/benchmarks.md, "Where live
+    /// CPU goes").
+    private var quiet: (from: Double, until: Double)?
 
     /// How long a span without a due slot is trusted before the slot is looked up again.
     static let longestQuiet: Double = 60
@@ -26,7 +27,7 @@ struct MorningSchedule {
 
     /// The slot due at `now` (Unix time), if one is.
     mutating func due(now: Double) -> Double? {
-        if let q = quiet, q.at == at, q.last == last, q.from <= now, now < q.until { return nil }
+        if let q = quiet, q.from <= now, now < q.until { return nil }
         let slot = DailyLearning.lastSlot(at, atOrBefore: now)
         if slot > last && now - slot < 3600 { return slot }
         // Not due, and not until the next slot: a day's slots are 23 to 25 h apart (a change
@@ -36,7 +37,7 @@ struct MorningSchedule {
         // daemon that does not set TZ (`timedatectl set-timezone`, which the lookup follows),
         // and a span worked out in the old zone would then skip the new zone's slot.
         let next = DailyLearning.lastSlot(at, atOrBefore: slot + 27 * 3600)
-        if next > slot { quiet = (from: now, until: min(next, now + Self.longestQuiet), at: at, last: last) }
+        if next > slot { quiet = (from: now, until: min(next, now + Self.longestQuiet)) }
         return nil
     }
 

@@ -276,51 +276,46 @@ struct SplitMix {
     #expect(window(1, chopped: false).flutter < 0.2)
 }
 
-@Test func aTrillRingerSitsOnTwoTonesAndAGlidingVoiceDoesNot() throws {
-    // After 10 s of a quiet room (noise at −60 dBFS, so the floor is known): an electronic
-    // trill, 875 and 1075 Hz alternating every 40 ms (12.5 Hz) with continuous phase;
-    // then a tone gliding from 400 to 700 Hz, as a cry's pitch does.
+/// 10 s of a quiet room (noise at −60 dBFS, so the floor is known), then a second each of two
+/// sounds over it, `wave` of a phase that runs at `first`'s and then `second`'s frequency (Hz,
+/// by sample); the features of the windows at 10 s and at 11 s.
+private func twoSecondsAfterAQuietRoom(seed: UInt64, wave: (Float) -> Float, _ first: (Int) -> Float,
+                                       _ second: (Int) -> Float) throws -> (WindowFeatures, WindowFeatures) {
     let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
-    var g = SplitMix(seed: 11)
+    var g = SplitMix(seed: seed)
     let room: Float = pow(10, -60 / 20) * sqrt(3)
     func sound(_ frequency: (Int) -> Float) -> [Float] {
         var phase: Float = 0
         return (0..<16_000).map { n in
             phase += 2 * Float.pi * frequency(n) / 16_000
-            return 0.3 * sin(phase) + (g.uniform() * 2 - 1) * room
+            return wave(phase) + (g.uniform() * 2 - 1) * room
         }
     }
     let quiet = (0..<160_000).map { _ in (g.uniform() * 2 - 1) * room }
-    let samples = quiet + sound { ($0 / 640) % 2 == 0 ? 875 : 1075 } + sound { 400 + 300 * Float($0) / 16_000 }
+    let samples = quiet + sound(first) + sound(second)
     var windows: [WindowFeatures] = []
     var windower = try Windower()
     samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { windows.append(extractor.process($0)) } }
-    let trill = windows.first { $0.startSeconds == 10 }!, glide = windows.first { $0.startSeconds == 11 }!
+    return (windows.first { $0.startSeconds == 10 }!, windows.first { $0.startSeconds == 11 }!)
+}
+
+@Test func aTrillRingerSitsOnTwoTonesAndAGlidingVoiceDoesNot() throws {
+    // After a quiet room: an electronic trill, 875 and 1075 Hz alternating every 40 ms
+    // (12.5 Hz) with continuous phase; then a tone gliding from 400 to 700 Hz, as a cry's
+    // pitch does.
+    let (trill, glide) = try twoSecondsAfterAQuietRoom(seed: 11, wave: { 0.3 * sin($0) },
+                                                       { ($0 / 640) % 2 == 0 ? 875 : 1075 }, { 400 + 300 * Float($0) / 16_000 })
     #expect(trill.twoToneStability > 0.9)
     #expect(trill.tonalStability < 0.7)
     #expect(glide.twoToneStability < 0.5)
 }
 
 @Test func aSynthNoteHoldsItsPitchExactlyAndAVoiceWobbles() throws {
-    // After 10 s of a quiet room: a synth note at 175 Hz (five harmonics, as a sawtooth's
-    // first), then the same note swaying ±2 % at 5.5 Hz, as a voice's vocal tremor does.
-    let extractor = try FeatureExtractor(transform: ReferenceFFT(size: 1024))
-    var g = SplitMix(seed: 12)
-    let room: Float = pow(10, -60 / 20) * sqrt(3)
-    func note(_ frequency: (Int) -> Float) -> [Float] {
-        var phase: Float = 0
-        return (0..<16_000).map { n in
-            phase += 2 * Float.pi * frequency(n) / 16_000
-            let partials = (1...5).reduce(Float(0)) { $0 + sin(Float($1) * phase) / Float($1) }
-            return 0.2 * partials + (g.uniform() * 2 - 1) * room
-        }
-    }
-    let quiet = (0..<160_000).map { _ in (g.uniform() * 2 - 1) * room }
-    let samples = quiet + note { _ in 175 } + note { 175 * (1 + 0.02 * sin(2 * Float.pi * 5.5 * Float($0) / 16_000)) }
-    var windows: [WindowFeatures] = []
-    var windower = try Windower()
-    samples.withUnsafeBufferPointer { buffer in windower.push(buffer) { windows.append(extractor.process($0)) } }
-    let synth = windows.first { $0.startSeconds == 10 }!, voice = windows.first { $0.startSeconds == 11 }!
+    // After a quiet room: a synth note at 175 Hz (five harmonics, as a sawtooth's first),
+    // then the same note swaying ±2 % at 5.5 Hz, as a voice's vocal tremor does.
+    let sawtooth: (Float) -> Float = { phase in 0.2 * (1...5).reduce(Float(0)) { $0 + sin(Float($1) * phase) / Float($1) } }
+    let (synth, voice) = try twoSecondsAfterAQuietRoom(seed: 12, wave: sawtooth, { _ in 175 },
+                                                       { 175 * (1 + 0.02 * sin(2 * Float.pi * 5.5 * Float($0) / 16_000)) })
     #expect(synth.voicedFraction > 0.9 && voice.voicedFraction > 0.9)
     #expect(synth.f0Wobble >= 0 && synth.f0Wobble < Scream.heldWobble.lowerBound)
     #expect(voice.f0Wobble > Scream.heldWobble.upperBound)

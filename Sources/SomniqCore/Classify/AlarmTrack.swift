@@ -63,17 +63,16 @@ struct AlarmTrack: Sendable {
         private func pattern(heard: [Beep]) -> Int? {
             guard count >= 4, !beeping else { return nil }
             let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
-            var short = 0, long = 0
+            var short = 0, long = 0, pause = 0
             for k in 0..<3 {
-                if AlarmDetector.t3Gap.contains(gaps[k]) { short += 1 } else if AlarmDetector.t3Pause.contains(gaps[k]) { long += 1 }
+                if AlarmDetector.t3Gap.contains(gaps[k]) { short += 1 } else if AlarmDetector.t3Pause.contains(gaps[k]) { long += 1; pause = k }
             }
             guard short == 2 && long == 1 else { return nil }
             var cues = Sounder.Cues(tones.0)
             cues.add(tones.1); cues.add(tones.2); cues.add(tones.3)
             guard cues.areSoundersTones else { return nil }
-            let pause = AlarmDetector.t3Pause.contains(gaps[0]) ? (tones.0, tones.1)
-                : AlarmDetector.t3Pause.contains(gaps[1]) ? (tones.1, tones.2) : (tones.2, tones.3)
-            return AlarmTrack.pauseIsSilent(after: pause.0, before: pause.1, loudest: cues.loudest, heard: heard) ? tones.0.start : nil
+            let (before, after) = pause == 0 ? (tones.0, tones.1) : pause == 1 ? (tones.1, tones.2) : (tones.2, tones.3)
+            return AlarmTrack.pauseIsSilent(after: before, before: after, loudest: cues.loudest, heard: heard) ? tones.0.start : nil
         }
     }
 
