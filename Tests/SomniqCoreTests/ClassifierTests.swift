@@ -185,6 +185,28 @@ private func crash(_ i: Int, snr: Float) -> WindowFeatures {
     #expect(decide(alone)[27][.glassBreak] >= 0.7, "\(decide(alone)[27])")
 }
 
+@Test func theHissOfATrainsFirstSnoreIsItsOwnNotGlass() {
+    // The first snore of a night (no train yet) goes on, in its second window, with a bright
+    // crash-like burst no louder than it: its own hiss, as a cartoon snore's 4–6 kHz hiss is.
+    let hiss = decide((0..<10).map(silence) + [snore(10), crash(11, snr: 22)] + (12..<20).map(silence))
+    #expect(Rules(crash(11, snr: 22)).glassBreak >= 0.7)
+    #expect(hiss[11][.glassBreak] < 0.3, "\(hiss[11])")
+    // Glass breaking there stands more than 3 dB over the snore: glass.
+    let glass = decide((0..<10).map(silence) + [snore(10), crash(11, snr: 35)] + (12..<20).map(silence))
+    #expect(glass[11][.glassBreak] >= 0.7, "\(glass[11])")
+}
+
+@Test func aShatterOverAThudTheSnoreRuleHearsIsGlass() {
+    // A shatter whose thud the snore rule hears too, its attack late in the first window
+    // that holds it (which leaves it to the next): the glass rule heard that first window as
+    // a crash, so the next, no louder, is the crash and not a snore's hiss.
+    var thud = crash(10, snr: 22)
+    thud.excessDb[0] = 16; thud.excessShare[0] = 0.3; thud.harmonicity = 0.3; thud.onsetSeconds = 0.6
+    #expect(Rules(thud).snore >= 0.5 && Rules(thud).glassBreak >= 0.5, "\(Rules(thud))")
+    let glass = decide((0..<10).map(silence) + [thud, crash(11, snr: 22)] + (12..<20).map(silence))
+    #expect(glass[10][.glassBreak] < 0.5 && glass[11][.glassBreak] >= 0.7, "\((9..<14).map { glass[$0][.glassBreak] })")
+}
+
 @Test func aNoiseBurstTheCoughRuleHearsTooIsNotGlass() {
     // A breathy cough's explosive phase, 0.14 s of noise: bright, flat and as high above the
     // floor at 2.4–6 kHz as below, as a white crash is, but with its energy within the

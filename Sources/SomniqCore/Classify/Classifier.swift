@@ -261,9 +261,10 @@ public struct Classifier: Sendable {
     ///    around it and a bout of laughter: a cry bout explains a shriek within it; tones
     ///    look voiced but are steady; a raised syllable of a conversation or a television is
     ///    speech unless it stands a shout's effort over it; a laugh's calls are as shrill.
-    /// 10. Glass break, by a tone, a voice's line that comes with the burst and a cough: the
-    ///     onset of a beep is not a crash; shards ring far above a cough's voice and above
-    ///     the formants that shape its explosive burst.
+    /// 10. Glass break, by a tone, a snore it goes on from, a voice's line that comes with
+    ///     the burst and a cough: the onset of a beep is not a crash; a snore's hiss is its
+    ///     own; shards ring far above a cough's voice and above the formants that shape its
+    ///     explosive burst.
     /// 11. Door, by a tone, a train and breaking glass: a burst in a train is its next
     ///     snore or breath; a crash that shatters is glass.
     /// 12. Gasp, by a snore train, a breathing rhythm, breaking glass, music and sound that
@@ -374,10 +375,20 @@ public struct Classifier: Sendable {
 
         // Short sounds: the onset of a beep, a crash, a breath or a rumble is not one of them.
         // A bright burst inside a snore of the train, no louder than its snores, is that
-        // snore's own: one airway, one sleeper, one level. Breaking glass inside a snore
-        // is still a new, louder crash (`Arbitration.overSnoreDb`). A line that comes with the
-        // burst is compared with the window 1 s before, which shares none of its samples.
-        let snorersOwn = snores.snoreGoingOnDb.map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
+        // snore's own: one airway, one sleeper, one level. So is one that goes on from a snore
+        // the snore rule heard in the window before (half of whose samples this one shares)
+        // that the glass rule did not hear as a crash, no louder than that snore: a train's
+        // first snore is not yet known as the train's, but the turbulent hiss that follows its
+        // low-frequency burst within the breath is its own (a cartoon snore's 4–6 kHz hiss,
+        // 0.1 s after its snore, 8 dB under it). A crash heard with a thud the snore rule
+        // hears too is heard by the glass rule in both windows that hold its onset, and stays
+        // glass. Breaking glass inside a snore is still a new, louder crash
+        // (`Arbitration.overSnoreDb`). A line that comes with the burst is compared with the
+        // window 1 s before, which shares none of its samples.
+        let snoreBeforeDb = decided.0.flatMap { e in
+            e.rules.snore >= Arbitration.heard && e.rules.glassBreak < Arbitration.heard ? e.features.peakSnrDb : nil
+        }
+        let snorersOwn = [snores.snoreGoingOnDb, snoreBeforeDb].compactMap { $0 }.max().map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
         // A burst the cough rule hears too, shaped by a vocal tract's formants (`Cough`), is
         // a cough's explosive phase as much as it is a crash: shards ring above the tract's
         // formants, and the cough rule hears breaking glass at 0.14 at most (the 97 windows of
