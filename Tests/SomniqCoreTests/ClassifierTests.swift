@@ -117,6 +117,21 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     #expect(scores[4][.dogBark] < 0.3)
 }
 
+@Test func aLaughsHaHaHaaaIsNoScreamButAScreamOfOneCallIs() {
+    // Two short calls, then one held at full strength for half a second: three separate
+    // calls, their rhythm most of the level's variance at 2–8 Hz. The laughter rule hears
+    // one window of laugh only, no bout.
+    var laugh = shout(4)
+    laugh.bursts = 3; laugh.loudBursts = 3; laugh.modulation = 0.64; laugh.f0Hz = 415
+    #expect(Rules(laugh).scream >= 0.7)
+    #expect(decide((0..<4).map(silence) + [laugh] + (5..<10).map(silence))[4][.scream] < 0.3)
+    // The same window as one call (its envelope at 2–8 Hz as a scream's, 0.41 at most in
+    // the mixed fold 3–4 nights' screams of three calls): a scream.
+    var scream = laugh
+    scream.modulation = 0.4
+    #expect(decide((0..<4).map(silence) + [scream] + (5..<10).map(silence))[4][.scream] >= 0.7)
+}
+
 @Test func aShrillCallInABoutOfLaughterIsTheLaughsButAScreamAfterOneLaughingWindowOrOverTheBoutIsAScream() {
     // Two windows of "ha"s, then a window of one shrill, sustained call: still the laugh's.
     func laugh(_ i: Int) -> WindowFeatures {

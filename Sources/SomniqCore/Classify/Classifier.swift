@@ -258,9 +258,10 @@ public struct Classifier: Sendable {
     /// 7. Speech and laughter, lowered by music: a voice within music is singing.
     /// 8. Baby cry, by the alarm and a short, abrupt burst: tones look voiced; a bark is short.
     /// 9. Scream, by a cry just before or after it, the alarm, a ringer, running speech
-    ///    around it and a bout of laughter: a cry bout explains a shriek within it; tones
-    ///    look voiced but are steady; a raised syllable of a conversation or a television is
-    ///    speech unless it stands a shout's effort over it; a laugh's calls are as shrill.
+    ///    around it, a bout of laughter and a train of calls: a cry bout explains a shriek
+    ///    within it; tones look voiced but are steady; a raised syllable of a conversation or
+    ///    a television is speech unless it stands a shout's effort over it; a laugh's calls
+    ///    are as shrill, and a scream is one call.
     /// 10. Glass break, by a tone, a snore it goes on from, a voice's line that comes with
     ///     the burst and a cough: the onset of a beep is not a crash; a snore's hiss is its
     ///     own; shards ring far above a cough's voice and above the formants that shape its
@@ -368,7 +369,10 @@ public struct Classifier: Sendable {
         // (unless it all is a held note of music).
         let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
         let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r, f) ? 0 : 1),
+        // A train of short calls at full strength is a laugh (`Scream.callTrain`), whose last
+        // call may be held as long as a scream: a scream is one call.
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r, f) ? 0 : 1)
+                                         * (1 - Scream.callTrain(f)),
                                      resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
