@@ -175,7 +175,9 @@ extension LogRecord {
     /// `{"like": "r1795401000-e5", "label": "snoring", "from": "e7", "at": "2026-11-22T23:52:10.500Z", "distance": 0.3}`
     /// `{"like": "r1795401000-e8", "label": "right", "class": "dog_bark", "at": "2026-11-22T23:58:00.000Z", "distance": 0.2}`
     /// (the last: held back as much nearer a sound marked right as `class` than any marked
-    /// right as its own, `HomeMemory.confirmedAs`).
+    /// right as its own, `HomeMemory.confirmedAs`). `"heard": true` with a class as `label`:
+    /// the sound was marked "not this" alone, and the home had confirmed that class at its
+    /// moment (`HomeMemory.Entry.heard`); nobody said "it was" it.
     public struct Home: Sendable, Equatable {
         /// The id of the event marked, as its `event_start` named it.
         public var like: String
@@ -191,6 +193,9 @@ extension LogRecord {
         public var distance: Double
         /// Why the alert was kept all the same (a class no home can teach away).
         public var kept: String?
+        /// True where `label`'s class is what the home confirmed at the marked sound's
+        /// moment, not what was said of it (`HomeMemory.Match.heard`).
+        public var heard: Bool
 
         init(_ m: HomeMemory.Match) {
             like = m.eventID
@@ -200,6 +205,7 @@ extension LogRecord {
             at = m.at
             distance = Double(m.distance).asLogged()
             kept = m.holdsBack ? nil : "critical: never taught away"
+            heard = m.heard
         }
 
         /// The class the marked sound was said to be, when it was one.
@@ -214,6 +220,7 @@ extension LogRecord {
             at = r.string("at")
             self.distance = distance
             kept = r.string("kept")
+            heard = r.isTrue("heard")
         }
 
         var json: JSONValue {
@@ -223,6 +230,7 @@ extension LogRecord {
             m.append("at", at.map(JSONValue.string))
             m.append(("distance", .rounded(distance, 3)))
             m.append("kept", kept.map(JSONValue.string))
+            if heard { m.append(("heard", .bool(true))) }
             return .object(m)
         }
     }

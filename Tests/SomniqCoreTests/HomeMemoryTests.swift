@@ -128,7 +128,7 @@ struct HomeMemoryTests {
         }
         #expect(problem("") == "empty: not a home memory (somniq learn --home writes one)")
         #expect(problem("somniq-learned-rules 1\n").hasPrefix("line 1: not a home memory"))
-        #expect(problem("somniq-home-memory 1\n").hasPrefix("line 1: format 1; this somniq reads formats 2 to 6"))
+        #expect(problem("somniq-home-memory 1\n").hasPrefix("line 1: format 1; this somniq reads formats 2 to 7"))
         #expect(problem("somniq-home-memory 3\ninputs 3 abc\n").hasPrefix("line 2: made for other inputs"))
         let lines = m.text.split(separator: "\n").map(String.init)
         #expect(problem(lines.prefix(4).joined(separator: "\n") + "\nradius -1\n") == "line 5: radius: expected one number, 0 or more")
@@ -268,6 +268,34 @@ struct HomeMemoryTests {
     /// stayed under it. Here a confirmed thunder lies as near a "not thunder" mark as can be,
     /// yet the home's false coughs, far from any thunder and from its confirmed coughs, are
     /// held back at their own radius; thunder keeps a radius under its confirmed one.
+    /// A sound marked "not this" that shares a window with a sound marked right as another
+    /// class was that class (issue 48: the same moment heard as a cough and as the snoring the
+    /// home confirmed): its memory says so, as if marked "it was snoring". A critical class, or
+    /// a mark that shares no window, infers nothing; what the listener said is kept.
+    @Test func aSoundMarkedNotThatSharesAWindowWithAConfirmedSoundOfAnotherClassWasThatClass() throws {
+        let snore = Self.vector(1, 0.5), scream = Self.vector(-1, 1), other = Self.vector(0.2, -0.3)
+        let marked: [HomeMemory.Marked] = [
+            .init(eventID: "s", night: "A", soundClass: .snoring, right: true, at: nil, windows: [snore, Self.vector(1.1, 0.5)]),
+            .init(eventID: "k", night: "A", soundClass: .scream, right: true, at: nil, windows: [scream]),
+            .init(eventID: "c", night: "A", soundClass: .cough, right: false, at: nil, windows: [other, snore]),
+            .init(eventID: "d", night: "A", soundClass: .door, right: false, at: nil, windows: [scream]),
+            .init(eventID: "l", night: "A", soundClass: .laughter, right: false, at: nil, windows: [other]),
+            .init(eventID: "m", night: "A", soundClass: .music, right: false, was: .speech, at: nil, windows: [snore]),
+        ]
+        #expect(HomeMemory.heardAs(marked) == [2: .snoring])
+        let (memory, _) = HomeMemory.learn(marked)
+        let was = Dictionary(memory.entries.filter { $0.kind == .not }.map { ($0.eventID, $0.was) }, uniquingKeysWith: { a, _ in a })
+        #expect(was == ["c": .snoring, "d": nil, "l": nil, "m": .speech])
+        #expect(memory.entries.filter(\.heard).map(\.eventID) == ["c", "c"], "the listener's own \"it was\" is said, not heard")
+        #expect(memory.text.contains("\nmemory heard:snoring cough c - ") && memory.text.contains("\nmemory was:speech music m - "))
+        let again = try HomeMemory(text: memory.text)
+        let c = try #require(again.entries.first { $0.eventID == "c" })
+        #expect(c.was == .snoring && c.heard)
+        #expect(again.text == memory.text)
+        let six = memory.text.replacing("somniq-home-memory \(HomeMemory.formatVersion)", with: "somniq-home-memory 6")
+        #expect(throws: HomeMemory.ParseError.self, "a format 6 file has no heard: memory") { try HomeMemory(text: six) }
+    }
+
     @Test func aConfirmedThunderNearANotThunderMarkDoesNotCapTheCoughsRadius() throws {
         func mark(_ id: String, _ night: String, _ c: SoundClass, _ right: Bool, _ v: Float, _ w: Float) -> HomeMemory.Marked {
             .init(eventID: id, night: night, soundClass: c, right: right, at: nil, windows: [Self.vector(v, w)])

@@ -3,7 +3,7 @@ import Foundation
 import SomniqTestSupport
 import Testing
 import SomniqCore
-import SomniqLog
+@testable import SomniqLog
 
 /// Labels (`somniq label`): records appended to the log, the last one winning, shown by the
 /// report and counted by the history; they survive a restart, a writer killed mid-line and
@@ -261,5 +261,22 @@ import SomniqLog
                 == "held back: more like a sound you marked right (event e8) (distance 0.20) than any door you marked right")
         #expect(try words(#"{"like": "e8", "label": "right", "distance": 0.2}"#)
                 == "held back: more like a sound you marked right (event e8) (distance 0.20) than any door you marked right")
+    }
+    /// A "not this" mark remembered as the sound marked right at its moment (`heard`) keeps
+    /// the listener's own words, says what the home confirmed there, and its trace reads back.
+    @Test func aNotThisMarkHeardAsAConfirmedSoundSaysTheListenersWords() throws {
+        let match = HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .snoring, heard: true)
+        let home = LogRecord.Home(match)
+        #expect(home.json["heard"] == .bool(true) && home.json["label"] == .string("snoring"))
+        let trace = LogRecord.Trace(try JSONValue(parsing: #"{"home": {"like": "e5", "label": "snoring", "distance": 0.31, "heard": true}}"#))
+        #expect(trace.home == home)
+        #expect(EventWords.home(home, .cough)
+                == "held back and logged as snoring: like the sound you marked “not a cough” (event e5) (distance 0.31), where you marked the snoring right")
+        var from = home
+        from.from = "e9"
+        #expect(EventWords.home(from, .snoring) == "sounds like the snoring you marked right (event e5) (distance 0.31), heard as another class (event e9)")
+        let said = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .snoring))
+        #expect(said.json["heard"] == nil && !said.heard)
+        #expect(EventWords.home(said, .cough) == "held back and logged as snoring: like the sound you marked “it was snoring” (event e5) (distance 0.31)")
     }
 }

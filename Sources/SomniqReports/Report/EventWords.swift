@@ -24,7 +24,10 @@ public enum EventWords {
     /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
     /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)"; "held
     /// back: more like the dog bark you marked right on … than any door you marked right" (where
-    /// the trace names no class it knows, "more like a sound you marked right").
+    /// the trace names no class it knows, "more like a sound you marked right"); where the
+    /// class was the one the home confirmed at the marked sound (`heard`), "held back and
+    /// logged as snoring: like the sound you marked “not a cough” on … (distance 0.31), where
+    /// you marked the snoring right".
     /// The date and time are the box's local ones.
     public static func home(_ h: LogRecord.Home, _ c: SoundClass) -> String {
         var when = ""
@@ -41,9 +44,13 @@ public enum EventWords {
             return "held back: more like \(other) you marked right\(when) than any \(name(c)) you marked right"
         }
         if let from = h.from, let was = h.was {
-            return "sounds like the \(name(was)) you marked\(when), heard as another class (event \(from))"
+            return "sounds like the \(name(was)) you marked\(h.heard ? " right" : "")\(when), heard as another class (event \(from))"
         }
-        let like = "like the sound you marked “" + (h.was.map { "it was \(one($0))" } ?? "not \(one(c))") + "”" + when
+        // Where the class was the home's own (`heard`), the words are the listener's "not" and
+        // the sound they marked right there.
+        let said = h.heard ? nil : h.was
+        let like = "like the sound you marked “" + (said.map { "it was \(one($0))" } ?? "not \(one(c))") + "”" + when
+            + (h.heard ? h.was.map { ", where you marked the \(name($0)) right" } ?? "" : "")
         if h.kept != nil { return like + ", alerted all the same: \(one(c)) is never held back by what this home taught" }
         return (h.was.map { "held back and logged as \(name($0)): " } ?? "held back: ") + like
     }

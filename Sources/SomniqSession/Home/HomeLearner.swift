@@ -135,10 +135,16 @@ public struct HomeLearner: Sendable {
                 $0.kind == .not && !HomeMemory.neverTaughtAway.contains($0.soundClass) && memory.radius(for: $0.soundClass).radius > 0
             }
             let held = Set(touchable.filter { $0.was == nil }.map(\.soundClass)).sorted()
-            let reclassified = Set(touchable.compactMap { e in e.was.map { "\(EventWords.name(e.soundClass)) as \(EventWords.name($0))" } }).sorted()
+            func reclassifying(_ heard: Bool) -> [String] {
+                Set(touchable.filter { $0.heard == heard }.compactMap { e in e.was.map { "\(EventWords.name(e.soundClass)) as \(EventWords.name($0))" } }).sorted()
+            }
+            let reclassified = reclassifying(false), heard = reclassifying(true)
             var will: [String] = []
             if !held.isEmpty { will.append("hold back a sound heard as " + held.map(EventWords.name).joined(separator: ", ") + " like one marked not this") }
             if !reclassified.isEmpty { will.append("log a sound like one marked \"it was …\" as what it was: " + reclassified.joined(separator: ", ")) }
+            if !heard.isEmpty {
+                will.append("log a sound like one marked not this as the sound marked right at its very moment: " + heard.joined(separator: ", "))
+            }
             let said = will.isEmpty ? "it will hold back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event"
                 : "it will " + will.joined(separator: "; and ")
             let within = memory.classes.isEmpty

@@ -4,7 +4,8 @@
 /// (`judge`): an event whose opening windows (from its onset to its confirmation, what is
 /// known when its alert is due) are like a "not" memory of its class is still logged, its
 /// alert held back (`"suppressed": "home"`). When that memory's sound was said to be another
-/// class ("it was snoring", `Entry.was`), the alert processor also logs the event as that
+/// class ("it was snoring", `Entry.was`), or the home confirmed one at its very moment
+/// (`Entry.heard`), the alert processor also logs the event as that
 /// class, under its rule and tier (`Match.was`). Scores are never changed: what is detected
 /// stays detected.
 ///
@@ -43,14 +44,20 @@ public struct HomeMemory: Sendable {
         /// For a "not" memory, the class the sound was said to be instead ("it was snoring"):
         /// an event like it is logged as that class too. Nil for "not this" and "something else".
         public var was: SoundClass?
+        /// True where `was` is not what the listener said but what the home confirmed at the
+        /// same moment: the sound was marked "not this" alone, and one of its very windows
+        /// carried a sound marked right as `was` (`HomeMemory.heardAs`).
+        public var heard: Bool
 
-        public init(kind: Kind, soundClass: SoundClass, eventID: String, at: String?, inputs: [Float], was: SoundClass? = nil) {
+        public init(kind: Kind, soundClass: SoundClass, eventID: String, at: String?, inputs: [Float], was: SoundClass? = nil,
+                    heard: Bool = false) {
             self.kind = kind
             self.soundClass = soundClass
             self.eventID = eventID
             self.at = at
             self.inputs = inputs
             self.was = kind == .not ? was : nil
+            self.heard = self.was != nil && heard
         }
     }
 
@@ -68,13 +75,16 @@ public struct HomeMemory: Sendable {
         public var was: SoundClass?
         /// On the event logged as `was`: the id of the event it re-classifies.
         public var from: String?
+        /// True where `was` is what the home confirmed at the marked sound's moment, not what
+        /// the listener said of it (`Entry.heard`).
+        public var heard: Bool
         /// Where the event was held back as nearer a sound the home marked right as another
         /// class than any it marked right as its own (`confirmedAs`): that class. The event
         /// `eventID` names is that sound.
         public var confirmed: SoundClass?
 
         public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, from: String? = nil,
-                    confirmed: SoundClass? = nil) {
+                    confirmed: SoundClass? = nil, heard: Bool = false) {
             self.eventID = eventID
             self.at = at
             self.distance = distance
@@ -82,6 +92,7 @@ public struct HomeMemory: Sendable {
             self.was = was
             self.from = from
             self.confirmed = confirmed
+            self.heard = was != nil && heard
         }
     }
 
@@ -361,7 +372,8 @@ public struct HomeMemory: Sendable {
     public func judge(_ xs: [[Float]], _ c: SoundClass) -> Match? {
         if remembers(c), let m = like(xs, c) {
             let e = entries[m.entry]
-            return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c), was: e.was)
+            return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c), was: e.was,
+                         heard: e.heard)
         }
         // A class whose radius `learn --home` chose 0 holds back nothing, this way neither: the
         // choice was made to keep its confirmed events.

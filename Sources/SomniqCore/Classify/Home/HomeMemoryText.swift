@@ -1,6 +1,6 @@
 /// The text form of a `HomeMemory` (`somniq learn --home` writes it; docs/home.md):
 ///
-///     somniq-home-memory 6
+///     somniq-home-memory 7
 ///     inputs 326 <sha256 of the input names, one per line, as rules/learned.txt's>
 ///     meta <key>=<value> ...              (how it was learned; any number)
 ///     radius 0                            (a class no `class` line names)
@@ -15,6 +15,7 @@
 ///     weight door <one number per input>  (the class's weight of each input in its distance)
 ///     memory not dog_bark r1795401000-e3 2026-11-22T23:40:05.000Z <one number per input>
 ///     memory was:snoring scream r1795401000-e5 2026-11-22T23:52:10.500Z <…>
+///     memory heard:snoring cough r1795401000-e6 2026-11-22T23:53:02.000Z <…>
 ///     memory right cough r1795401000-e9 - <…>
 ///
 /// `was:CLASS` is a "not" memory whose sound was said to be CLASS ("it was snoring"), which
@@ -25,17 +26,19 @@
 /// event of its class lay near keeps a radius short of it, less than its class's; a format 4
 /// file (none) judges each marked sound by its class's radius, as it did. Format 6 added
 /// `weight` lines: a class's distance weighs each input's difference by it (`weights`); a
-/// format 5 file (none) weighs every input alike, as it did.
+/// format 5 file (none) weighs every input alike, as it did. Format 7 added `heard:CLASS`:
+/// a "not" memory the listener said nothing more of, one of whose windows carried a sound
+/// marked right as CLASS (`Entry.heard`), judged as `was:CLASS` is; a format 6 file has none.
 ///
 /// A memory made for other inputs (another somniq's `LearnedInputs`) is refused: its
 /// numbers would be compared with the wrong inputs.
 extension HomeMemory {
     public typealias ParseError = FormatLines.Problem
 
-    public static let formatVersion = 6
+    public static let formatVersion = 7
     /// The oldest format read: 2 differs from 3 only in having no `was:` memories, 3 from 4
     /// in having no `class` and `prior_` lines, 4 from 5 in having no `cap` lines, 5 from 6
-    /// in having no `weight` lines.
+    /// in having no `weight` lines, 6 from 7 in having no `heard:` memories.
     static let oldestRead = 2
     static let magic = "somniq-home-memory"
 
@@ -60,7 +63,7 @@ extension HomeMemory {
             out.append("weight \(c.rawValue) " + w.map(Self.number).joined(separator: " "))
         }
         for e in entries {
-            out.append("memory \(e.was.map { "was:" + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
+            out.append("memory \(e.was.map { (e.heard ? "heard:" : "was:") + $0.rawValue } ?? e.kind.rawValue) \(e.soundClass.rawValue) \(e.eventID) \(e.at ?? "-") " + e.inputs.map(Self.number).joined(separator: " "))
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -148,18 +151,22 @@ extension HomeMemory {
             case "memory":
                 guard words.count == 5 + n else { throw line.problem("memory: expected KIND CLASS EVENT-ID AT and one number per input (\(n))") }
                 let kind: Kind, was: SoundClass?
-                if words[1].hasPrefix("was:") {
-                    guard let d = SoundClass(rawValue: String(words[1].dropFirst(4))) else {
-                        throw line.problem("memory: no class \"\(words[1].dropFirst(4).prefix(20))\" (was:CLASS)")
+                let heard = file.version >= 7 && words[1].hasPrefix("heard:")
+                if words[1].hasPrefix("was:") || heard {
+                    let name = words[1].drop { $0 != ":" }.dropFirst()
+                    guard let d = SoundClass(rawValue: String(name)) else {
+                        throw line.problem("memory: no class \"\(name.prefix(20))\" (\(heard ? "heard" : "was"):CLASS)")
                     }
                     (kind, was) = (.not, d)
                 } else {
-                    guard let k = Kind(rawValue: String(words[1])) else { throw line.problem("memory: \"\(words[1].prefix(20))\" is not not, right or was:CLASS") }
+                    guard let k = Kind(rawValue: String(words[1])) else {
+                        throw line.problem("memory: \"\(words[1].prefix(20))\" is not not, right, was:CLASS or heard:CLASS")
+                    }
                     (kind, was) = (k, nil)
                 }
                 guard let c = SoundClass(rawValue: String(words[2])) else { throw line.problem("memory: no class \"\(words[2])\"") }
                 entries.append(Entry(kind: kind, soundClass: c, eventID: String(words[3]), at: words[4] == "-" ? nil : String(words[4]),
-                                     inputs: try numbers(line, from: 5, "memory"), was: was))
+                                     inputs: try numbers(line, from: 5, "memory"), was: was, heard: heard))
             default:
                 throw line.unknown
             }
