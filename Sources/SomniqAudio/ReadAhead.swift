@@ -4,16 +4,21 @@ import SomniqSupport
 
 /// A file read on a thread of its own (`replay --threads 2`): the reader decodes and
 /// resamples (`FileSource`) into a bounded ring of blocks while the analysis takes them in
-/// turn. When the ring is full the reader does not wait idle: it analyses the windows the
+/// turn. When the rings are full the reader does not wait idle: it analyses the windows the
 /// analysis has not reached, in stream order, up to the alarm detector
 /// (`FeatureExtractor.analyse`, on the pipeline's own extractor), while the analysis follows
 /// and classifies the windows before them. Whichever thread comes first to a window analyses
-/// it, one at a time and in order, so the two cores share the work however costly the
-/// decoding is (a 16 kHz WAV, a 48 kHz FLAC), and the outputs are those of one thread: the
-/// same computations on the same state in the same order.
+/// it and the ones after it that are cut, up to `batch` in a row, so the two cores share the
+/// work however costly the decoding is (a 16 kHz WAV, a 48 kHz FLAC), and the outputs are
+/// those of one thread: the same computations on the same state in the same order.
 ///
-/// The blocks and windows live in memory allocated once; a block larger than any before grows
-/// its slot. The analysis calls `next`, `analysed(_:by:)` and `release`, the reader the rest.
+/// The extractor's state and buffers move from one core's cache to the other's only when
+/// the other thread takes the next batch, not at every window: taken window by window, a
+/// 16 kHz WAV's two threads did 64 % more work than one, and ran slower.
+///
+/// The windows live in memory allocated once, the blocks in memory allocated as the ring
+/// first fills; a block larger than any before grows its slot. The analysis calls `next`,
+/// `analysed(_:by:)` and `release`, the reader the rest.
 // @unchecked: every field the two threads share is read and written with `condition` held,
 // and the extractor is used by one thread at a time (`nextToAnalyse`).
 public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
@@ -26,23 +31,19 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
     }
 
     private final class BlockSlot {
-        var samples: UnsafeMutablePointer<Float>
-        var capacity: Int
+        var samples: UnsafeMutablePointer<Float>?
+        var capacity = 0
         var count = 0
         var framesRead: Int64 = 0
         var fraction = 0.0
-        init(capacity: Int) {
-            self.capacity = capacity
-            samples = .allocate(capacity: capacity)
-        }
-        deinit { samples.deallocate() }
+        deinit { samples?.deallocate() }
         func fill(_ block: UnsafeBufferPointer<Float>) {
             if block.count > capacity {
-                samples.deallocate()
+                samples?.deallocate()
                 capacity = block.count
                 samples = .allocate(capacity: capacity)
             }
-            if let from = block.baseAddress { samples.update(from: from, count: block.count) }
+            if let from = block.baseAddress { samples!.update(from: from, count: block.count) }
             count = block.count
         }
     }
@@ -65,8 +66,10 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
     /// RUSAGE_THREAD (Linux), which Glibc's Swift module leaves out: the calling thread's usage.
     private static let rusageThread: Int32 = 1
 
-    /// Blocks in the ring, and windows that may be analysed ahead.
-    public static let blocks = 4, windows = 4
+    /// Blocks in the ring (at most: the reader also waits while the windows are full, and a
+    /// 48 kHz file's blocks are a third of a 16 kHz file's), windows that may be analysed
+    /// ahead, and the most one thread analyses in a row before the other may take the next.
+    public static let blocks = 32, windows = 8, batch = 4
 
     private let file: FileSource
     private let extractor: FeatureExtractor
@@ -82,6 +85,13 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
     private var nextToAnalyse = 0
     private var finished = false
     private var failure: (any Error)?
+    /// The samples of the blocks in the ring, the one the analysis holds included.
+    private var queued = 0
+    /// The most windows one block completes (a block is 8,192 frames at the file's rate,
+    /// resampled, and a little more as the resampler drains: `FileSource`); the reader decodes
+    /// the next block only while that many window slots are free (all of them, at a rate so
+    /// low that a block completes more windows than there are slots).
+    private let windowsPerBlock: Int
     private var cpu = 0.0
     private var stopped = false
     /// The reader's own windows of the stream, cut as the analysis will cut them.
@@ -98,8 +108,9 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         self.extractor = extractor
         self.measure = measure
         file.measure = measure
-        let capacity = Int(8192 * Double(StreamClock.sampleRate) / Double(file.sampleRate)) + 1024
-        blockSlots = (0..<Self.blocks).map { _ in BlockSlot(capacity: capacity) }
+        blockSlots = (0..<Self.blocks).map { _ in BlockSlot() }
+        let most = Int(8192 * Double(StreamClock.sampleRate) / Double(file.sampleRate)) + 1024
+        windowsPerBlock = min(Self.windows, most / StreamClock.hop + 1)
         windowSlots = (0..<Self.windows).map { _ in WindowSlot(bins: extractor.bins) }
     }
 
@@ -123,6 +134,7 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         defer { condition.unlock() }
         if holding {
             holding = false
+            queued -= blockSlots[blockHead].count
             blockHead = (blockHead + 1) % Self.blocks
             blockCount -= 1
             condition.broadcast()
@@ -157,12 +169,7 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         let slot = windowSlots[windowHead]
         if slot.state == .waiting {
             precondition(nextToAnalyse == window.index)
-            slot.state = .analysing
-            condition.unlock()
-            extractor.analyse(window, into: slot.analysed)
-            condition.lock()
-            nextToAnalyse = window.index + 1
-            condition.broadcast()
+            analyseBatch(from: 0, reader: false)
         }
         slot.state = .taken
         return slot.analysed
@@ -222,11 +229,13 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Keeps `window` to be analysed ahead, if a slot is free; if none is, the analysis
-    /// analyses it when it comes to it.
+    /// Keeps `window` to be analysed ahead, if a slot is free and the analysis has a window's
+    /// samples or more in the ring before it; if not, the analysis analyses it when it comes
+    /// to it. Where decoding is dear (a 48 kHz FLAC) the analysis keeps up with the reader, and
+    /// a window it would analyse itself is not copied here (64 kB) for nothing.
     private func offer(_ window: AudioWindow) {
         condition.lock()
-        guard windowCount < Self.windows, !stopped else { condition.unlock(); return }
+        guard windowCount < Self.windows, queued >= StreamClock.windowLength, !stopped else { condition.unlock(); return }
         let slot = windowSlots[(windowHead + windowCount) % Self.windows]
         windowCount += 1
         slot.state = .filling
@@ -239,21 +248,12 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Puts a block in the ring, analysing windows ahead while it is full; false once stopped.
+    /// Puts a block in the ring, first analysing windows ahead while the ring or the windows
+    /// are full; false once stopped.
     private func publish(_ samples: UnsafeBufferPointer<Float>) -> Bool {
         condition.lock()
         while blockCount == Self.blocks && !stopped {
-            if let slot = nextWaiting() {
-                slot.state = .analysing
-                condition.unlock()
-                measure(.features) { extractor.analyse(slot.window, into: slot.analysed) }
-                condition.lock()
-                slot.state = .ready
-                nextToAnalyse = slot.index + 1
-                condition.broadcast()
-            } else {
-                condition.wait()
-            }
+            waitOrAnalyse()
         }
         guard !stopped else { condition.unlock(); return false }
         let slot = blockSlots[(blockHead + blockCount) % Self.blocks]
@@ -263,17 +263,52 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         slot.fraction = file.fraction
         condition.lock()
         blockCount += 1
+        queued += slot.count
         condition.broadcast()
+        // The next block's windows must find slots free.
+        while windowCount > Self.windows - windowsPerBlock && !stopped {
+            waitOrAnalyse()
+        }
         condition.unlock()
         return true
     }
 
-    /// The window the extractor analyses next, if it is kept here and no thread analyses it.
-    private func nextWaiting() -> WindowSlot? {
-        for k in 0..<windowCount {
-            let slot = windowSlots[(windowHead + k) % Self.windows]
-            if slot.index == nextToAnalyse { return slot.state == .waiting ? slot : nil }
+    /// With `condition` held: analyses the next windows, if they are kept here and no thread
+    /// analyses them, else waits.
+    private func waitOrAnalyse() {
+        for k in 0..<windowCount where windowSlots[(windowHead + k) % Self.windows].index == nextToAnalyse {
+            if windowSlots[(windowHead + k) % Self.windows].state == .waiting {
+                analyseBatch(from: k, reader: true)
+                return
+            }
+            break
         }
-        return nil
+        condition.wait()
+    }
+
+    /// With `condition` held: analyses the window in slot `k` from the head, which is
+    /// `nextToAnalyse` and waiting, and those after it that are waiting, up to `batch` in a
+    /// row; `condition` is let go meanwhile. `reader`: on the reader's thread (`measure`).
+    private func analyseBatch(from k: Int, reader: Bool) {
+        let first = (windowHead + k) % Self.windows
+        var count = 0
+        while count < Self.batch, k + count < windowCount {
+            let slot = windowSlots[(first + count) % Self.windows]
+            guard slot.index == nextToAnalyse + count, slot.state == .waiting else { break }
+            slot.state = .analysing
+            count += 1
+        }
+        condition.unlock()
+        let analyse = { [self] in
+            for i in 0..<count {
+                let slot = windowSlots[(first + i) % Self.windows]
+                extractor.analyse(slot.window, into: slot.analysed)
+            }
+        }
+        if reader { measure(.features, analyse) } else { analyse() }
+        condition.lock()
+        for i in 0..<count { windowSlots[(first + i) % Self.windows].state = .ready }
+        nextToAnalyse += count
+        condition.broadcast()
     }
 }
