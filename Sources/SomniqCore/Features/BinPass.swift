@@ -46,27 +46,31 @@ enum BinPass {
         precondition(frame.count < count && windowSlice.count < count)
         precondition(log.count >= count && previousLog.count >= count && cumulative.count >= count)
         precondition(terms.count >= termCount * count)
-        // Each bin's terms of the sums, eight bins at a time: the scaled power, its log, the
+        // Each bin's terms of the sums, four bins at a time: the scaled power, its log, the
         // rise of the log, k·P[k], P[k] + ε and the squares of the samples. Lane for lane
         // these are the scalar operations, in the same order, so the same bits; the chains of
-        // additions below then only add them up.
+        // additions below then only add them up. Four lanes, one SSE register each: with
+        // eight, two registers a value, the loop ran out of registers and reloaded its
+        // constants and spilled (116 instructions per eight bins; 44 per four now).
         let t = terms.baseAddress!
         let rises = t, weightedTerms = t + count, flatTerms = t + 2 &* count
         let frameTerms = t + 3 &* count, sliceTerms = t + 4 &* count
-        let lanes = Lanes.scalarCount
-        var bin = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        let powerBase = power.baseAddress!, logBase = log.baseAddress!, previousBase = previousLog.baseAddress!
+        let lanes = Quad.scalarCount
+        var bin = Quad(0, 1, 2, 3)
+        let step = Quad(repeating: Float(lanes))
         var k = 0
-        while k + lanes <= count {
-            let p = load(power.baseAddress!, k) * scale
+        while k &+ lanes <= count {
+            let p = load4(powerBase, k) * scale
             let pe = p + epsilon
             let l = fastPower(pe)
-            store(p, power.baseAddress!, k)
-            store(l, log.baseAddress!, k)
-            store(rise(l - load(previousLog.baseAddress!, k)), rises, k)
-            store(bin * p, weightedTerms, k)
-            store(pe, flatTerms, k)
-            bin += Lanes(repeating: Float(lanes))
-            k += lanes
+            store4(p, powerBase, k)
+            store4(l, logBase, k)
+            store4(rise(l - load4(previousBase, k)), rises, k)
+            store4(bin * p, weightedTerms, k)
+            store4(pe, flatTerms, k)
+            bin += step
+            k &+= lanes
         }
         while k < count {
             let p = power[k] * scale
@@ -236,6 +240,15 @@ enum BinPass {
     }
 
     private typealias Lanes = SIMD8<Float>
+    private typealias Quad = SIMD4<Float>
+
+    @inline(__always) private static func load4(_ b: UnsafePointer<Float>, _ k: Int) -> Quad {
+        UnsafeRawPointer(b + k).loadUnaligned(as: Quad.self)
+    }
+
+    @inline(__always) private static func store4(_ v: Quad, _ b: UnsafeMutablePointer<Float>, _ k: Int) {
+        UnsafeMutableRawPointer(b + k).storeBytes(of: v, as: Quad.self)
+    }
 
     @inline(__always) private static func load(_ b: UnsafePointer<Float>, _ k: Int) -> Lanes {
         UnsafeRawPointer(b + k).loadUnaligned(as: Lanes.self)
@@ -250,20 +263,20 @@ enum BinPass {
     }
 
     /// `Decibels.fastPower`, lane by lane.
-    @inline(__always) private static func fastPower(_ p: Lanes) -> Lanes {
-        let bits = unsafeBitCast(p, to: SIMD8<UInt32>.self)
-        let exponent = Lanes(unsafeBitCast((bits &>> 23) & 0xFF, to: SIMD8<Int32>.self) &- 127)
-        let m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: Lanes.self)
+    @inline(__always) private static func fastPower(_ p: Quad) -> Quad {
+        let bits = unsafeBitCast(p, to: SIMD4<UInt32>.self)
+        let exponent = Quad(unsafeBitCast((bits &>> 23) & 0xFF, to: SIMD4<Int32>.self) &- 127)
+        let m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: Quad.self)
         let log2m = ((0.15824871 * m - 1.05187502) * m + 3.04788335) * m - 2.15410939
         let db = 3.0102999566 * (exponent + log2m)
         return db.replacing(with: Decibels.silence, where: .!(p .>= Float.leastNormalMagnitude))
     }
 
     /// `rise`, lane by lane.
-    @inline(__always) private static func rise(_ d: Lanes) -> Lanes {
-        let bits = unsafeBitCast(d, to: SIMD8<Int32>.self)
+    @inline(__always) private static func rise(_ d: Quad) -> Quad {
+        let bits = unsafeBitCast(d, to: SIMD4<Int32>.self)
         let negative = bits &>> 31
-        return unsafeBitCast(bits & ~negative, to: Lanes.self)
+        return unsafeBitCast(bits & ~negative, to: Quad.self)
     }
 
     /// max(d, 0) without a branch (the sign bit, spread, masks a negative d or −0 to +0): a
