@@ -156,20 +156,20 @@ enum BinPass {
         let n = samples.count, lanes = Lanes.scalarCount
         var full = SIMD8<Int32>(repeating: 0)
         var j = 0
-        while j + lanes <= n {
+        while j &+ lanes <= n {
             let v = load(x, j)
             store(v * v, out, j)
             // |x| (the sign bit cleared) ≥ 0.999; a lane that is gives −1.
             let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
             full &-= unsafeBitCast(magnitude .>= 0.999, to: SIMD8<Int32>.self)
-            j += lanes
+            j &+= lanes
         }
         var clipped = Int(full.wrappedSum())
         while j < n {
             let v = x[j]
             out[j] = v * v
             clipped &+= abs(v) >= 0.999 ? 1 : 0
-            j += 1
+            j &+= 1
         }
         return clipped
     }
