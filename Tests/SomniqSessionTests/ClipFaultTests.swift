@@ -117,12 +117,17 @@ import Testing
         p.arguments = ["replay", Paths.demoNight, "--format", "jsonl", "--output", dir + "/killed.jsonl", "--clips", clips]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
+        // SIGKILL as soon as a clip is being written: as the kernel says its temporary was
+        // created (it lives milliseconds).
+        try FileManager.default.createDirectory(atPath: clips, withIntermediateDirectories: true)
+        let watch = try DirectoryWatch(clips)
         try p.run()
-        // SIGKILL as soon as a clip is being written.
         var caught: String?
-        while p.isRunning, caught == nil {
-            caught = (try? FileManager.default.contentsOfDirectory(atPath: clips))?.first { $0.hasSuffix(".flac.part") }
-            if caught == nil { usleep(1000) }   // a tight poll: a clip's temporary lives milliseconds
+        // Only against a replay that ends without writing a clip (nothing is said of its
+        // end): the demo night's first is written within seconds, minutes on a loaded machine.
+        let end = Date(timeIntervalSinceNow: 600)
+        while p.isRunning, caught == nil, Date() < end {
+            caught = watch.next(until: end).first { $0.hasSuffix(".flac.part") }
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()

@@ -15,17 +15,22 @@ import SomniqCore
         return path
     }
 
-    /// Waits for the first log line that holds every one of `needles`; its arrival time.
+    /// Waits for the first log line that holds every one of `needles`; its arrival time: the
+    /// log is read again each time the kernel says it was written (or moved into place, as
+    /// a replay's output is when it ends).
     func logLine(_ log: String, containing needles: [String], timeout: Double = 20) throws -> Double {
         let end = Date(timeIntervalSinceNow: timeout)
-        while Date() < end {
+        let path = log as NSString
+        let watch = try DirectoryWatch(path.deletingLastPathComponent)
+        while true {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if text.split(separator: "\n").contains(where: { line in needles.allSatisfy { line.contains($0) } }) {
                 return Date().timeIntervalSince1970
             }
-            usleep(2000)   // a poll for an event; 2 ms is the resolution of the time it returns
+            repeat {
+                guard Date() < end else { throw Timeout() }
+            } while !watch.next(until: end).contains(path.lastPathComponent)
         }
-        throw Timeout()
     }
 
     /// Each sink has the alarm while it still sounds: before the log says it ended (its
