@@ -392,7 +392,8 @@ public struct Classifier: Sendable {
         let snoreBeforeDb = decided.0.flatMap { e in
             e.rules.snore >= Arbitration.heard && e.rules.glassBreak < Arbitration.heard ? e.features.peakSnrDb : nil
         }
-        let snorersOwn = [snores.snoreGoingOnDb, snoreBeforeDb].compactMap { $0 }.max().map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
+        let snoreDb = max(snores.snoreGoingOnDb ?? -.infinity, snoreBeforeDb ?? -.infinity)
+        let snorersOwn = snoreDb > -.infinity && f.peakSnrDb <= snoreDb + Arbitration.overSnoreDb
         // A burst the cough rule hears too, shaped by a vocal tract's formants (`Cough`), is
         // a cough's explosive phase as much as it is a crash: shards ring above the tract's
         // formants, and the cough rule hears breaking glass at 0.14 at most (the 97 windows of
