@@ -37,10 +37,10 @@ struct AlarmTrack: Sendable {
             count > 0 && AlarmTrack.same(b.hz, tones.3.hz) && AlarmTrack.gap(tones.3, b) <= AlarmDetector.t3Pause.upperBound
         }
 
-        /// Adds a tone; returns the frame of the first of four that keep T3's gaps (short,
-        /// short and long, in any order) and a silent pause (`pauseIsSilent`, among the
-        /// channel's `heard` beeps), if they do.
-        mutating func add(_ b: Beep, heard: [Beep]) -> Int? {
+        /// Adds a tone; returns the four that keep T3's gaps (short, short and long, in any
+        /// order) and a silent pause (`pauseIsSilent`, among the channel's `heard` beeps), if
+        /// they do.
+        mutating func add(_ b: Beep, heard: [Beep]) -> Cycle? {
             if count > 0 {
                 shortGaps = AlarmDetector.t3Gap.contains(AlarmTrack.gap(tones.3, b)) ? shortGaps + 1 : 0
                 beeping = beeping || shortGaps >= AlarmDetector.t3Tones
@@ -55,12 +55,12 @@ struct AlarmTrack: Sendable {
 
         /// Puts `whole` in place of its last tone, of which it is the rest (`AlarmTrack.joined`),
         /// and judges the four again.
-        mutating func extendLast(_ whole: Beep, heard: [Beep]) -> Int? {
+        mutating func extendLast(_ whole: Beep, heard: [Beep]) -> Cycle? {
             tones.3 = whole
             return pattern(heard: heard)
         }
 
-        private func pattern(heard: [Beep]) -> Int? {
+        private func pattern(heard: [Beep]) -> Cycle? {
             guard count >= 4, !beeping else { return nil }
             let gaps = SIMD3(AlarmTrack.gap(tones.0, tones.1), AlarmTrack.gap(tones.1, tones.2), AlarmTrack.gap(tones.2, tones.3))
             var short = 0, long = 0, pause = 0
@@ -71,10 +71,53 @@ struct AlarmTrack: Sendable {
             var cues = Sounder.Cues(tones.0)
             cues.add(tones.1); cues.add(tones.2); cues.add(tones.3)
             guard cues.areSoundersTones else { return nil }
-            let (before, after) = pause == 0 ? (tones.0, tones.1) : pause == 1 ? (tones.1, tones.2) : (tones.2, tones.3)
-            return AlarmTrack.pauseIsSilent(after: before, before: after, loudest: cues.loudest, heard: heard) ? tones.0.start : nil
+            let cycle = Cycle(tones: tones, pause: pause, loudest: cues.loudest)
+            return cycle.pauseIsSilent(at: cycle.aroundPause.0.hz, loudest: cues.loudest, heard: heard) ? cycle : nil
         }
     }
+
+    /// Four tones that keep T3's cadence, and which of their three gaps is the pause.
+    struct Cycle: Sendable, Equatable {
+        var tones: (Beep, Beep, Beep, Beep)
+        var pause: Int
+        /// The loudest tone's peak (dB).
+        var loudest: Float
+        var start: Int { tones.0.start }
+        /// Tone `k`, 0 to 3.
+        func tone(_ k: Int) -> Beep { k == 0 ? tones.0 : k == 1 ? tones.1 : k == 2 ? tones.2 : tones.3 }
+        /// The tones before and after the pause.
+        var aroundPause: (Beep, Beep) { pause == 0 ? (tones.0, tones.1) : pause == 1 ? (tones.1, tones.2) : (tones.2, tones.3) }
+
+        static func == (a: Cycle, b: Cycle) -> Bool {
+            a.tones.0 == b.tones.0 && a.tones.1 == b.tones.1 && a.tones.2 == b.tones.2 && a.tones.3 == b.tones.3
+                && a.pause == b.pause && a.loudest == b.loudest
+        }
+
+        /// T3's pause is silent at its tone: the signal is off for 1.5 s (ISO 8201 §4.2, NFPA 72
+        /// §18.4.2). A beep at `hz` (`same`) among `heard` no more than `Sounder.levelSpreadDb`
+        /// under `loudest`, where a beeper's next beep would fall (T3's shortest gap, `t3Gap`,
+        /// or more after the tone before the pause and before the tone after it), is the
+        /// sounder beeping on, not pausing: a reversing lorry's beeper with one beep lost in
+        /// noise or cut short by a room's notch keeps T3's gaps, and so do a fan's beat and a
+        /// tune's repeated note. A tone's own tail (within the coarse cut) and the pieces of a
+        /// tone a room's notch broke (`AlarmDetector.t3Dropout`, 0.2 s), joined or not, lie
+        /// nearer the tones. Measured on the battery (seeds 1-3): such a beep lay in the pause
+        /// of 5 of the 14 look-alikes raised as T3 (reversing beepers, a fan's beat, a
+        /// low-battery case's HVAC) and of no T3 alarm's; one steady beeper, read as T3 on an
+        /// aliased harmonic, had one and is found as steady beeping.
+        /// Only beeps of `shortest` frames or more count.
+        func pauseIsSilent(at hz: Float, loudest: Float, heard: [Beep], shortest: Int = 0) -> Bool {
+            let gap = Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
+            let (tone, next) = aroundPause
+            return !heard.contains { r in
+                r.start >= tone.end + gap && r.end + gap <= next.start && r.end - r.start >= shortest
+                    && AlarmTrack.same(r.hz, hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
+            }
+        }
+    }
+
+    /// The cycle of T3 the last frame found, if it found one.
+    private(set) var cycle: Cycle?
 
     /// T4: the group of short beeps under way, and the last whole group before it.
     private var group = Group(), lastGroup = Group()
@@ -201,7 +244,7 @@ struct AlarmTrack: Sendable {
         }
     }
     /// The last seven coarse beeps, newest last (for `heardToStart` and `pauseIsSilent`).
-    private var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
+    private(set) var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
     /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
     private var recentFirst = [Bool](repeating: false, count: 7)
 
@@ -266,6 +309,7 @@ struct AlarmTrack: Sendable {
         if heard { hz = lines.lines[inChannel.trailingZeroBitCount].hz }
         ended = (nil, nil)
         joinedDropout = nil
+        cycle = nil
         // Nothing sounds in the channel, and no beep is under way: nothing can end or begin.
         guard heard || fine.on || coarse.on || held.on else {
             fine.silence(); coarse.silence(); held.silence()
@@ -284,7 +328,10 @@ struct AlarmTrack: Sendable {
         if let beep = held.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.heldSeconds { lastHeld = beep }
         if let beep = coarse.frame(lines, inChannel: inChannel, at: frame), beep.seconds >= AlarmDetector.t4Beep.lowerBound, own(beep) {
             ended.coarse = beep
-            if let from = temporalThree(beep) { found = found ?? (.temporalThree, from) }
+            if let c = temporalThree(beep) {
+                cycle = c
+                found = found ?? (.temporalThree, c.start)
+            }
             let start = heardToStart(beep)
             if let from = steady(beep, heardToStart: start) { found = found ?? (.steadyBeeps, from) }
             recent.removeFirst()
@@ -293,25 +340,6 @@ struct AlarmTrack: Sendable {
             recentFirst.append(start == beep.start)
         }
         return found
-    }
-
-    /// T3's pause is silent at its tone: the signal is off for 1.5 s (ISO 8201 §4.2, NFPA 72
-    /// §18.4.2). A beep at the tones' pitch in it (`same`) no more than `Sounder.levelSpreadDb`
-    /// under the loudest tone, where a beeper's next beep would fall (T3's shortest gap,
-    /// `t3Gap`, or more after the tone before the pause and before the tone after it), is the
-    /// sounder beeping on, not pausing: a reversing lorry's beeper with one beep lost in noise
-    /// or cut short by a room's notch keeps T3's gaps, and so do a fan's beat and a tune's
-    /// repeated note. A tone's own tail (within the coarse cut) and the pieces of a tone a
-    /// room's notch broke (`AlarmDetector.t3Dropout`, 0.2 s), joined or not, lie nearer the
-    /// tones. Measured on the battery (seeds 1-3):
-    /// such a beep lay in the pause of 5 of the 14 look-alikes raised as T3 (reversing
-    /// beepers, a fan's beat, a low-battery case's HVAC) and of no T3 alarm's; one steady
-    /// beeper, read as T3 on an aliased harmonic, had one and is found as steady beeping.
-    static func pauseIsSilent(after tone: Beep, before next: Beep, loudest: Float, heard: [Beep]) -> Bool {
-        let gap = Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
-        return !heard.contains { r in
-            r.start >= tone.end + gap && r.end + gap <= next.start && same(r.hz, tone.hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
-        }
     }
 
     static func gap(_ a: Beep, _ b: Beep) -> Double { Double(b.start - a.end) * AlarmDetector.frameSeconds }
@@ -329,7 +357,7 @@ struct AlarmTrack: Sendable {
     /// harmonic and a noise's line wander further) and the whole has a sounder's flat top
     /// (`Sounder.shortestTopFrames`: a loud blip beside a quieter piece is no one tone; a
     /// pattern forgives one ringing tone in four, not a dropout and a ringing besides).
-    private mutating func temporalThree(_ b: Beep) -> Int? {
+    private mutating func temporalThree(_ b: Beep) -> Cycle? {
         let before = piece
         piece = nil
         guard b.seconds <= AlarmDetector.t3Tone.upperBound else { toneRuns = (ToneRun(), ToneRun()); return nil }
@@ -370,14 +398,15 @@ struct AlarmTrack: Sendable {
 
     /// Undoes the join the last frame made: its two pieces were two sounds, not one tone
     /// (`AlarmDetector.brokenElsewhere`). The runs are as they were before it, and the second
-    /// piece is judged on its own; returns the frame of the first of four tones it completes,
-    /// if it does.
-    mutating func unjoin() -> Int? {
+    /// piece is judged on its own; returns the cycle it completes, if it does (and `cycle`
+    /// is that).
+    mutating func unjoin() -> Cycle? {
         guard joinedDropout != nil, let b = rest else { return nil }
         toneRuns = runsBeforeJoin
         joinedDropout = nil
         piece = b
-        return AlarmDetector.t3Tone.contains(b.seconds) ? nextTone(b) : nil
+        cycle = AlarmDetector.t3Tone.contains(b.seconds) ? nextTone(b) : nil
+        return cycle
     }
 
     /// The tone the coarse beep the last frame ended belongs to: with the pieces before it
@@ -404,7 +433,7 @@ struct AlarmTrack: Sendable {
                     topFrames: max(topA ? a.topFrames : 0, topB ? b.topFrames : 0))
     }
 
-    private mutating func nextTone(_ b: Beep) -> Int? {
+    private mutating func nextTone(_ b: Beep) -> Cycle? {
         // A tone of T3's length at another pitch (a burst of noise, another sound) starts a
         // second run beside the first rather than ending it; the staler run gives way.
         if toneRuns.0.continues(with: b) {
