@@ -504,22 +504,28 @@ private struct NarrowbandNoise {
 }
 
 @Test func aBeeperHeardKeepingT3AtOneHarmonicBeepsOnInThePauseAtItsOthersAndIsNoT3() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
     // A reversing lorry's square-wave beeper: 0.5 s beeps every second at 1100 Hz, heard at its
     // third harmonic too; there its third beep is lost (a room's notch), leaving T3's 1.5 s
     // "pause" after two tones, in which the fundamental beeps on: the sound never paused.
     let beeps = every(1, from: 2, count: 12, length: 0.5)
     let lost = beeps.enumerated().filter { $0.offset != 2 }.map(\.element)
-    #expect(detect([(1100, beeps), (3300, lost)], seconds: 16) == nil)
+    let lorry: Lines = [(1100, beeps), (3300, lost)]
+    #expect(detect(lorry, seconds: 16) == nil)
     // T3 and its harmonic pause together: an alarm, from its first tone.
     let tones = t3(from: 2, cycles: 2)
-    let span = try #require(detect([(1100, tones), (3300, tones)], seconds: 12))
+    let alarm: Lines = [(1100, tones), (3300, tones)]
+    let span = try #require(detect(alarm, seconds: 12))
     #expect(span.pattern == .temporalThree)
     #expect(abs(span.from - 2) < 0.05)
     // A clock ticking every second beside it, in step with its tones and in its pause, is
     // no partial of it: its ticks ring for a tenth of a second.
-    let ticks = every(1, from: 2, count: 10, length: 0.1)
-    #expect(try #require(detect([(3100, tones), (1800, ticks)], seconds: 12)).pattern == .temporalThree)
-    // Nor is a tick that rings at a partial's pitch in the pause a beep of it.
-    let tick = [(tones[2].1 + 0.5, tones[2].1 + 0.56)]
-    #expect(try #require(detect([(1100, tones), (3300, tones + tick)], seconds: 12)).pattern == .temporalThree)
+    let clock: Lines = [(3100, tones), (1800, every(1, from: 2, count: 10, length: 0.1))]
+    #expect(try #require(detect(clock, seconds: 12)).pattern == .temporalThree)
+    // Nor is a tick that rings at a partial's pitch in the pause a beep of it, nor another
+    // sound's half-second tone there off the beat the tones keep.
+    let tick: Lines = [(1100, tones), (3300, tones + [(tones[2].1 + 0.5, tones[2].1 + 0.56)])]
+    #expect(try #require(detect(tick, seconds: 12)).pattern == .temporalThree)
+    let offBeat: Lines = [(1100, tones), (3300, tones + [(tones[2].1 + 0.3, tones[2].1 + 0.8)])]
+    #expect(try #require(detect(offBeat, seconds: 12)).pattern == .temporalThree)
 }

@@ -87,8 +87,6 @@ public struct AlarmDetector: Sendable {
     static let t3Tone: ClosedRange<Double> = 0.34...0.8
     static let t3Gap: ClosedRange<Double> = 0.28...0.72
     static let t3Pause: ClosedRange<Double> = 1.05...2.1
-    /// The shortest T3 tone, frames.
-    static let t3ToneFrames = Int((t3Tone.lowerBound / frameSeconds).rounded(.up))
     /// A tone that slides or warbles (a piezo's ±1 %, 20-30 Hz at 3 kHz) crosses in a room the
     /// notches of its response, which lie some 4/RT60 Hz apart (7-27 Hz at RT60 0.6-0.15 s)
     /// and are often 10 dB deep and more (Schroeder 1962, "Frequency-correlation functions of
@@ -313,32 +311,40 @@ public struct AlarmDetector: Sendable {
         return false
     }
 
-    /// Whether the sound whose line channel `c` heard keep T3's cadence in `cycle` beeped on
+    /// Whether the sound whose line channel `c` heard keeping T3's cadence (`cycle`) beeped on
     /// through its pause at another pitch. A sounder switched off for T3's 1.5 s stops at every
     /// frequency, and a room's tail dies away in it (RT60 0.6 s at most: 60 dB in 0.6 s); a
     /// reversing lorry's square-wave beeper whose beep was lost at one harmonic, in noise or in
-    /// a room's notch, beeps on at the others. So no other line that beeped with the cycle's
-    /// first three tones as a partial does (in another channel, beyond those the line lies in:
-    /// each beep of theirs of a tone's length, `t3Tone`, starting within two frames of a
-    /// tone's) beeps a tone's length in the pause (`Cycle.pauseIsSilent`, at its own pitch and
-    /// level). A clock ticking on the second beside an alarm keeps its beat, but its ticks ring
-    /// for a tenth of a second: they are neither a partial of it nor a beep of one (measured on
-    /// the battery: a clock ringing at a pulse sounder's sixth harmonic ticked in its pause).
-    /// (The fourth tone may not have ended yet in the other channel; the pause lies before it.)
+    /// a room's notch, beeps on at the others. So a line that beeped with the cycle's first
+    /// three tones as a partial does (in another channel, beyond those the line lies in: each
+    /// beep of theirs of a tone's length, `t3Tone`, starting within two frames of a tone's, all
+    /// three at one pitch, `AlarmTrack.same`) must not beep in the pause where the sounder's
+    /// next beep would fall: a tone's length, starting within three frames of the tones' beat
+    /// after the tone before the pause, at its pitch and within `Sounder.levelSpreadDb` of its
+    /// level. A clock ticking on the second beside an alarm keeps its beat, but its ticks ring
+    /// for a tenth of a second: neither a partial of it nor a beep of one (measured on the
+    /// battery: a clock ringing at a pulse sounder's sixth harmonic ticked in its pause); another
+    /// sound's tone at a partial's pitch off the beat is not the sounder's. (The fourth tone may
+    /// not have ended yet in the other channel; the pause lies before it.)
     private func beepsThroughPause(_ cycle: AlarmTrack.Cycle, beside c: Int) -> Bool {
         let centre = Self.centres[c]
+        let due = cycle.aroundPause.0.start + cycle.beat
         for d in channels.indices where abs(Self.centres[d] - centre) > 2 * Self.channelWidth * centre {
             let theirs = channels[d].recent
             var loudest = -Float.infinity, hz: Float = 0, inStep = 0
             for k in 0..<3 {
                 let tone = cycle.tone(k)
-                guard let partial = theirs.first(where: { abs($0.start - tone.start) <= 2 && Self.t3Tone.contains($0.seconds) })
+                guard let partial = theirs.first(where: { abs($0.start - tone.start) <= 2 && Self.t3Tone.contains($0.seconds) }),
+                      inStep == 0 || AlarmTrack.same(partial.hz, hz)
                 else { break }
                 inStep += 1
                 loudest = max(loudest, partial.peakDb)
                 hz = partial.hz
             }
-            if inStep == 3, !cycle.pauseIsSilent(at: hz, loudest: loudest, heard: theirs, shortest: Self.t3ToneFrames) { return true }
+            if inStep == 3, theirs.contains(where: { r in
+                abs(r.start - due) <= 3 && Self.t3Tone.contains(r.seconds) && AlarmTrack.same(r.hz, hz)
+                    && r.peakDb >= loudest - Sounder.levelSpreadDb
+            }) { return true }
         }
         return false
     }

@@ -85,6 +85,13 @@ struct AlarmTrack: Sendable {
         var start: Int { tones.0.start }
         /// Tone `k`, 0 to 3.
         func tone(_ k: Int) -> Beep { k == 0 ? tones.0 : k == 1 ? tones.1 : k == 2 ? tones.2 : tones.3 }
+        /// The tones' beat: the frames from one tone's start to the next's across the two short
+        /// gaps, their mean.
+        var beat: Int {
+            var sum = 0
+            for k in 0..<3 where k != pause { sum += tone(k + 1).start - tone(k).start }
+            return sum / 2
+        }
         /// The tones before and after the pause.
         var aroundPause: (Beep, Beep) { pause == 0 ? (tones.0, tones.1) : pause == 1 ? (tones.1, tones.2) : (tones.2, tones.3) }
 
@@ -105,13 +112,11 @@ struct AlarmTrack: Sendable {
         /// of 5 of the 14 look-alikes raised as T3 (reversing beepers, a fan's beat, a
         /// low-battery case's HVAC) and of no T3 alarm's; one steady beeper, read as T3 on an
         /// aliased harmonic, had one and is found as steady beeping.
-        /// Only beeps of `shortest` frames or more count.
-        func pauseIsSilent(at hz: Float, loudest: Float, heard: [Beep], shortest: Int = 0) -> Bool {
+        func pauseIsSilent(at hz: Float, loudest: Float, heard: [Beep]) -> Bool {
             let gap = Int((AlarmDetector.t3Gap.lowerBound / AlarmDetector.frameSeconds).rounded(.up))
             let (tone, next) = aroundPause
             return !heard.contains { r in
-                r.start >= tone.end + gap && r.end + gap <= next.start && r.end - r.start >= shortest
-                    && AlarmTrack.same(r.hz, hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
+                r.start >= tone.end + gap && r.end + gap <= next.start && AlarmTrack.same(r.hz, hz) && r.peakDb >= loudest - Sounder.levelSpreadDb
             }
         }
     }
@@ -243,7 +248,8 @@ struct AlarmTrack: Sendable {
             return heldItsLevel == true ? first.start : nil
         }
     }
-    /// The last seven coarse beeps, newest last (for `heardToStart` and `pauseIsSilent`).
+    /// The last seven coarse beeps, newest last (for `heardToStart`, `Cycle.pauseIsSilent` and
+    /// `AlarmDetector.beepsThroughPause`).
     private(set) var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
     /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
     private var recentFirst = [Bool](repeating: false, count: 7)
