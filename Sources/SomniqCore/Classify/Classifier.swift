@@ -369,10 +369,11 @@ public struct Classifier: Sendable {
         // (unless it all is a held note of music).
         let screamAhead = soon { $0.scream * (1 - $0.phoneRing) } * (1 - sustained)
         let ringing = max(sounder, r.phoneRing * (1 - screamAhead))
-        // A train of short calls at full strength is a laugh (`Scream.callTrain`), whose last
-        // call may be held as long as a scream: a scream is one call.
+        // A train of short calls at full strength that the laughter rule hears too is a laugh
+        // (`Scream.callTrain`), whose last call may be held as long as a scream: a scream is
+        // one call, or a train of calls no laugh ("help! help! help!").
         s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r, f) ? 0 : 1)
-                                         * (1 - Scream.callTrain(f)),
+                                         * (1 - Scream.callTrain(f) * ramp(r.laughter, up: Scream.trainLaughter)),
                                      resumes: goingOn)
         cryBefore = s[.babyCry]
         s[.laughter] = laughs.update(early * r.laughter, resumes: soon(\.laughter) >= Arbitration.heard) * (1 - Arbitration.singing * sustained)
@@ -392,8 +393,8 @@ public struct Classifier: Sendable {
         let snoreBeforeDb = decided.0.flatMap { e in
             e.rules.snore >= Arbitration.heard && e.rules.glassBreak < Arbitration.heard ? e.features.peakSnrDb : nil
         }
-        let snoreDb = max(snores.snoreGoingOnDb ?? -.infinity, snoreBeforeDb ?? -.infinity)
-        let snorersOwn = snoreDb > -.infinity && f.peakSnrDb <= snoreDb + Arbitration.overSnoreDb
+        let snorersOwn = snores.snoreGoingOnDb.map { f.peakSnrDb <= $0 + Arbitration.overSnoreDb } ?? false
+            || snoreBeforeDb.map { f.peakSnrDb <= $0 } ?? false
         // A burst the cough rule hears too, shaped by a vocal tract's formants (`Cough`), is
         // a cough's explosive phase as much as it is a crash: shards ring above the tract's
         // formants, and the cough rule hears breaking glass at 0.14 at most (the 97 windows of
