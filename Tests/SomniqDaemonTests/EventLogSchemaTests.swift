@@ -72,6 +72,24 @@ struct EventLogSchemaTests {
         try Self.expectValid(log)
     }
 
+    /// An event the home's memory held back as what it heard at a plain "not this" mark
+    /// (`"heard": true`, `LogRecord.Home.heard`) is a line the schema takes.
+    @Test func aHomeMemorysHeardMarkIsValid() throws {
+        let r = try somniq(["replay", Paths.package + "/fixtures/demo-night.flac", "--format", "jsonl"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let start = try #require(r.stdout.split(separator: "\n").first { $0.contains("\"event_start\"") })
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(start.utf8)) as? [String: Any])
+        var trace = try #require(object["trace"] as? [String: Any])
+        trace["home"] = ["like": "r1795389000-e2", "label": "snoring", "distance": 0.3, "heard": true] as [String: Any]
+        object["trace"] = trace
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        #expect(try validate([line], against: Self.schema) == [nil])
+        trace["home"] = ["like": "r1795389000-e2", "label": "snoring", "distance": 0.3, "heard": false] as [String: Any]
+        object["trace"] = trace
+        let wrong = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        #expect(try validate([wrong], against: Self.schema) != [nil])
+    }
+
     /// The names the schema lists are the code's.
     @Test func theSchemaListsTheCodesNames() throws {
         let schema = try JSONValue(parsing: String(contentsOfFile: Self.schema, encoding: .utf8))
