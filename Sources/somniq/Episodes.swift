@@ -23,7 +23,9 @@ struct EpisodeCommand: ParsableCommand {
         """,
         subcommands: [Add.self, List.self, Remove.self])
 
-    /// The log named, or the configuration's (`/etc/somniq/config.json`, else the default).
+    /// The log named, or the configuration's (`/etc/somniq/config.json`, else the default),
+    /// and the configuration's time zone: an episode's `--at 03:12` and the night it falls in
+    /// are that zone's, as `history`, `report` and the daemon read them (`ZoneOption`).
     struct LogOptions: ParsableArguments {
         @Option(help: "The event log (default: the configuration's \"log\").", completion: .file())
         var log: String?
@@ -32,8 +34,14 @@ struct EpisodeCommand: ParsableCommand {
         var config: String?
 
         func path() throws -> String {
-            if let log { return log }
-            do { return try DaemonConfig.inForce(path: config).config.log } catch { throw fail("\(error)", Exit.dataError) }
+            if let log {
+                try ZoneOption.use(config: config)
+                return log
+            }
+            let inForce: DaemonConfig
+            do { inForce = try DaemonConfig.inForce(path: config).config } catch { throw fail("\(error)", Exit.dataError) }
+            if let zone = inForce.timeZone { TimeZoneName.use(zone) }
+            return inForce.log
         }
     }
 

@@ -10,7 +10,11 @@ struct ZoneOption: ParsableArguments {
     /// Puts the configuration's time zone in force. A file named with --config must be
     /// read; the default one may not be readable by whoever reads a copied log: the
     /// machine's zone is then used, and a warning says why.
-    func use() throws {
+    func use() throws { try Self.use(config: config) }
+
+    /// Puts the time zone of the configuration at `config` (the default one when nil) in
+    /// force, as `use()` does.
+    static func use(config: String?) throws {
         do {
             if let zone = try DaemonConfig.inForce(path: config, checkingOptional: false).config.timeZone { TimeZoneName.use(zone) }
         } catch {

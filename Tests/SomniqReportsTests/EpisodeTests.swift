@@ -324,3 +324,21 @@ extension JSONValue {
         return items
     }
 }
+
+/// An episode's time is the configuration's `time_zone`'s, as `history --config` shows it,
+/// whatever the machine's zone: 03:30 in Kolkata on the night of 2026-11-20 is 22:00 UTC.
+@Test func anEpisodesTimeIsTheConfiguredZones() throws {
+    let dir = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/events.jsonl", config = dir + "/config.json"
+    try #"{"time_zone": "Asia/Kolkata", "log": "\#(log)"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let utc = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+    for arguments in [["--config", config], ["--log", log, "--config", config]] {
+        try? FileManager.default.removeItem(atPath: log)
+        let r = try runProgram(Paths.somniq, ["episode", "add"] + arguments + ["--night", "2026-11-20", "--severity", "mild", "--at", "03:30"],
+                               environment: utc)
+        #expect(r.status == 0, "\(r.stderr)")
+        let at = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "\"at\":\"").dropFirst().first?.prefix(24)
+        #expect(at == "2026-11-20T22:00:00.000Z", "\(arguments)")
+    }
+}
