@@ -132,6 +132,17 @@ private func cough(_ i: Int, at: Float) -> WindowFeatures {
     #expect(decide((0..<4).map(silence) + [scream] + (5..<10).map(silence))[4][.scream] >= 0.7)
 }
 
+@Test func helpHelpHelpIsATrainOfCallsAndStillAScream() {
+    // Three shrill calls of 0.3 s at 600 Hz, about 2.5 a second: a train of calls, as a
+    // laugh's, but above a laugh's pitch, and the laughter rule hears no laugh in it. A scream.
+    var help = shout(4)
+    help.bursts = 3; help.loudBursts = 3; help.modulation = 0.64; help.f0Hz = 600; help.loudRunSeconds = 0.3
+    #expect(Scream.callTrain(help) == 1)
+    #expect(Rules(help).laughter < 0.3)
+    #expect(Rules(help).scream >= 0.7)
+    #expect(decide((0..<4).map(silence) + [help] + (5..<10).map(silence))[4][.scream] >= 0.7)
+}
+
 @Test func aShrillCallInABoutOfLaughterIsTheLaughsButAScreamAfterOneLaughingWindowOrOverTheBoutIsAScream() {
     // Two windows of "ha"s, then a window of one shrill, sustained call: still the laugh's.
     func laugh(_ i: Int) -> WindowFeatures {
