@@ -293,7 +293,8 @@ struct HomeMemoryTests {
         #expect(c.was == .snoring && c.heard)
         #expect(again.text == memory.text)
         let six = memory.text.replacing("somniq-home-memory \(HomeMemory.formatVersion)", with: "somniq-home-memory 6")
-        #expect(throws: HomeMemory.ParseError.self, "a format 6 file has no heard: memory") { try HomeMemory(text: six) }
+        let refused = #expect(throws: HomeMemory.ParseError.self, "a format 6 file has no heard: memory") { try HomeMemory(text: six) }
+        #expect(refused?.problem.hasPrefix("memory: heard:CLASS needs format 7 (this file is format 6)") == true, "\(String(describing: refused))")
     }
 
     @Test func aConfirmedThunderNearANotThunderMarkDoesNotCapTheCoughsRadius() throws {

@@ -274,7 +274,8 @@ import SomniqCore
                 == "held back and logged as snoring: like the sound you marked “not a cough” (event e5) (distance 0.31), where you marked the snoring right")
         var from = home
         from.from = "e9"
-        #expect(EventWords.home(from, .snoring) == "sounds like the snoring you marked right (event e5) (distance 0.31), heard as another class (event e9)")
+        #expect(EventWords.home(from, .snoring)
+                == "sounds like the sound you marked “not this” (event e5) (distance 0.31), where you marked the snoring right, heard as another class (event e9)")
         let said = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .snoring))
         #expect(said.json["heard"] == nil && !said.heard)
         #expect(EventWords.home(said, .cough) == "held back and logged as snoring: like the sound you marked “it was snoring” (event e5) (distance 0.31)")

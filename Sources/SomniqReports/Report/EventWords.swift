@@ -44,7 +44,10 @@ public enum EventWords {
             return "held back: more like \(other) you marked right\(when) than any \(name(c)) you marked right"
         }
         if let from = h.from, let was = h.was {
-            return "sounds like the \(name(was)) you marked\(h.heard ? " right" : "")\(when), heard as another class (event \(from))"
+            // Where the class was the home's own (`heard`), the event marked was marked "not
+            // this"; the sound marked right was another event at its moment.
+            let marked = h.heard ? "sound you marked “not this”\(when), where you marked the \(name(was)) right," : "\(name(was)) you marked\(when),"
+            return "sounds like the \(marked) heard as another class (event \(from))"
         }
         // Where the class was the home's own (`heard`), the words are the listener's "not" and
         // the sound they marked right there.

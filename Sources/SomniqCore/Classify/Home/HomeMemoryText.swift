@@ -160,6 +160,7 @@ extension HomeMemory {
                     (kind, was) = (.not, d)
                 } else {
                     guard let k = Kind(rawValue: String(words[1])) else {
+                        if words[1].hasPrefix("heard:") { throw line.problem("memory: heard:CLASS needs format 7 (this file is format \(file.version))") }
                         throw line.problem("memory: \"\(words[1].prefix(20))\" is not not, right, was:CLASS or heard:CLASS")
                     }
                     (kind, was) = (k, nil)
