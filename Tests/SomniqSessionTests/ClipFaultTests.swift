@@ -127,7 +127,8 @@ import Testing
         // end): the demo night's first is written within seconds, minutes on a loaded machine.
         let end = Date(timeIntervalSinceNow: 600)
         while p.isRunning, caught == nil, Date() < end {
-            caught = watch.next(until: end).first { $0.hasSuffix(".flac.part") }
+            // Half a second at most at a time: a replay that exits is seen within it.
+            caught = watch.next(until: min(end, Date(timeIntervalSinceNow: 0.5))).first { $0.hasSuffix(".flac.part") }
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
