@@ -71,17 +71,15 @@ struct AlarmTrack: Sendable {
             var cues = Sounder.Cues(tones.0)
             cues.add(tones.1); cues.add(tones.2); cues.add(tones.3)
             guard cues.areSoundersTones else { return nil }
-            let cycle = Cycle(tones: tones, pause: pause, loudest: cues.loudest)
+            let cycle = Cycle(tones: tones, pause: pause)
             return cycle.pauseIsSilent(at: cycle.aroundPause.0.hz, loudest: cues.loudest, heard: heard) ? cycle : nil
         }
     }
 
     /// Four tones that keep T3's cadence, and which of their three gaps is the pause.
-    struct Cycle: Sendable, Equatable {
+    struct Cycle: Sendable {
         var tones: (Beep, Beep, Beep, Beep)
         var pause: Int
-        /// The loudest tone's peak (dB).
-        var loudest: Float
         var start: Int { tones.0.start }
         /// Tone `k`, 0 to 3.
         func tone(_ k: Int) -> Beep { k == 0 ? tones.0 : k == 1 ? tones.1 : k == 2 ? tones.2 : tones.3 }
@@ -94,11 +92,6 @@ struct AlarmTrack: Sendable {
         }
         /// The tones before and after the pause.
         var aroundPause: (Beep, Beep) { pause == 0 ? (tones.0, tones.1) : pause == 1 ? (tones.1, tones.2) : (tones.2, tones.3) }
-
-        static func == (a: Cycle, b: Cycle) -> Bool {
-            a.tones.0 == b.tones.0 && a.tones.1 == b.tones.1 && a.tones.2 == b.tones.2 && a.tones.3 == b.tones.3
-                && a.pause == b.pause && a.loudest == b.loudest
-        }
 
         /// T3's pause is silent at its tone: the signal is off for 1.5 s (ISO 8201 §4.2, NFPA 72
         /// §18.4.2). A beep at `hz` (`same`) among `heard` no more than `Sounder.levelSpreadDb`
