@@ -529,3 +529,15 @@ private struct NarrowbandNoise {
     let offBeat: Lines = [(1100, tones), (3300, tones + [(tones[2].1 + 0.3, tones[2].1 + 0.8)])]
     #expect(try #require(detect(offBeat, seconds: 12)).pattern == .temporalThree)
 }
+
+@Test func aT4sSecondGroupOfBeepsThriceAsLongAsItsFirstsIsNoOneSoundersAlarm() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
+    // A phrase of four short notes, 0.06 s each, and 5 s later four of 0.19 s at the same
+    // pitch: each group keeps T4's, but one sounder's pulses are as long in both.
+    let first = every(0.2, from: 3, count: 4, length: 0.06)
+    let second = every(0.26, from: 3 + 0.66 + 5, count: 4, length: 0.19)
+    #expect(detect([(2100, first + second)] as Lines, seconds: 14) == nil)
+    // Pulses of 0.1 s heard as 0.15 s in the second group (a room's tail): one sounder's.
+    let tailed = every(0.2, from: 3 + 0.7 + 5, count: 4, length: 0.15)
+    #expect(try #require(detect([(2100, every(0.2, from: 3, count: 4, length: 0.1) + tailed)] as Lines, seconds: 14)).pattern == .temporalFour)
+}
