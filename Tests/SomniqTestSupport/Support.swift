@@ -132,13 +132,15 @@ package func detections(samples: [Float], profile: Profile = .balanced) throws -
 /// `seconds` (blocked in open(2), as a reader waits for a writer), a watchdog opens and
 /// closes the FIFO's other end, which lets that open return (and a read after it end), and
 /// the wait is recorded as a failure: a regression fails the test instead of hanging the run.
+/// The watchdog closes its end at once: Linux wakes an open blocked on a FIFO when the
+/// count of the other side's opens changes (fs/pipe.c, `wait_for_partner`), not while the
+/// other side is still open, so the blocked open returns however late it runs.
 package func withoutWaiting<T>(on fifo: String, seconds: Double = 10, _ body: () throws -> T) rethrows -> T {
     let finished = DispatchSemaphore(value: 0), waited = DispatchSemaphore(value: 0)
     let watchdog = Thread {
         while finished.wait(timeout: .now() + seconds) == .timedOut {
             waited.signal()
             let fd = open(fifo, O_RDWR | O_NONBLOCK)
-            usleep(200_000)   // only after a regression: the blocked open's moment to return
             if fd >= 0 { close(fd) }
         }
     }
