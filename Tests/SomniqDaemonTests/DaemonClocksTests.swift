@@ -4,6 +4,7 @@ import Logging
 @testable import SomniqConfig
 @testable import SomniqDaemon
 import SomniqLog
+@testable import SomniqReports
 @testable import SomniqSinks
 import SomniqSupport
 import SomniqTestSupport
@@ -95,7 +96,8 @@ struct DaemonClocksTests {
 
     /// The service and the test run on a thread of their own (`ThreadExecutor`), not on the
     /// cooperative pool, which the suites that replay audio may keep busy for minutes.
-    @Test func aStallIsSaidAtStallSecondsOfTheMonotonicClockThroughAWallStepBack() async throws {
+    /// (The time limits, here and below, only end a service that never reads.)
+    @Test(.timeLimit(.minutes(2))) func aStallIsSaidAtStallSecondsOfTheMonotonicClockThroughAWallStepBack() async throws {
         try await withTaskExecutorPreference(ThreadExecutor.daemon) { try await stall() }
     }
 
@@ -153,8 +155,9 @@ struct DaemonClocksTests {
     }
 
     /// The service starts, is heard, stalls and stops with every thread of the cooperative
-    /// pool held: nothing of it waits for the pool, only for its own executor.
-    @Test func theServiceStartsStallsAndStopsWithThePoolHeld() async throws {
+    /// pool held: nothing of it waits for the pool, only for its own executor. (Its time
+    /// limit: the pool's 10 min to be held and 1 min held, and the service's 2 min.)
+    @Test(.timeLimit(.minutes(13))) func theServiceStartsStallsAndStopsWithThePoolHeld() async throws {
         try await withTaskExecutorPreference(ThreadExecutor.daemon) {
             let pool = HeldPool()
             defer { pool.release() }
@@ -179,15 +182,10 @@ struct DaemonClocksTests {
                                          logger: JournalLines().logger)
         let running = Task(executorPreference: ThreadExecutor.daemon) { try await service.run() }
         // The block taken whole (its time is the last audio's): the device's third read is
-        // asked for. The guard only ends the wait for a service that never reads; on its own
-        // thread the service reads within milliseconds.
-        let guardTask = Task(executorPreference: ThreadExecutor.daemon) {
-            try await Task.sleep(for: .seconds(60))
-            reads.asked.finish()
-        }
+        // asked for. On its own thread the service reads within milliseconds; one that never
+        // reads is ended by the test's time limit, which cancels this wait.
         for await _ in reads.third {}
-        guardTask.cancel()
-        try #require(reads.count.withLock { $0 } >= 3, "the service never read past the block within 60 s")
+        try #require(reads.count.withLock { $0 } >= 3, "the service never read past the block")
         return (service, running, live)
     }
 
@@ -209,10 +207,31 @@ struct DaemonClocksTests {
         #expect(stalls.first?["seconds"]?.numberValue == 3)
     }
 
+    /// A stall that lasts to the end is counted until the session ends, on the daemon's
+    /// clock: said at 3 s, the service stopped 4 s later, the night has the room unheard for
+    /// 7 s (the 3 before it was said and the 4 after).
+    @Test(.timeLimit(.minutes(2))) func aStallThatLastsToTheEndIsCountedUntilTheSessionEnds() async throws {
+        try await withTaskExecutorPreference(ThreadExecutor.daemon) {
+            let clock = TestClock()
+            let (service, running, live) = try await listening(on: clock)
+            clock.advance(.seconds(3))
+            await service.checkStall()
+            #expect(live.snapshot.stalled)
+            clock.advance(.seconds(4))
+            running.cancel()
+            _ = try? await running.value
+            let log = records(dir + "/events.jsonl")
+            #expect(kinds(log).filter { $0 == "status:capture_stalled" }.count == 1)
+            var night = NightBuilder()
+            for r in log { _ = night.add(try LogRecord(json: r)) }
+            #expect(night.finish()?.unheard == 7)
+        }
+    }
+
     /// The daemon's seconds are its clock's: its three ticks (the stall check, the daily
     /// learning, the morning summary) sleep on it, so the stall is said by its own check
     /// when the test clock passes `stall_s`, and not a second before.
-    @Test func theDaemonsTicksAreSecondsOfItsClock() async throws {
+    @Test(.timeLimit(.minutes(2))) func theDaemonsTicksAreSecondsOfItsClock() async throws {
         try await withTaskExecutorPreference(ThreadExecutor.daemon) {
             let clock = TestClock()
             let (_, running, live) = try await listening(on: clock)
