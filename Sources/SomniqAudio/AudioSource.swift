@@ -6,8 +6,8 @@ import SomniqLog
 // @unchecked: a pointer into the source's buffer, read by one consumer before the next element.
 public struct AudioBlock: @unchecked Sendable {
     public let samples: UnsafeBufferPointer<Float>
-    /// When a capture's read returned it: its arrival, however long it then waited in the
-    /// capture's queue (nil from a file, which has no time of its own).
+    /// When a capture's read returned it, on the capture's clock: its arrival, however long
+    /// it then waited in the capture's queue (nil from a file, which has no time of its own).
     public let read: ContinuousClock.Instant?
     public init(_ samples: UnsafeBufferPointer<Float>, read: ContinuousClock.Instant? = nil) {
         self.samples = samples

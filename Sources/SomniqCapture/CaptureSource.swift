@@ -11,12 +11,13 @@ import SomniqSupport
 /// a permission error ends the stream, thrown: waiting will not fix it. Cancelling the
 /// iterating task ends the stream at once (a backoff wait too); `close` then lets the
 /// device go. A source that ends by itself (a recording played by `PlayReader`) ends the
-/// stream. The backoff waits are on the clock it is given (the daemon's).
+/// stream. The backoff waits, and the times its blocks are read, are on the clock it is
+/// given (the daemon's).
 public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
     public let device: String
     /// Opens the device (or the recording) the thread reads.
     private let opener: () throws(CaptureError) -> any PeriodReader
-    /// The clock of the backoff waits.
+    /// The clock of the backoff waits and of the blocks' reads.
     private let clock: any IOClock
     private var capture: (any PeriodReader)?
     private var reader: CaptureThread?
@@ -111,9 +112,9 @@ public final class CaptureSource: DeviceSource, AsyncIteratorProtocol {
         // What the kernel refuses stays resident, as `somniq run` said when it first let go
         // (this source has no log of its own; a refusal costs memory, nothing else).
         _ = StartupPages.release()
-        // Its blocks are stamped on the machine's clock, whatever `clock` is: the daemon
-        // measures a block's wait in the queue on it (`SessionService.hear`).
-        let reader = CaptureThread(capture: capture)
+        // Its blocks are stamped on `clock`: the daemon measures a block's wait in the
+        // queue on it (`SessionService.hear`).
+        let reader = CaptureThread(capture: capture, clock: clock)
         reader.start()
         self.capture = capture
         self.reader = reader

@@ -35,6 +35,7 @@ public final class CaptureThread: @unchecked Sendable {
 
     private let capture: any PeriodReader
     private let capacity: Int
+    /// The clock blocks are stamped on.
     private let clock: any IOClock
     private let condition = PosixCondition()
     private var queue: [Item] = []
@@ -50,7 +51,8 @@ public final class CaptureThread: @unchecked Sendable {
     private var started = false
     private var exited = false
 
-    /// `clock`: the one blocks are stamped with, and `waitForExit` waits on.
+    /// `clock`: the one blocks are stamped with (the daemon's: it measures a block's wait
+    /// in the queue on it).
     public init(capture: any PeriodReader, capacity: Int = 50, clock: any IOClock = SystemClock()) {
         self.capture = capture
         self.capacity = capacity
@@ -91,13 +93,16 @@ public final class CaptureThread: @unchecked Sendable {
 
     /// Waits up to `timeout` for the reader to exit after `requestStop`. True when
     /// it has and the device may be closed; false when it is still blocked in a read (a
-    /// stalled source), and closing under it would be a use-after-free.
+    /// stalled source), and closing under it would be a use-after-free. The wait is the
+    /// machine's, whatever `clock` is: a read blocked in a device, or a played recording's
+    /// pace on a test's clock that stands still, lets go in real time or never.
     public func waitForExit(within timeout: Duration = .seconds(1)) -> Bool {
         guard started else { return true }
-        let deadline = clock.now + timeout
+        let machine = SystemClock()
+        let deadline = machine.now + timeout
         condition.lock()
         defer { condition.unlock() }
-        while !exited, clock.wait(condition, until: deadline) {}
+        while !exited, machine.wait(condition, until: deadline) {}
         return exited
     }
 

@@ -319,11 +319,11 @@ public actor SessionService: Service {
                 lastAudio = clocks.monotonic()
                 // Timed before the samples go in: the events they confirm are timed by it. A
                 // block arrived when its read returned, not when its turn came in the queue:
-                // the capture thread stamps that on the machine's monotonic clock, so its
-                // wait is measured on the same clock, not on `clocks.io` (a test's clock).
+                // the capture thread stamps that on the daemon's clock (`clocks.io`, the
+                // capture's), so its wait is measured on it.
                 let start = session.streamSeconds
                 clock.heard(from: start, to: start + StreamClock.seconds(Int64(count)),
-                            waited: block.read.map { (ContinuousClock.now - $0).inSeconds } ?? 0)
+                            waited: block.read.map { (clocks.io.now - $0).inSeconds } ?? 0)
                 deliver { try session.push(UnsafeBufferPointer(rebasing: block.samples[0..<count])) }
                 log.flush()
                 metrics.deviceUp = true
