@@ -22,26 +22,28 @@ import SomniqCore
     /// Three nights with clips, then tonight so far: the demo night replayed as if it began
     /// 150 s ago, its log cut just after its smoke alarm's event began (118 s in), so that
     /// the session goes on and the alarm is still sounding. `alarm`: when (Unix time) its
-    /// event began.
-    func threeNightsAndTonight() throws -> (log: String, clips: String, tonight: String, alarm: Double) {
+    /// event began; `zone`: the time zone (TZ) the replay and the page run in, one in which
+    /// those 150 s are all tonight's. The page and `replay --start` run in processes of their
+    /// own, on the machine's wall clock, which no test moves: so the zone is chosen, UTC, or
+    /// UTC+1 when UTC's noon (a night's turn) is less than 150 s ago.
+    func threeNightsAndTonight() throws -> (log: String, clips: String, tonight: String, alarm: Double, zone: String) {
         let (log, clips) = try threeNights(in: dir)
-        // Just past noon, tonight began a moment ago: wait until it holds 150 s. (The page
-        // and `replay --start` run in processes of their own, on the machine's wall clock:
-        // only the machine's clock can move it; it waits only in the 150 s after noon.)
-        while WallClock.night(Date().timeIntervalSince1970 - 150) != WallClock.night(Date().timeIntervalSince1970) {
-            Thread.sleep(forTimeInterval: 1)
-        }
-        let start = Date().timeIntervalSince1970 - 150
+        let start = (Date().timeIntervalSince1970 - 150).rounded(.down)
+        func local(_ unix: Double, hours: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: unix + hours * 3600)) }
+        func night(_ unix: Double, hours: Double) -> String { String(local(unix - 12 * 3600, hours: hours).prefix(10)) }
+        let hours: Double = night(start, hours: 0) == night(start + 150, hours: 0) ? 0 : 1
+        let zone = hours == 0 ? "UTC0" : "<+01>-1"
         let replayed = dir + "/tonight.jsonl"
-        let at = WallClock.localDate(start) + "T" + WallClock.localTime(start, seconds: true)
-        let r = try somniq(["replay", Paths.demoNight, "--format", "jsonl", "--output", replayed, "--start", at, "--clips", clips])
+        let at = String(local(start, hours: hours).prefix(19))   // its local date and time, to the second
+        let r = try runProgram(Paths.somniq, ["replay", Paths.demoNight, "--format", "jsonl", "--output", replayed, "--start", at, "--clips", clips],
+                               environment: ProcessInfo.processInfo.environment.merging(["TZ": zone]) { $1 })
         #expect(r.status == 0, "\(r.stderr)")
         var lines: [String] = [], alarm = Double.nan
         for line in try String(contentsOfFile: replayed, encoding: .utf8).split(separator: "\n") {
             lines.append(String(line))
             if line.contains("\"kind\":\"event_start\"") && line.contains("\"class\":\"smoke_alarm\"") {
-                // The session began at `at`, its whole second.
-                alarm = (WallClock.parse(at) ?? .nan) + (try JSONValue(parsing: String(line))["onset_s"]?.numberValue ?? .nan)
+                // The session began at `start`, a whole second.
+                alarm = start + (try JSONValue(parsing: String(line))["onset_s"]?.numberValue ?? .nan)
                 break
             }
         }
@@ -49,7 +51,7 @@ import SomniqCore
         handle.seekToEndOfFile()
         handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         handle.closeFile()
-        return (log, clips, WallClock.night(start), alarm)
+        return (log, clips, night(start, hours: hours), alarm, zone)
     }
 
     /// What chromium laid out: one line per page (scripts/chromium-layout.py).
@@ -77,9 +79,9 @@ import SomniqCore
     }
 
     /// `somniq serve` of `log` and `clips`, its page behind `token` (its file private, as
-    /// the daemon asks).
-    func served(_ log: String, clips: String) throws -> WebTests.Served {
-        try WebTests.Served(log, clips: clips, tokenFile: try tokenFile(in: dir))
+    /// the daemon asks), in the time zone `zone` (TZ) if given.
+    func served(_ log: String, clips: String, zone: String? = nil) throws -> WebTests.Served {
+        try WebTests.Served(log, clips: clips, tokenFile: try tokenFile(in: dir), zone: zone)
     }
 
     /// A token file holding `token`, readable by its owner alone.
@@ -95,8 +97,8 @@ import SomniqCore
     /// on the phone every clip player is as wide as its card; tonight's smoke alarm, its
     /// event still open in the log, is a banner and is listed as still open.
     @Test func noPageScrollsSidewaysAndAnAlarmStillSoundingIsABanner() throws {
-        let (log, clips, tonight, alarm) = try threeNightsAndTonight()
-        let server = try served(log, clips: clips)
+        let (log, clips, tonight, alarm, zone) = try threeNightsAndTonight()
+        let server = try served(log, clips: clips, zone: zone)
         defer { server.stop() }
         let base = server.base
         let paths = ["/", "/night/2026-11-22", "/history", "/history?group=week", "/night/\(tonight)"]
