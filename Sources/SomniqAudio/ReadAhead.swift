@@ -4,7 +4,11 @@ import SomniqSupport
 
 /// A file read on a thread of its own (`replay --threads 2`): the reader decodes and
 /// resamples (`FileSource`) into a bounded ring of blocks while the analysis takes them in
-/// turn. When the rings are full the reader does not wait idle: it analyses the windows the
+/// turn. Each window it keeps, it transforms too: the frames' power spectra, which hold no
+/// state (`FeatureExtractor.spectra`, by a transform of its own), so whichever thread
+/// analyses the window does only the part that must run in order, and a 16 kHz WAV's cheap
+/// decoding leaves the reader a share of the work that needs no turn taking. When the rings
+/// are full the reader does not wait idle: it analyses the windows the
 /// analysis has not reached, in stream order, up to the alarm detector
 /// (`FeatureExtractor.analyse`, on the pipeline's own extractor), while the analysis follows
 /// and classifies the windows before them. Whichever thread comes first to a window analyses
@@ -54,9 +58,20 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         var state = State.free
         var index = -1
         let samples = UnsafeMutablePointer<Float>.allocate(capacity: StreamClock.windowLength)
+        /// Its frames' power spectra, made by the reader as it keeps the window
+        /// (`FeatureExtractor.spectra`): a stream's first window's all, the others' new frames.
+        let spectra: UnsafeMutablePointer<Float>
         let analysed: AnalysedWindow
-        init(bins: Int) { analysed = AnalysedWindow(bins: bins) }
-        deinit { samples.deallocate() }
+        init(bins: Int) {
+            analysed = AnalysedWindow(bins: bins)
+            spectra = .allocate(capacity: SubFrame.perWindow * bins)
+        }
+        deinit {
+            samples.deallocate()
+            spectra.deallocate()
+        }
+        /// The first frame whose spectrum the reader made.
+        var firstSpectrum: Int { index == 0 ? 0 : SubFrame.shared }
         var window: AudioWindow {
             AudioWindow(index: index, startFrame: Int64(index) * Int64(StreamClock.hop),
                         samples: UnsafeBufferPointer(start: samples, count: StreamClock.windowLength))
@@ -73,6 +88,9 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
 
     private let file: FileSource
     private let extractor: FeatureExtractor
+    /// The reader's own transform, for the frames' spectra it makes ahead (the extractor's
+    /// is the extractor's, used on whichever thread analyses).
+    private let transform: FFTWTransform
     private let condition = PosixCondition()
     private let blockSlots: [BlockSlot]
     private var blockHead = 0, blockCount = 0
@@ -107,6 +125,7 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         self.file = file
         self.extractor = extractor
         self.measure = measure
+        transform = FFTWTransform(size: 2 * (extractor.bins - 1))
         file.measure = measure
         blockSlots = (0..<Self.blocks).map { _ in BlockSlot() }
         let most = Int(8192 * Double(StreamClock.sampleRate) / Double(file.sampleRate)) + 1024
@@ -242,6 +261,9 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         slot.index = window.index
         condition.unlock()
         slot.samples.update(from: window.samples.baseAddress!, count: StreamClock.windowLength)
+        // The frames' spectra hold no state: made here, ahead, they leave the analysis (on
+        // whichever thread) the part that must run in order.
+        measure(.features) { extractor.spectra(of: slot.window, from: slot.firstSpectrum, transform: transform, into: slot.spectra) }
         condition.lock()
         slot.state = .waiting
         condition.broadcast()
@@ -302,7 +324,7 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
         let analyse = { [self] in
             for i in 0..<count {
                 let slot = windowSlots[(first + i) % Self.windows]
-                extractor.analyse(slot.window, into: slot.analysed)
+                extractor.analyse(slot.window, spectra: (slot.firstSpectrum, slot.spectra), into: slot.analysed)
             }
         }
         if reader { measure(.features, analyse) } else { analyse() }

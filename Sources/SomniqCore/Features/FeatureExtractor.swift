@@ -121,6 +121,38 @@ public final class FeatureExtractor {
     /// and each new frame's log spectrum for the detector to follow (`AlarmFollower`), into
     /// `out`. Windows must arrive in order, as for `process`.
     public func analyse(_ window: AudioWindow, into out: AnalysedWindow) {
+        analyse(window, spectra: nil, into: out)
+    }
+
+    /// Each frame's power spectrum (|X|², unscaled, `bins` a frame) from frame `first` of
+    /// `window` on, frame `i`'s at `spectra + i * bins`, by `transform` (the same length as
+    /// this extractor's, and another thread's own): what `analyse` transforms first. It reads
+    /// no state, so another thread may make it for a window ahead while this extractor
+    /// analyses the windows before it (a replay's reader: `ReadAhead`).
+    public func spectra(of window: AudioWindow, from first: Int, transform: SpectrumTransform,
+                        into spectra: UnsafeMutablePointer<Float>) {
+        precondition(transform.size == self.transform.size, "spectra of the extractor's length")
+        for i in first..<SubFrame.perWindow {
+            let frame = UnsafeBufferPointer(rebasing: window.samples[i * SubFrame.hop..<i * SubFrame.hop + SubFrame.length])
+            spectrum(of: frame, by: transform, into: UnsafeMutableBufferPointer(start: spectra + i * bins, count: bins))
+        }
+    }
+
+    /// A frame's power spectrum: the window, which vectorises, written straight into the
+    /// transform's input.
+    private func spectrum(of frame: UnsafeBufferPointer<Float>, by transform: SpectrumTransform,
+                          into p: UnsafeMutableBufferPointer<Float>) {
+        let n = frame.count
+        hann.withUnsafeBufferPointer { h in
+            transform.powerSpectrum(count: n, fill: { buf in for j in 0..<n { buf[j] = frame[j] * h[j] } }, into: p)
+        }
+    }
+
+    /// `analyse`, with the frames' power spectra from frame `spectra.first` on made ahead
+    /// (`spectra(of:from:transform:into:)`, at `spectra.at`), used where this window's new
+    /// frames begin at or after it; they are scaled in place.
+    public func analyse(_ window: AudioWindow, spectra: (first: Int, at: UnsafeMutablePointer<Float>)?,
+                        into out: AnalysedWindow) {
         precondition(window.samples.count == StreamClock.windowLength, "a window holds \(StreamClock.windowLength) samples")
         let firstNew: Int
         precondition(out.bins == bins, "a window analysed into \(out.bins) bins, not \(bins)")
@@ -144,13 +176,15 @@ public final class FeatureExtractor {
         // Each frame's log spectrum is written where the alarm detector reads it, and the
         // flux compares it with the frame's before there (the last window's last frame for
         // the first): one copy a window, of the last frame's, where each frame was copied.
+        let made = spectra.flatMap { $0.first <= firstNew ? $0.at : nil }
         previousLogPower.withUnsafeBufferPointer { carried in
             for i in firstNew..<SubFrame.perWindow {
                 let from = min((i - firstNew) * slice, window.samples.count)
                 let to = min(from + slice, window.samples.count)
                 analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
                         windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]),
-                        log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried)
+                        log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried,
+                        spectrum: made.map { UnsafeMutableBufferPointer(start: $0 + i * bins, count: bins) })
             }
         }
         let last = out.log(SubFrame.perWindow - 1)
@@ -172,7 +206,23 @@ public final class FeatureExtractor {
 
     private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
                          windowSlice: UnsafeBufferPointer<Float>, log lp: UnsafeMutableBufferPointer<Float>,
-                         previousLog before: UnsafeBufferPointer<Float>) {
+                         previousLog before: UnsafeBufferPointer<Float>, spectrum: UnsafeMutableBufferPointer<Float>?) {
+        if let spectrum {
+            analyse(frame: samples, at: start, into: slot, floorDb: floorDb, windowSlice: windowSlice, log: lp,
+                    previousLog: before, power: spectrum, made: true)
+        } else {
+            power.withUnsafeMutableBufferPointer {
+                analyse(frame: samples, at: start, into: slot, floorDb: floorDb, windowSlice: windowSlice, log: lp,
+                        previousLog: before, power: $0, made: false)
+            }
+        }
+    }
+
+    /// A frame's analysis into `power`: its power spectrum, made ahead (`made`) or made here.
+    private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
+                         windowSlice: UnsafeBufferPointer<Float>, log lp: UnsafeMutableBufferPointer<Float>,
+                         previousLog before: UnsafeBufferPointer<Float>, power p: UnsafeMutableBufferPointer<Float>,
+                         made: Bool) {
         var f = SubFrame()
         let n = SubFrame.length
         // The crossings; the window is applied as the frame is written into the transform's
@@ -188,18 +238,13 @@ public final class FeatureExtractor {
         }
         f.zcr = Float(changes) / Float(n - 1)
 
-        let sums = hann.withUnsafeBufferPointer { h in
-            power.withUnsafeMutableBufferPointer { p in
-                // The window, which vectorises, written straight into the transform's input.
-                transform.powerSpectrum(count: n, fill: { buf in for j in 0..<n { buf[j] = frame[j] * h[j] } }, into: p)
-                return cumulative.withUnsafeMutableBufferPointer { c in
-                    binTerms.withUnsafeMutableBufferPointer { t in
-                        BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, terms: t,
-                                    scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                                    flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
-                                    level: &level)
-                    }
-                }
+        if !made { spectrum(of: frame, by: transform, into: p) }
+        let sums = cumulative.withUnsafeMutableBufferPointer { c in
+            binTerms.withUnsafeMutableBufferPointer { t in
+                BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, terms: t,
+                            scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                            flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
+                            level: &level)
             }
         }
         f.energyDb = Decibels.power(sums.frameSquares / Float(n))
@@ -209,7 +254,7 @@ public final class FeatureExtractor {
             melPower.withUnsafeMutableBufferPointer { m in
                 let out = UnsafeMutableBufferPointer(rebasing: m[row..<row + MelBands.count])
                 if (slot - SubFrame.shared) % 2 == 0 { out.update(repeating: 0) }
-                power.withUnsafeBufferPointer { melBands.add($0, to: out) }
+                melBands.add(UnsafeBufferPointer(p), to: out)
             }
         }
         f.bands = sums.bands
@@ -217,23 +262,22 @@ public final class FeatureExtractor {
         f.rolloffHz = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }
         f.flatness = flatness(logSum: sums.logSum, sum: sums.flatSum, count: flatnessBins.count)
         f.flux = sums.flux / Float(bins - 1)
-        power.withUnsafeBufferPointer { p in
-            scratch.withUnsafeMutableBufferPointer { s in
-                let peak = TonalPeak.strongest(p, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: s)
-                f.tonalHz = peak.hz
-                f.tonalProminenceDb = peak.prominenceDb
-            }
-            // Pitch only where there is something to hear: the autocorrelation costs an
-            // inverse transform, and background frames have no pitch worth reporting.
-            if f.energyDb > floorDb + 3 {
-                acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: p, into: $0) }
-                acf.withUnsafeBufferPointer { a in
-                    let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { s in
-                        pitchPeaks.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: s, peaks: $0) }
-                    }
-                    f.f0Hz = hz
-                    f.harmonicity = h
+        let spectrum = UnsafeBufferPointer(p)
+        scratch.withUnsafeMutableBufferPointer { s in
+            let peak = TonalPeak.strongest(spectrum, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: s)
+            f.tonalHz = peak.hz
+            f.tonalProminenceDb = peak.prominenceDb
+        }
+        // Pitch only where there is something to hear: the autocorrelation costs an
+        // inverse transform, and background frames have no pitch worth reporting.
+        if f.energyDb > floorDb + 3 {
+            acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: spectrum, into: $0) }
+            acf.withUnsafeBufferPointer { a in
+                let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { s in
+                    pitchPeaks.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: s, peaks: $0) }
                 }
+                f.f0Hz = hz
+                f.harmonicity = h
             }
         }
         frames[slot] = f
