@@ -67,6 +67,12 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         // `systemctl reload` may come before the handlers are in place: ignore it until then.
         signal(SIGHUP, SIG_IGN)
+        // The argument parser's pages (its reflection of the commands reads much of the
+        // binary) go now, not with the rest below: starting then never holds them and the
+        // session's at once, and starts no higher than listening holds (docs/benchmarks.md,
+        // "Live: the gates, and the peaks at start and at stop"). What the kernel refuses
+        // here it refuses below too, where it is said.
+        _ = StartupPages.release()
         // The configuration and the profile are the daemon's own: either wrong, it cannot
         // start. What is optional (the clips and night-audio directories, this home's
         // memory, the web page's token file) is refused as an error by --check-config, the
