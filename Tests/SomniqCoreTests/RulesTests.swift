@@ -154,6 +154,15 @@ private func shatter() -> WindowFeatures {
     #expect(score(GlassBreak.instant, croak) < 0.2)
 }
 
+@Test func aHissThroughTheTeethWithMostOfItsEnergyAbove6kIsNotGlass() {
+    // A gasp drawn as a fricative (a game's gasp on the fold 3–4 nights, read as glass at
+    // 1.0): as sharp, loud and noise-like as a shatter, all of it above 2.4 kHz, but peaking
+    // at 6–8 kHz as no broadband crash does.
+    var f = shatter()
+    f.excessShare = spread([(2400...4000, 0.1), (4000...6000, 0.4), (6000...8000, GlassBreak.shareAbove6k.upperBound + 0.1)])
+    #expect(score(GlassBreak.instant, f) == 0)
+}
+
 @Test func aKnockOnWoodWithItsEnergyBelow2k4IsNotGlass() {
     var f = shatter()
     f.excessShare = spread([(1200...2400, 1 - GlassBreak.shareAbove2k4.lowerBound + 0.1), (2400...4000, GlassBreak.shareAbove2k4.lowerBound - 0.1)])

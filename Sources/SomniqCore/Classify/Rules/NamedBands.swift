@@ -41,8 +41,10 @@ extension Band {
     static let lowerHiss = Band(.hz4000, .hz6000)
     /// 4–8 kHz: hiss and shatter; fricatives.
     static let hiss = Band(.hz4000, .hz8000)
+    /// 6–8 kHz: the upper half of `hiss`, where a sibilant's hiss peaks.
+    static let upperHiss = Band(.hz6000, .hz8000)
 
     /// Every named band, for the test that each runs upwards.
     static let named: [Band] = [.hum, .low, .belowHarmonics, .voice, .tract, .lowSounder, .formants, .cry, .openVowels,
-                                .voiceHarmonics, .shriek, .breath, .knock, .piezo, .belowPiezo, .bright, .lowerHiss, .hiss]
+                                .voiceHarmonics, .shriek, .breath, .knock, .piezo, .belowPiezo, .bright, .lowerHiss, .hiss, .upperHiss]
 }
