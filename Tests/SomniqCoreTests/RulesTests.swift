@@ -336,6 +336,18 @@ private func gasp() -> WindowFeatures {
     #expect(score(Gasp.instant, shards) < 0.2)
 }
 
+@Test func aPanelWhosePitchJumpsBetweenItsModesIsNoGasp() {
+    // A gasp's weak voice is one voice: its pitch spread stays within an octave or two.
+    var voiced = gasp()
+    voiced.f0SpreadHz = 230
+    #expect(score(Gasp.instant, voiced) >= 0.8)
+    // A steel door's close as the fold 3–4 nights heard it: a breathy, abrupt burst among
+    // the formants whose few voiced frames read pitches 720–910 Hz apart.
+    var door = gasp()
+    door.f0SpreadHz = Gasp.f0SpreadHz.upperBound
+    #expect(score(Gasp.instant, door) == 0)
+}
+
 /// A cough: an explosive, partly voiced burst of 0.4 s at 150–1200 Hz.
 private func cough() -> WindowFeatures {
     var f = window(snr: 30, (150...300, 0.3), (300...600, 0.5), (600...1200, 0.2))
