@@ -24,7 +24,9 @@ import SomniqSupport
 /// first fills; a block larger than any before grows its slot. The analysis calls `next`,
 /// `analysed(_:by:)` and `release`, the reader the rest.
 // @unchecked: every field the two threads share is read and written with `condition` held,
-// and the extractor is used by one thread at a time (`nextToAnalyse`).
+// and the extractor analyses on one thread at a time (`nextToAnalyse`); the reader also calls
+// its `spectra` while the other thread analyses, which is safe only because `spectra` reads
+// nothing but the extractor's constants (`FeatureExtractor.spectrum(of:by:into:)` says so).
 public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
     /// A block of 16 kHz samples, valid until the next call of `next`, and how far into
     /// the file it reaches.

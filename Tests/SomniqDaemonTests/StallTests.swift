@@ -187,22 +187,20 @@ import SomniqLog
         try p.run()
         defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         try waitUntil(timeout: 20) { kinds(records(log)).contains("status:capture_stalled") }
-        let seen = Date()
-        // Stopped as soon as the stall is seen: the time unheard counts to the end, however
-        // long the stall goes on (to the second on the daemon's clock, a test's:
-        // DaemonStallClockTests).
-        let stopping = Date()
+        // Stopped as soon as the stall is seen: this process's test bounds the time unheard;
+        // that it counts to the end, however long the stall goes on, is checked to the second
+        // on the daemon's clock, a test's (DaemonStallClockTests).
         p.terminate()
         // Only against a hang: the unit's TimeoutStopSec.
         #expect(try waitForExit(p, timeout: 5) == 0)
         let ended = Date()
         // Said once, however long it lasts; unheard from the last audio to the end: at least
-        // the 2 s before it was said and the time from its record seen to the stop sent, at
-        // most the process's life (bounds the test measured around the daemon, its records'
-        // times in ms and the stall's length in tenths of a second).
+        // the 2 s before it was said, at most the process's life (bounds the test measured
+        // around the daemon, its records' times in ms and the stall's length in tenths of a
+        // second).
         #expect(kinds(records(log)).filter { $0 == "status:capture_stalled" }.count == 1)
         let night = try #require(try night(log))
-        let least = 2 + stopping.timeIntervalSince(seen) - 0.002, most = ended.timeIntervalSince(started) + 0.052
+        let least = 2 - 0.002, most = ended.timeIntervalSince(started) + 0.052
         #expect(night.unheard >= least && night.unheard <= most, "\(night.unheard) s unheard, not within \(least)-\(most) s")
         // `journalctl -p crit` shows it.
         let journal = try String(contentsOfFile: err, encoding: .utf8)

@@ -25,13 +25,15 @@ import SomniqCore
     /// event began; `zone`: the time zone (TZ) the replay and the page run in, one in which
     /// those 150 s are all tonight's. The page and `replay --start` run in processes of their
     /// own, on the machine's wall clock, which no test moves: so the zone is chosen, UTC, or
-    /// UTC+1 when UTC's noon (a night's turn) is less than 150 s ago.
+    /// UTC+1 when UTC's noon (a night's turn) falls between the replay's start and 10 min from
+    /// now (the test's whole run, the pages laid out at two widths with room to spare). UTC+1's
+    /// noon is an hour earlier, so one of the two zones holds the whole span.
     func threeNightsAndTonight() throws -> (log: String, clips: String, tonight: String, alarm: Double, zone: String) {
         let (log, clips) = try threeNights(in: dir)
         let start = (Date().timeIntervalSince1970 - 150).rounded(.down)
         func local(_ unix: Double, hours: Double) -> String { WallClock.iso8601(Date(timeIntervalSince1970: unix + hours * 3600)) }
         func night(_ unix: Double, hours: Double) -> String { String(local(unix - 12 * 3600, hours: hours).prefix(10)) }
-        let hours: Double = night(start, hours: 0) == night(start + 150, hours: 0) ? 0 : 1
+        let hours: Double = night(start, hours: 0) == night(Date().timeIntervalSince1970 + 600, hours: 0) ? 0 : 1
         let zone = hours == 0 ? "UTC0" : "<+01>-1"
         let replayed = dir + "/tonight.jsonl"
         let at = String(local(start, hours: hours).prefix(19))   // its local date and time, to the second

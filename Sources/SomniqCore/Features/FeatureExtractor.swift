@@ -139,7 +139,9 @@ public final class FeatureExtractor {
     }
 
     /// A frame's power spectrum: the window, which vectorises, written straight into the
-    /// transform's input.
+    /// transform's input. It must read nothing of the extractor but its constants (`hann`,
+    /// `bins`): `ReadAhead`'s reader calls it, through `spectra`, while another thread
+    /// analyses with the same extractor.
     private func spectrum(of frame: UnsafeBufferPointer<Float>, by transform: SpectrumTransform,
                           into p: UnsafeMutableBufferPointer<Float>) {
         let n = frame.count
