@@ -541,3 +541,23 @@ private struct NarrowbandNoise {
     let tailed = every(0.2, from: 3 + 0.7 + 5, count: 4, length: 0.15)
     #expect(try #require(detect([(2100, every(0.2, from: 3, count: 4, length: 0.1) + tailed)] as Lines, seconds: 14)).pattern == .temporalFour)
 }
+
+@Test func t3TonesEachFollowedByAnotherNoteAreATunesButASoundersPartialsAndAHiddenLineAreNot() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
+    let tones = t3(from: 2, cycles: 2)
+    // A melody: as each of the tones ends, its next note begins at another pitch (1900 Hz,
+    // 0.3 s). A sounder switched off leaves its gap silent.
+    let notes = tones.map { ($0.1, $0.1 + 0.3) }
+    #expect(detect([(3100, tones), (1900, notes)] as Lines, seconds: 12) == nil)
+    // The sounder's own harmonic (here its fundamental, 1550 Hz) breaking off in a room's
+    // notch and coming back as a tone ends is no next note.
+    let fundamental = tones.flatMap { [($0.0, $0.1 - 0.1), ($0.1, $0.1 + 0.3)] }
+    #expect(try #require(detect([(3100, tones), (1550, fundamental)] as Lines, seconds: 12)).pattern == .temporalThree)
+    // Nor is an insect's chirp of 50 ms that happens to start there.
+    let chirps = tones.map { ($0.1, $0.1 + 0.05) }
+    #expect(try #require(detect([(3100, tones), (1900, chirps)] as Lines, seconds: 12)).pattern == .temporalThree)
+    // Nor a background line that the tones hide (masked, or squeezed in a clipped recording)
+    // and that comes back as each stops.
+    let hidden = [(0.0, tones[0].0)] + zip(tones, tones.dropFirst()).map { ($0.1, $1.0) } + [(tones.last!.1, 12.0)]
+    #expect(try #require(detect([(3100, tones), (1900, hidden)] as Lines, seconds: 12)).pattern == .temporalThree)
+}

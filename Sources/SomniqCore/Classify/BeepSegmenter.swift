@@ -34,7 +34,8 @@ struct BeepSegmenter: Sendable {
     private(set) var beepStart = 0, lastOn = -1_000_000
     private var hzSum: Float = 0, frames = 0
     private(set) var hzMin: Float = 0, hzMax: Float = 0
-    private var peakDb: Float = 0, contrastDb: Float = 0
+    private(set) var peakDb: Float = 0
+    private var contrastDb: Float = 0
     /// The lowest level the line fell to since its last beep, or nil when it vanished.
     private var valleyDb: Float?
     /// Sums over the beep's frames of t, t², level and t·level, t counted in frames from its
