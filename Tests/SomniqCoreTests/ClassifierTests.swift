@@ -273,6 +273,32 @@ private func talk(_ i: Int) -> WindowFeatures {
     #expect(scream[10][.scream] >= 0.7, "\((4..<16).map { scream[$0][.scream] })")
 }
 
+@Test func aHeldSyllableAfterTalkPitchedNoHigherIsNotAScreamButARaisedOneIs() {
+    // Someone talks at 200 Hz for 3 s and, 1.5 s later, holds one rough syllable at 155 Hz
+    // as loud as the talk, its energy at 0.6–4 kHz (a pirate's "arr", as measured on the
+    // mixed fold 3–4 nights): the scream rule hears a held scream in it, the speech rule
+    // no voice, and the two windows before it are quiet. Running speech goes on for 2 s,
+    // and a syllable pitched no higher than the talk is not raised by a scream's effort.
+    func talker(_ i: Int) -> WindowFeatures {
+        var f = talk(i)
+        f.f0Hz = 200
+        return f
+    }
+    func syllable(_ i: Int, f0: Float) -> WindowFeatures {
+        var f = window(i, snr: 26, share: [0, 0.02, 0.09, 0.57, 0.19, 0.13, 0, 0])
+        f.activeFraction = 0.5; f.longestRunSeconds = 0.48; f.loudRunSeconds = 0.39; f.bursts = 2; f.loudBursts = 1
+        f.voicedFraction = 0.67; f.harmonicity = 0.62; f.f0Hz = f0; f.f0Wobble = 0.01; f.centroidHz = 1630; f.modulation = 0.08
+        return f
+    }
+    let held = syllable(13, f0: 155)
+    #expect(Rules(held).scream == 1 && Rules(held).speech == 0, "\(Rules(held).scream) \(Rules(held).speech)")
+    let scores = decide((0..<4).map(silence) + (4..<10).map(talker) + (10..<13).map(silence) + [held] + (14..<22).map(silence))
+    #expect(scores[9][.speech] >= Arbitration.heard && scores[13][.scream] == 0, "\(scores[9][.speech]) \(scores[13][.scream])")
+    // The same syllable raised to 400 Hz, above the talk: a scream.
+    let raised = decide((0..<4).map(silence) + (4..<10).map(talker) + (10..<13).map(silence) + [syllable(13, f0: 400)] + (14..<22).map(silence))
+    #expect(raised[13][.scream] >= 0.7, "\((10..<16).map { raised[$0][.scream] })")
+}
+
 @Test func aScreamAt290HzThatLastsTwoSecondsIsNotHeldBackByItsOwnWindowsAhead() {
     // A scream at 290 Hz, where a child's voice still talks, held at full strength for
     // 0.8 s in each window, its energy split between the voice's band and 0.6–4 kHz: the

@@ -67,6 +67,10 @@ public struct Classifier: Sendable {
     private var cryBefore: Float = 0
     /// The speech scores of the two windows decided before the one being decided, newest first.
     private var speechBefore: (Float, Float) = (0, 0)
+    /// The windows decided before the one being decided, newest first, as far back as running
+    /// speech goes on (`Speech.runningHold`): their speech scores, loudest frames over the
+    /// floor and pitches.
+    private var spoken = [Spoken](repeating: Spoken(), count: Speech.runningHold)
     private var gaspBefore: Float = 0
     private var wasActive = false
     /// The two windows decided before the one being decided, newest first.
@@ -188,7 +192,11 @@ public struct Classifier: Sendable {
     /// within the lookahead that the scream rule does not hear too: a window ahead that
     /// sounds like the scream as much as like speech is the scream going on (a scream held
     /// at 150–380 Hz, where the speech rule still hears a voice, lasts longer than a
-    /// window), not speech around it. 0 when there is none.
+    /// window), not speech around it. Further back, up to `Speech.runningHold` windows (2 s,
+    /// as long as running speech explains a cough or a bark), speech decided no quieter than
+    /// that counts where the window is pitched no higher than it: a talker's held syllable
+    /// ending a phrase (a pirate's "arr" at 155 Hz, 2 s after his talk at 203 Hz, on the mixed
+    /// fold 3–4 nights) is not raised, and a scream is. 0 when there is none.
     private func speechAround(_ f: WindowFeatures) -> Float {
         let near = f.peakSnrDb - Arbitration.overSpeechDb
         var m: Float = 0
@@ -197,6 +205,9 @@ public struct Classifier: Sendable {
         for k in 1...Self.lookahead {
             if let e = pending[k], e.features.peakSnrDb >= near, e.rules.scream < Arbitration.heard { m = max(m, e.rules.speech) }
         }
+        // Further back, while the talk is still running, a window pitched no higher than
+        // the speech is a syllable of it: effort raises a voice's pitch (`Scream.heldF0Hz`).
+        for e in spoken where e.peakDb >= near && f.f0Hz <= e.f0Hz { m = max(m, e.speech) }
         return m >= Arbitration.heard ? m : 0
     }
 
@@ -428,6 +439,8 @@ public struct Classifier: Sendable {
         }
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
         speechBefore = (s[.speech], speechBefore.0)
+        spoken.removeLast()
+        spoken.insert(Spoken(speech: s[.speech], peakDb: f.peakSnrDb, f0Hz: f.f0Hz), at: 0)
         familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
@@ -472,4 +485,12 @@ public struct Classifier: Sendable {
     /// The short classes, the habituated ones but thunder (which swells): a burst that
     /// stands out of the room at its first window.
     static let short = SoundClass.all(\.short)
+}
+
+/// What the scream's arbitration keeps of a decided window: its speech score, its loudest
+/// frame over the floor (dB) and its pitch (Hz, 0 when unvoiced).
+private struct Spoken: Sendable {
+    var speech: Float = 0
+    var peakDb: Float = Decibels.silence
+    var f0Hz: Float = 0
 }
