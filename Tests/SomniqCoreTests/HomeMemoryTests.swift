@@ -114,6 +114,22 @@ struct HomeMemoryTests {
         #expect(ends.map(\.id) == ["e1", "e2"] && ends[0].offset == ends[1].offset && ends.map(\.soundClass) == [.cough, .snoring])
     }
 
+    /// An event like a sound marked "it was snoring" is logged as snoring only where it lies
+    /// within `reclassifyRadius` of it (issue 48: the wrong re-classifications lay farthest
+    /// from the marks they were like); farther, within its class's radius, it is held back only.
+    @Test func anEventFarFromASoundMarkedItWasSnoringIsHeldBackNotReClassified() throws {
+        // Standardised, the two marks lie 2 apart on every input that varies (spread 2 about -1).
+        let memory = HomeMemory(entries: [
+            .init(kind: .not, soundClass: .dogBark, eventID: "snore", at: nil, inputs: Self.vector(1), was: .snoring),
+            .init(kind: .not, soundClass: .cough, eventID: "c", at: nil, inputs: Self.vector(-3)),
+        ], radius: 5)
+        #expect(HomeMemory.reclassifyRadius == 1.25)
+        let near = try #require(memory.judge([Self.vector(3.4)], .dogBark))
+        #expect(near.holdsBack && near.was == .snoring && abs(near.distance - 1.2) < 1e-4, "\(near)")
+        let far = try #require(memory.judge([Self.vector(3.6)], .dogBark))
+        #expect(far.holdsBack && far.was == nil && far.eventID == "snore" && abs(far.distance - 1.3) < 1e-4, "\(far)")
+    }
+
     @Test func theFileReadsBackAsWrittenAndABadOneIsRefusedByName() throws {
         var m = Self.memory
         m.entries.append(.init(kind: .not, soundClass: .scream, eventID: "e5", at: nil, inputs: Self.vector(2), was: .snoring))

@@ -141,9 +141,10 @@ public struct HomeLearner: Sendable {
             let reclassified = reclassifying(false), heard = reclassifying(true)
             var will: [String] = []
             if !held.isEmpty { will.append("hold back a sound heard as " + held.map(EventWords.name).joined(separator: ", ") + " like one marked not this") }
-            if !reclassified.isEmpty { will.append("log a sound like one marked \"it was …\" as what it was: " + reclassified.joined(separator: ", ")) }
+            let near = " (where it lies within " + figure(HomeMemory.reclassifyRadius) + " of it; farther, it is held back only)"
+            if !reclassified.isEmpty { will.append("log a sound like one marked \"it was …\" as what it was: " + reclassified.joined(separator: ", ") + near) }
             if !heard.isEmpty {
-                will.append("log a sound like one marked not this as the sound marked right at its very moment: " + heard.joined(separator: ", "))
+                will.append("log a sound like one marked not this as the sound marked right at its very moment: " + heard.joined(separator: ", ") + near)
             }
             let said = will.isEmpty ? "it will hold back nothing yet: no false alert was like another one marked, or every one was as near a confirmed event"
                 : "it will " + will.joined(separator: "; and ")
