@@ -561,3 +561,34 @@ private struct NarrowbandNoise {
     let hidden = [(0.0, tones[0].0)] + zip(tones, tones.dropFirst()).map { ($0.1, $1.0) } + [(tones.last!.1, 12.0)]
     #expect(try #require(detect([(3100, tones), (1900, hidden)] as Lines, seconds: 12)).pattern == .temporalThree)
 }
+
+@Test func aToneRisingLessThanEightDecibelsOutOfAFaintLineAtItsPitchStartsNoBeep() {
+    // A faint line at 3100 Hz, 10 dB over its neighbourhood (under the 12 dB a beep starts
+    // at), from 2 s; at 3 s a tone takes its place for 0.5 s, 30 dB over its neighbourhood
+    // at -40 dB. Returns the beeps the channels cut, and the tone's first and last frames.
+    func beeps(faintDb: Float, faintUntil: Double) -> (beeps: Set<[Int]>, tone: ClosedRange<Int>) {
+        var detector = AlarmDetector()
+        var cut = Set<[Int]>(), first = Int.max, last = 0
+        for g in 0..<Int(5 / AlarmDetector.frameSeconds) {
+            let t = AlarmDetector.seconds(g)
+            var lines: [ToneLines.Line] = []
+            if t >= 3 && t < 3.5 {
+                lines.append(.init(hz: 3100, levelDb: -40, contrastDb: 30))
+                first = min(first, g); last = g
+            } else if t >= 2 && t < faintUntil {
+                lines.append(.init(hz: 3100, levelDb: faintDb, contrastDb: 10))
+            }
+            detector.push(ToneLines(given: lines), frame: g)
+            detector.forEachEndedBeep { cut.insert([$0.start, $0.end]) }
+        }
+        return (cut, first...last)
+    }
+    // 10 dB under the tone: the tone rises out of it, a beep from its first frame to its last.
+    let under = beeps(faintDb: -50, faintUntil: 3)
+    #expect(under.beeps == [[under.tone.lowerBound, under.tone.upperBound + 1]])
+    // 6 dB under: the tone never rose 8 dB over the line's valley, and starts no beep …
+    #expect(beeps(faintDb: -46, faintUntil: 3).beeps.isEmpty)
+    // … unless the line fell silent before it, which forgets the valley.
+    let apart = beeps(faintDb: -46, faintUntil: 2.9)
+    #expect(apart.beeps == [[apart.tone.lowerBound, apart.tone.upperBound + 1]])
+}

@@ -190,6 +190,11 @@ public struct AlarmDetector: Sendable {
     private var quiet: UInt64 = 0
     /// Each channel's lines in the frame under way: bit j for line j (`channelLines`).
     private var lineBits: [UInt8]
+    /// Channel c's bit is set when it is quiescent (its bit of `quiet` set) and has been
+    /// given lines it did not take, none of which could start a beep (`idleLines`); then
+    /// `valleys[c]` is the valley its segmenters would hold had they taken them.
+    private var heldValleys: UInt64 = 0
+    private var valleys: [Float]
     private var firstFrame: Int?
     /// The current (or last) alarm, and the frame its pattern last showed.
     public private(set) var span: Span?
@@ -200,6 +205,7 @@ public struct AlarmDetector: Sendable {
     public init() {
         channels = []
         lineBits = []
+        valleys = []
     }
 
     /// Takes the lines of the next short frame; frames must come in order, numbered from
@@ -208,15 +214,18 @@ public struct AlarmDetector: Sendable {
     /// A line lies in two or three channels of the 42, and most channels are silent most
     /// of the time: a channel with no line in this frame that was quiescent after its last
     /// is skipped, as taking the frame would change nothing in it (nor in the detector:
-    /// it ends no beep and holds none on).
+    /// it ends no beep and holds none on). So is a quiescent channel whose lines cannot
+    /// start a beep (`idleLines`): in a quiet room the floor's own lines, 8–12 dB over
+    /// their neighbourhood, fall in half the channels every frame.
     public mutating func push(_ lines: ToneLines, frame: Int) {
         if firstFrame == nil {
             firstFrame = frame
             channels = Self.centres.map { AlarmTrack(centre: $0, firstFrame: frame) }
             lineBits = [UInt8](repeating: 0, count: channels.count)
+            valleys = [Float](repeating: 0, count: channels.count)
         }
         let heard = channelLines(lines)
-        var due = heard | ~quiet & Self.allChannels
+        var due = idleLines(lines, heard: heard) | ~quiet & Self.allChannels
         endedBeeps = 0
         while due != 0 {
             let c = due.trailingZeroBitCount
@@ -242,6 +251,41 @@ public struct AlarmDetector: Sendable {
             }
         }
         follow(frame: frame)
+    }
+
+    /// Of the channels that hold a line (`heard`), those that must take the frame: the
+    /// quiescent ones among them keep it only where it starts a beep.
+    ///
+    /// A quiescent channel (`AlarmTrack.quiescent`) has no beep under way in any of its
+    /// segmenters and no valley: it forgot it on the silent frame that made it quiescent
+    /// (`BeepSegmenter.silence`). A frame with lines then hands each of its three segmenters
+    /// the channel's first line (the strongest: no beep is under way to choose by pitch),
+    /// and each either starts a beep on it, if it stands `startDb` over its neighbourhood and
+    /// `riseDb` over the valley, or takes its level into the valley
+    /// (`BeepSegmenter.frame`); all three alike, as their valleys are alike. So while no beep
+    /// starts, such frames change nothing but the valley, here in `valleys`, and the
+    /// channel's pitch (`AlarmTrack.hz`, read only while a beep is under way, which sets it
+    /// again); the next silent frame forgets the valley, as the segmenters would. The frame
+    /// that starts a beep is taken: the beep starts as it would have, and starting forgets
+    /// the valley too.
+    private mutating func idleLines(_ lines: ToneLines, heard: UInt64) -> UInt64 {
+        heldValleys &= heard & quiet
+        var idle = heard & quiet, due = heard
+        while idle != 0 {
+            let c = idle.trailingZeroBitCount
+            idle &= idle &- 1
+            let line = lines.lines[lineBits[c].trailingZeroBitCount]
+            let valley = heldValleys & (1 << c) != 0 ? valleys[c] : nil
+            if line.contrastDb >= Self.startDb && line.levelDb >= (valley ?? -.infinity) + Self.riseDb {
+                heldValleys &= ~(1 << c)
+                continue
+            }
+            valleys[c] = min(valley ?? line.levelDb, line.levelDb)
+            heldValleys |= 1 << c
+            lineBits[c] = 0
+            due &= ~(1 << c)
+        }
+        return due
     }
 
     /// Calls `body` with each beep the last frame pushed ended, as its channel cut it coarsely
