@@ -18,7 +18,10 @@ import SomniqSupport
 ///
 /// The extractor's state and buffers move from one core's cache to the other's only when
 /// the other thread takes the next batch, not at every window: taken window by window, a
-/// 16 kHz WAV's two threads did 64 % more work than one, and ran slower.
+/// 16 kHz WAV's two threads did 64 % more work than one, and ran slower. In batches of 16
+/// in a ring of 24 windows, against 4 in 8, they hand the extractor over a quarter as often
+/// and the session's thread waits for the reader 0.10 s where it waited 0.27 s (a 30 min
+/// 16 kHz WAV's replay 8–12 % faster, 5–8 % less CPU: docs/benchmarks.md).
 ///
 /// The windows live in memory allocated once, the blocks in memory allocated as the ring
 /// first fills; a block larger than any before grows its slot. The analysis calls `next`,
@@ -85,8 +88,9 @@ public final class ReadAhead: AnalysisAhead, @unchecked Sendable {
 
     /// Blocks in the ring (at most: the reader also waits while the windows are full, and a
     /// 48 kHz file's blocks are a third of a 16 kHz file's), windows that may be analysed
-    /// ahead, and the most one thread analyses in a row before the other may take the next.
-    public static let blocks = 32, windows = 8, batch = 4
+    /// ahead (each 192 kB: its samples, spectra and log spectra), and the most one thread
+    /// analyses in a row before the other may take the next.
+    public static let blocks = 32, windows = 24, batch = 16
 
     private let file: FileSource
     private let extractor: FeatureExtractor

@@ -15,13 +15,13 @@ struct ReadAheadTests {
 
     @Test func twoThreadsPrintWhatOnePrints() throws {
         let stereo48k = dir + "/night-48k.flac", wav = dir + "/night.wav", phone = dir + "/night-8k.wav"
-        // At 2 kHz a block (8,192 frames, 65,536 samples at 16 kHz) completes more windows
-        // than the reader keeps: it waits for all of them to be taken, and keeps what fits.
-        let slow = dir + "/night-2k.wav"
+        // At 500 Hz a block (8,192 frames, 262,144 samples at 16 kHz) completes more windows
+        // (32) than the reader keeps (24): it waits for all of them to be taken, and keeps what fits.
+        let slow = dir + "/night-500.wav"
         try sox(Paths.demoNight, "-r", "48000", "-c", "2", stereo48k)
         try sox(Paths.demoNight, wav)
         try sox(Paths.demoNight, "-r", "8000", phone)
-        try sox(Paths.demoNight, "-r", "2000", slow, "trim", "0", "60")
+        try sox(Paths.demoNight, "-r", "500", slow, "trim", "0", "60")
         for path in [Paths.demoNight, stereo48k, wav, phone, slow] {
             let one = try replay(path, threads: 1), two = try replay(path, threads: 2)
             #expect(one.status == 0 && two.status == 0, "\(two.stderr)")
