@@ -21,7 +21,8 @@ import SomniqSupport
 /// 16 kHz WAV's two threads did 64 % more work than one, and ran slower. In batches of 16
 /// in a ring of 24 windows, against 4 in 8, they hand the extractor over a quarter as often
 /// and the session's thread waits for the reader 0.10 s where it waited 0.27 s (a 30 min
-/// 16 kHz WAV's replay 8–12 % faster, 5–8 % less CPU: docs/benchmarks.md).
+/// 16 kHz WAV's replay 8–12 % faster where the machine's load made two threads' work dear,
+/// the same where it did not: docs/benchmarks.md).
 ///
 /// The windows live in memory allocated once, the blocks in memory allocated as the ring
 /// first fills; a block larger than any before grows its slot. The analysis calls `next`,
