@@ -592,3 +592,38 @@ private struct NarrowbandNoise {
     let apart = beeps(faintDb: -46, faintUntil: 2.9)
     #expect(apart.beeps == [[apart.tone.lowerBound, apart.tone.upperBound + 1]])
 }
+
+@Test func aHornThatSlidesIntoARoomsNotchIsStillOneHornButOneSwitchedOffAndOnIsNot() throws {
+    // A 3750 Hz horn for 12 s from 5 s whose slide takes it into a notch of the room's
+    // response: its level falls 19.5 dB over 7 s from 6 s and comes back over 3 s (the
+    // battery's seed 1, alarm 98). It used to end 12 dB under its peak, and come back as a
+    // line that had just held its pitch: no horn.
+    func notch(_ k: Int) -> (db: Float, pitch: Float) {
+        let t = AlarmDetector.seconds(k)
+        return (t < 6 ? 0 : t < 13 ? Float(-19.5 * (t - 6) / 7) : t < 16 ? Float(-19.5 * (16 - t) / 3) : 0, 0)
+    }
+    let horn = try #require(detect([(5, 17)], hz: 3750, seconds: 20, frame: notch))
+    #expect(horn.pattern == .continuous)
+    #expect(abs(horn.from - 5) < 0.05)
+    // Its drive switched off at 8 s: the line falls as a room's tail does (100 dB a second),
+    // another sound holds it 25 dB under for half a second, and the horn sounds again. What
+    // sounds from 8.7 s held its pitch until just before: no new horn.
+    func switched(_ k: Int) -> (db: Float, pitch: Float) {
+        let t = AlarmDetector.seconds(k)
+        return (t < 8 ? 0 : t < 8.25 ? Float(-100 * (t - 8)) : t < 8.7 ? -25 : 0, 0)
+    }
+    #expect(detect([(5, 20)], hz: 3750, seconds: 24, frame: switched) == nil)
+}
+
+@Test func aBeepsTailIsMeasuredFromItsPeakNotFollowedIntoAHumAtItsPitch() {
+    // A 2500 Hz tone for a second from 5 s whose end falls as a room's tail does (60 dB in
+    // 0.94 s, 1 dB a frame) into a hum at its pitch 16 dB under it, which sounds on to 20 s.
+    // Followed down at 20 dB a second, the tail never left the level followed and the hum
+    // went on as the tone: a 15 s horn. The tail leaves the tone's flat top within four
+    // frames; measured from there, the hum is 15 dB under it, and ends the beep.
+    func tail(_ k: Int) -> (db: Float, pitch: Float) {
+        let t = AlarmDetector.seconds(k)
+        return (t < 6 ? 0 : max(-16, Float(-64 * (t - 6))), 0)
+    }
+    #expect(detect([(5, 20)], hz: 2500, seconds: 24, frame: tail) == nil)
+}

@@ -16,8 +16,17 @@ struct AlarmTrack: Sendable {
     private(set) var fine = BeepSegmenter(dropDb: 6, bridgeFrames: 1, pitchTolerance: AlarmDetector.beepPitchTolerance)
     private(set) var coarse = BeepSegmenter(dropDb: 10, bridgeFrames: 3, pitchTolerance: AlarmDetector.beepPitchTolerance)
     /// A horn that sounds on is followed through dropouts of a tenth of a second (rain's bursts
-    /// mask a line for a moment) and through the swells of a room's modes.
-    private(set) var held = BeepSegmenter(dropDb: 12, bridgeFrames: 6, pitchTolerance: AlarmDetector.hornPitchTolerance)
+    /// mask a line for a moment) and through the swells of a room's modes. A horn whose pitch
+    /// slides (a piezo's drift, 0.2-1 % over its sounding) crosses the notches of the room's
+    /// response, 4/RT60 Hz apart and often 10-20 dB deep (Schroeder 1962, `t3Dropout`), slowly:
+    /// its level falls into one over seconds, a few dB a second (measured on the battery: a
+    /// 3.75 kHz horn sliding 0.2 % fell 19.5 dB over 7 s at RT60 0.57 s, its line 33 dB over
+    /// its neighbourhood throughout, and was cut 12 dB under its peak). The drop that ends it
+    /// is measured from a level that follows the line down by 20 dB a second, a fifth of the
+    /// slowest fall of a drive switched off (a room's tail falls 60 dB in RT60, 0.6 s at
+    /// most: 100 dB a second or more), and only while the line holds its level (`BeepSegmenter`).
+    private(set) var held = BeepSegmenter(dropDb: 12, bridgeFrames: 6, pitchTolerance: AlarmDetector.hornPitchTolerance,
+                                          followDb: 20 * Float(AlarmDetector.frameSeconds))
 
     /// T3: two runs of tones at two pitches (shorter clicks in between are noise, and left out).
     private var toneRuns = (ToneRun(), ToneRun())

@@ -2,8 +2,9 @@
 ///
 /// A beep starts when the line stands `AlarmDetector.startDb` over its neighbourhood and has
 /// risen `AlarmDetector.riseDb` since it last fell (a reverberant tail does not restart a
-/// beep); it goes on while the line stays within `dropDb` of the beep's peak, with up to
-/// `bridgeFrames` frames missing bridged.
+/// beep); it goes on while the line stays within `dropDb` of the beep's peak (or of a level
+/// that follows the line down by up to `followDb` a frame while the line holds within
+/// `Sounder.topDb` of it), with up to `bridgeFrames` frames missing bridged.
 struct BeepSegmenter: Sendable {
     /// A finished beep, in frames (`end` exclusive), and its mean pitch.
     struct Beep: Sendable, Equatable {
@@ -28,6 +29,9 @@ struct BeepSegmenter: Sendable {
 
     let dropDb: Float
     let bridgeFrames: Int
+    /// How far (dB a frame) the level a drop is measured from may follow the line down: 0, the
+    /// beep's peak.
+    let followDb: Float
     /// How far from the beep's mean pitch a line may lie and still go on with it.
     let pitchTolerance: Float
     private(set) var on = false
@@ -36,6 +40,8 @@ struct BeepSegmenter: Sendable {
     private(set) var hzMin: Float = 0, hzMax: Float = 0
     private(set) var peakDb: Float = 0
     private var contrastDb: Float = 0
+    /// The level a drop is measured from: the peak, or under it as it follows the line down.
+    private var referenceDb: Float = 0
     /// The lowest level the line fell to since its last beep, or nil when it vanished.
     private var valleyDb: Float?
     /// Sums over the beep's frames of t, t², level and t·level, t counted in frames from its
@@ -45,9 +51,10 @@ struct BeepSegmenter: Sendable {
     /// Sums of each frame's pitch less the first's, and of its square.
     private var hzFirst: Float = 0, hzOffsets: Float = 0, hzOffsetSquares: Float = 0
 
-    init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float) {
+    init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float, followDb: Float = 0) {
         self.dropDb = dropDb
         self.bridgeFrames = bridgeFrames
+        self.followDb = followDb
         self.pitchTolerance = pitchTolerance
     }
 
@@ -74,6 +81,7 @@ struct BeepSegmenter: Sendable {
         beepStart = frame
         lastOn = frame
         hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
+        referenceDb = line.levelDb
         contrastDb = line.contrastDb
         valleyDb = nil
         sumT = 0; sumTT = 0; sumL = line.levelDb; sumTL = 0
@@ -141,13 +149,19 @@ struct BeepSegmenter: Sendable {
                 begin(line, at: frame)
                 return before
             }
-            if let line, line.levelDb >= peakDb - dropDb {
+            if let line, line.levelDb >= referenceDb - dropDb {
                 lastOn = frame
                 take(line.levelDb, at: frame)
                 hzSum += line.hz; frames += 1
                 hzOffsets += line.hz - hzFirst; hzOffsetSquares += (line.hz - hzFirst) * (line.hz - hzFirst)
                 hzMin = min(hzMin, line.hz); hzMax = max(hzMax, line.hz)
                 peakDb = max(peakDb, line.levelDb)
+                // Only a line that holds its level (within a flat top's `Sounder.topDb` of the
+                // level followed) is followed down: a slide into a notch falls a few dB a
+                // second, a few hundredths of a dB a frame; a beep's end falls as the room's
+                // tail does, 60 dB in RT60 (1.6 dB a frame at 0.6 s), out of it within two
+                // frames, and is measured from where it began to fall.
+                if line.levelDb >= referenceDb - Sounder.topDb { referenceDb = max(referenceDb - followDb, line.levelDb) }
                 contrastDb = max(contrastDb, line.contrastDb)
                 return nil
             }
