@@ -135,7 +135,7 @@ enum BatterySample {
 /// not do: the lorry turns and comes nearer, and its beeps' level changes by more than 3 dB by
 /// the time they have beeped for 10 s (`Sounder.steadyLevelChangeDb`); neither is raised now.
 enum KnownBatteryFailures {
-    static let alarms: Set<Int> = [10, 20, 27, 29, 32, 34]
+    static let alarms: Set<Int> = [10, 20, 27, 32, 34]
     static let lookalikes: Set<Int> = []
 }
 
