@@ -615,7 +615,7 @@ private struct NarrowbandNoise {
     #expect(detect([(5, 20)], hz: 3750, seconds: 24, frame: switched) == nil)
 }
 
-@Test func aBeepsTailIsMeasuredFromItsPeakNotFollowedIntoAHumAtItsPitch() {
+@Test func aBeepsTailIsMeasuredFromWhereItBeganToFallNotFollowedIntoAHumAtItsPitch() {
     // A 2500 Hz tone for a second from 5 s whose end falls as a room's tail does (60 dB in
     // 0.94 s, 1 dB a frame) into a hum at its pitch 16 dB under it, which sounds on to 20 s.
     // Followed down at 20 dB a second, the tail never left the level followed and the hum

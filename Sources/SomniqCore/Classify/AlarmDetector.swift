@@ -236,7 +236,7 @@ public struct AlarmDetector: Sendable {
                 if found?.0 == .temporalThree { found = alone.map { (.temporalThree, $0.start) } }
             }
             if found?.0 == .temporalThree, let cycle = channels[c].cycle,
-               beepsThroughPause(cycle, beside: c) || changesNote(cycle, beside: c, frame: frame) { found = nil }
+               beepsThroughPause(cycle, beside: c) || changesNote(cycle, beside: c) { found = nil }
             lineBits[c] = 0
             if channels[c].ended.coarse != nil { endedBeeps |= 1 << c }
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
@@ -264,8 +264,8 @@ public struct AlarmDetector: Sendable {
     /// `riseDb` over the valley, or takes its level into the valley
     /// (`BeepSegmenter.frame`); all three alike, as their valleys are alike. So while no beep
     /// starts, such frames change nothing but the valley, here in `valleys`, and the
-    /// channel's pitch (`AlarmTrack.hz`, read only while a beep is under way, which sets it
-    /// again); the next silent frame forgets the valley, as the segmenters would. The frame
+    /// channel's pitch (`AlarmTrack.hz`, read only after a frame that starts a beep has set
+    /// it again); the next silent frame forgets the valley, as the segmenters would. The frame
     /// that starts a beep is taken: the beep starts as it would have, and starting forgets
     /// the valley too.
     private mutating func idleLines(_ lines: ToneLines, heard: UInt64) -> UInt64 {
@@ -415,8 +415,11 @@ public struct AlarmDetector: Sendable {
     /// gap silent (ISO 8201 §4.2) and nothing in the room changes with it; a tune goes from note to
     /// note, and its next note (a melody's, a chord's) starts as the last one stops. So when, at
     /// each of the three tones' ends (within `noteChangeFrames`), a note began at another pitch
-    /// (a line lasting `shortestNoteFrames` or more, not far under the tone,
-    /// `Sounder.isOtherSound`), the tones are a tune's. Not counted, as a sounder's own or the
+    /// (a line lasting `shortestNoteFrames` or more, or still sounding, which it has done for
+    /// longer: the cycle's tones and gaps lie between; not far under the tone,
+    /// `Sounder.isOtherSound`), the tones are a tune's. Each channel remembers its last seven
+    /// beeps (`AlarmTrack.recent`): in a channel that beeped more often since the first tone,
+    /// the note is no longer seen and vetoes nothing. Not counted, as a sounder's own or the
     /// room's:
     /// - the channels the tone's line lies in, and those of its partials (its 2nd to 5th
     ///   harmonics, or the fundamental it is one of): a sounder's harmonics start with it, and
@@ -430,7 +433,7 @@ public struct AlarmDetector: Sendable {
     /// battery (seeds 1-3) no alarm is lost: before the partials, the notes' length and the
     /// hidden lines were left out, a sounder's harmonics, insects' chirps in a night's
     /// background and an HVAC line a clipped alarm hid vetoed 10 T3 alarms.
-    private func changesNote(_ cycle: AlarmTrack.Cycle, beside c: Int, frame: Int) -> Bool {
+    private func changesNote(_ cycle: AlarmTrack.Cycle, beside c: Int) -> Bool {
         let centre = Self.centres[c]
         for k in 0..<3 {
             let tone = cycle.tone(k)
@@ -444,7 +447,7 @@ public struct AlarmDetector: Sendable {
                     abs(start - tone.end) <= Self.noteChangeFrames && !Sounder.isOtherSound(peakDb, under: tone.peakDb)
                 }
                 if track.recent.contains(where: { begins($0.start, $0.peakDb) && $0.end - $0.start >= Self.shortestNoteFrames })
-                    || track.coarse.on && begins(track.coarse.beepStart, track.coarse.peakDb) && frame - track.coarse.beepStart >= Self.shortestNoteFrames {
+                    || track.coarse.on && begins(track.coarse.beepStart, track.coarse.peakDb) {
                     next = true
                     break
                 }
