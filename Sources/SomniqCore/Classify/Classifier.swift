@@ -205,9 +205,17 @@ public struct Classifier: Sendable {
         for k in 1...Self.lookahead {
             if let e = pending[k], e.features.peakSnrDb >= near, e.rules.scream < Arbitration.heard { m = max(m, e.rules.speech) }
         }
-        // Further back, while the talk is still running, a window pitched no higher than
-        // the speech is a syllable of it: effort raises a voice's pitch (`Scream.heldF0Hz`).
-        for e in spoken where e.peakDb >= near && f.f0Hz <= e.f0Hz { m = max(m, e.speech) }
+        // Further back, while the talk is still running, a voiced window pitched no higher
+        // than the speech, and less than an octave under it, is a syllable of it: effort
+        // raises a voice's pitch (`Scream.heldF0Hz`), and a talker's phrase falls a few
+        // semitones to its end, not an octave (a pitch that reads an octave under the talk is
+        // the tracker's octave error or another voice). A window the scream rule itself heard
+        // as a scream is no talk, as in the lookahead: a held scream's own earlier windows do
+        // not explain its later ones.
+        for e in spoken where e.peakDb >= near && e.scream < Arbitration.heard
+            && f.f0Hz > 0 && f.f0Hz <= e.f0Hz && 2 * f.f0Hz > e.f0Hz {
+            m = max(m, e.speech)
+        }
         return m >= Arbitration.heard ? m : 0
     }
 
@@ -440,7 +448,7 @@ public struct Classifier: Sendable {
         for c in Self.habituated { s[c] = unlessFamiliar(c, s[c], familiar) }
         speechBefore = (s[.speech], speechBefore.0)
         spoken.removeLast()
-        spoken.insert(Spoken(speech: s[.speech], peakDb: f.peakSnrDb, f0Hz: f.f0Hz), at: 0)
+        spoken.insert(Spoken(speech: s[.speech], scream: r.scream, peakDb: f.peakSnrDb, f0Hz: f.f0Hz), at: 0)
         familiarity.remember(f, judged: familiar, sleeper: snores.inTrain || rhythm || voiced)
         return breathing
     }
@@ -487,10 +495,11 @@ public struct Classifier: Sendable {
     static let short = SoundClass.all(\.short)
 }
 
-/// What the scream's arbitration keeps of a decided window: its speech score, its loudest
-/// frame over the floor (dB) and its pitch (Hz, 0 when unvoiced).
+/// What the scream's arbitration keeps of a decided window: its speech score, the scream
+/// rule's, its loudest frame over the floor (dB) and its pitch (Hz, 0 when unvoiced).
 private struct Spoken: Sendable {
     var speech: Float = 0
+    var scream: Float = 0
     var peakDb: Float = Decibels.silence
     var f0Hz: Float = 0
 }
