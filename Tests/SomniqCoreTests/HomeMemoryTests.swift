@@ -123,7 +123,6 @@ struct HomeMemoryTests {
             .init(kind: .not, soundClass: .dogBark, eventID: "snore", at: nil, inputs: Self.vector(1), was: .snoring),
             .init(kind: .not, soundClass: .cough, eventID: "c", at: nil, inputs: Self.vector(-3)),
         ], radius: 5)
-        #expect(HomeMemory.reclassifyRadius == 1.25)
         let near = try #require(memory.judge([Self.vector(3.4)], .dogBark))
         #expect(near.holdsBack && near.was == .snoring && abs(near.distance - 1.2) < 1e-4, "\(near)")
         let far = try #require(memory.judge([Self.vector(3.6)], .dogBark))
