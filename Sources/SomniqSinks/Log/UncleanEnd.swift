@@ -36,21 +36,34 @@ public enum UncleanEnd {
     /// log with no `session_start` for many megabytes (copied and truncated by a rotation,
     /// damaged, crafted) costs its size, not its size squared, before the daemon listens.
     static func lastSession(_ path: String) -> [String]? {
+        var work = Work()
+        return lastSession(path, work: &work)
+    }
+
+    /// The bytes `lastSession` read from the file and searched for the marker: the tests
+    /// hold them to the file's size, so a loaded machine cannot fail them as it could a time.
+    struct Work {
+        var read = 0, searched = 0
+    }
+
+    static func lastSession(_ path: String, work: inout Work) -> [String]? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(st.st_size)
-        let marker = Array(#""kind":"session_start""#.utf8)
         var end = size
         // The bytes just after the block being searched, so a marker across two blocks is found.
         var after: [UInt8] = []
         while end > 0 {
             let start = max(0, end - block)
-            guard let chunk = read(fd, from: start, count: end - start) else { return nil }
-            if let at = lastIndex(of: marker, in: chunk + after) {
-                guard let from = lineStart(fd, before: start + at), let rest = read(fd, from: from, count: size - from) else { return nil }
+            guard let chunk = read(fd, from: start, count: end - start, counting: &work.read) else { return nil }
+            let searched = chunk + after
+            work.searched += searched.count
+            if let at = lastIndex(of: marker, in: searched) {
+                guard let from = lineStart(fd, before: start + at, counting: &work.read),
+                      let rest = read(fd, from: from, count: size - from, counting: &work.read) else { return nil }
                 return String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
             }
             after = Array(chunk.prefix(marker.count - 1))
@@ -59,11 +72,12 @@ public enum UncleanEnd {
         return nil
     }
 
-    private static let block = 1 << 16
+    static let block = 1 << 16, marker = Array(#""kind":"session_start""#.utf8)
 
-    private static func read(_ fd: Int32, from offset: Int, count: Int) -> [UInt8]? {
+    private static func read(_ fd: Int32, from offset: Int, count: Int, counting bytesRead: inout Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let n = bytes.withUnsafeMutableBytes { count == 0 ? 0 : pread(fd, $0.baseAddress!, count, off_t(offset)) }
+        bytesRead += max(n, 0)
         return n == count ? bytes : nil
     }
 
@@ -78,11 +92,11 @@ public enum UncleanEnd {
     }
 
     /// The start of the line holding byte `offset`: after the newline before it, or 0.
-    private static func lineStart(_ fd: Int32, before offset: Int) -> Int? {
+    private static func lineStart(_ fd: Int32, before offset: Int, counting bytesRead: inout Int) -> Int? {
         var end = offset
         while end > 0 {
             let start = max(0, end - block)
-            guard let chunk = read(fd, from: start, count: end - start) else { return nil }
+            guard let chunk = read(fd, from: start, count: end - start, counting: &bytesRead) else { return nil }
             if let newline = chunk.lastIndex(of: 0x0A) { return start + newline + 1 }
             end = start
         }
