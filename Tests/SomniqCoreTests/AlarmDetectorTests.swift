@@ -627,3 +627,52 @@ private struct NarrowbandNoise {
     }
     #expect(detect([(5, 20)], hz: 2500, seconds: 24, frame: tail) == nil)
 }
+
+@Test func skippingChannelsThatCouldChangeNothingChangesNothing() throws {
+    // A T3 at 3100 Hz over a room's floor: lines at 520, 1000 and 2000 Hz 9-11 dB over their
+    // neighbourhood (under the 12 dB a beep starts at: the channels they fall in are skipped),
+    // wavering 3 dB and dropping out now and then; a faint line at the T3's pitch between its
+    // tones (the tones rise 20 dB out of it); and a hum at 1500 Hz 14 dB over its neighbourhood
+    // that is heard in bursts (each starts a beep, and its wavering rises under 8 dB); and at
+    // 2500 Hz, over and over, a faint line, then one 13 dB over its neighbourhood but under
+    // 8 dB over the faint line's valley (no beep), then one 15 dB over the faint line (a beep). The
+    // detector that skips channels and the one that takes every channel every frame end the
+    // same beeps on the same frames and report the same spans.
+    let tones = t3(from: 2, cycles: 3)
+    func run(skipsIdle: Bool) -> (ended: [[Int]], beeps: [BeepSegmenter.Beep], spans: [AlarmDetector.Span?]) {
+        var detector = AlarmDetector(skipsIdle: skipsIdle)
+        var ended: [[Int]] = [], beeps: [BeepSegmenter.Beep] = [], spans: [AlarmDetector.Span?] = []
+        for g in 0..<Int(16 / AlarmDetector.frameSeconds) {
+            let t = AlarmDetector.seconds(g)
+            let waver = Float((g * 5) % 7 - 3)
+            var lines: [ToneLines.Line] = []
+            for (k, hz) in [Float(520), 1000, 2000].enumerated() where (g + 11 * k) % 37 != 0 {
+                lines.append(.init(hz: hz, levelDb: -60 + waver, contrastDb: 9 + Float(k)))
+            }
+            if tones.contains(where: { t >= $0.0 && t < $0.1 }) {
+                lines.append(.init(hz: 3100, levelDb: -40, contrastDb: 30))
+            } else if g % 50 < 45 {
+                lines.append(.init(hz: 3100, levelDb: -60 - waver, contrastDb: 10))
+            }
+            if g % 128 < 40 { lines.append(.init(hz: 1500, levelDb: -55 + waver / 2, contrastDb: 14)) }
+            switch g % 96 {
+            case 0..<40: lines.append(.init(hz: 2500, levelDb: -60 + waver, contrastDb: 10))
+            case 40..<60: lines.append(.init(hz: 2500, levelDb: -57, contrastDb: 13))
+            case 60..<80: lines.append(.init(hz: 2500, levelDb: -45, contrastDb: 20))
+            default: break
+            }
+            detector.push(ToneLines(given: lines), frame: g)
+            detector.forEachEndedBeep { ended.append([g, $0.start, $0.end]); beeps.append($0) }
+            spans.append(detector.span)
+        }
+        return (ended, beeps, spans)
+    }
+    let skipping = run(skipsIdle: true), taking = run(skipsIdle: false)
+    #expect(skipping.ended == taking.ended)
+    #expect(skipping.beeps == taking.beeps)
+    #expect(skipping.spans == taking.spans)
+    #expect(try #require(skipping.spans.last ?? nil).pattern == .temporalThree)
+    #expect(skipping.beeps.contains { abs($0.hz - 1500) < 1 })
+    #expect(skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -45 })
+    #expect(!skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -57 })
+}

@@ -202,7 +202,14 @@ public struct AlarmDetector: Sendable {
     /// The channels whose coarse beep the last frame pushed ended (`forEachEndedBeep`).
     private var endedBeeps: UInt64 = 0
 
-    public init() {
+    /// Whether channels that could change nothing are skipped (`push`); off only to test
+    /// that skipping them changes nothing.
+    private let skipsIdle: Bool
+
+    public init() { self.init(skipsIdle: true) }
+
+    init(skipsIdle: Bool) {
+        self.skipsIdle = skipsIdle
         channels = []
         lineBits = []
         valleys = []
@@ -225,7 +232,7 @@ public struct AlarmDetector: Sendable {
             valleys = [Float](repeating: 0, count: channels.count)
         }
         let heard = channelLines(lines)
-        var due = idleLines(lines, heard: heard) | ~quiet & Self.allChannels
+        var due = skipsIdle ? idleLines(lines, heard: heard) | ~quiet & Self.allChannels : Self.allChannels
         endedBeeps = 0
         while due != 0 {
             let c = due.trailingZeroBitCount
@@ -275,12 +282,11 @@ public struct AlarmDetector: Sendable {
             let c = idle.trailingZeroBitCount
             idle &= idle &- 1
             let line = lines.lines[lineBits[c].trailingZeroBitCount]
-            let valley = heldValleys & (1 << c) != 0 ? valleys[c] : nil
-            if line.contrastDb >= Self.startDb && line.levelDb >= (valley ?? -.infinity) + Self.riseDb {
+            guard let valley = BeepSegmenter.valley(after: line, from: heldValleys & (1 << c) != 0 ? valleys[c] : nil) else {
                 heldValleys &= ~(1 << c)
                 continue
             }
-            valleys[c] = min(valley ?? line.levelDb, line.levelDb)
+            valleys[c] = valley
             heldValleys |= 1 << c
             lineBits[c] = 0
             due &= ~(1 << c)

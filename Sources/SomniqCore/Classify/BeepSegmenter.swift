@@ -171,11 +171,17 @@ struct BeepSegmenter: Sendable {
             return current
         }
         guard let line else { valleyDb = nil; return nil }
-        if line.contrastDb >= AlarmDetector.startDb && line.levelDb >= (valleyDb ?? -.infinity) + AlarmDetector.riseDb {
-            begin(line, at: frame)
-        } else {
-            valleyDb = min(valleyDb ?? line.levelDb, line.levelDb)
-        }
+        if let valley = Self.valley(after: line, from: valleyDb) { valleyDb = valley } else { begin(line, at: frame) }
         return nil
+    }
+
+    /// Outside a beep, a frame's line starts one when it stands `AlarmDetector.startDb` over
+    /// its neighbourhood and `AlarmDetector.riseDb` over the valley (`valleyDb`, nil when the
+    /// line vanished since it last fell): then nil; else the valley with the line taken in.
+    /// `AlarmDetector` asks it for the channels it skips (`idleLines`).
+    @inline(__always)
+    static func valley(after line: ToneLines.Line, from valleyDb: Float?) -> Float? {
+        if line.contrastDb >= AlarmDetector.startDb && line.levelDb >= (valleyDb ?? -.infinity) + AlarmDetector.riseDb { return nil }
+        return min(valleyDb ?? line.levelDb, line.levelDb)
     }
 }
