@@ -36,28 +36,31 @@ public final class FeatureExtractor {
     private let flatnessBins: Range<Int>
     private let bandLayout: BandLayout
     private let melBands: MelBands
+    // The buffers are allocated at init, freed at deinit, and read and written through
+    // pointers held in constants: a class's array property is checked for exclusive access
+    // at run time on each access (`swift_beginAccess`, some 70 instructions), a pointer is not.
     /// The new frames' mel band powers, summed two frames to a row (`MelBands`).
-    private var melPower = [Float](repeating: 0, count: MelBands.perWindow)
+    private let melPower = buffer(of: Float(0), count: MelBands.perWindow)
 
-    private var frames = [SubFrame](repeating: SubFrame(), count: SubFrame.perWindow)
-    private var power: [Float]
+    private let frames = buffer(of: SubFrame(), count: SubFrame.perWindow)
+    private let power: UnsafeMutableBufferPointer<Float>
     /// The log spectrum of the last frame analysed, for the first frame of the next window's
     /// flux (the others' is the frame before theirs in `AnalysedWindow`).
-    private var previousLogPower: [Float]
-    private var acf: [Float]
+    private let previousLogPower: UnsafeMutableBufferPointer<Float>
+    private let acf: UnsafeMutableBufferPointer<Float>
     /// The running total of each frame's power spectrum, bin by bin (for the roll-off).
-    private var cumulative: [Float]
+    private let cumulative: UnsafeMutableBufferPointer<Float>
     /// Scratch for the bin pass: each bin's terms of its sums (`BinPass.termCount` of them).
-    private var binTerms: [Float]
-    /// The window's level, summed a slice per frame in the bin pass.
+    private let binTerms: UnsafeMutableBufferPointer<Float>
+    /// The window's level, summed a slice per frame in the bin pass (`analyse`).
     private var level = BinPass.Level()
-    private var scratch = [Float](repeating: 0, count: 64)
+    private let scratch = buffer(of: Float(0), count: 64)
     /// The pitch estimator's normalised autocorrelation, one per lag.
-    private var pitchScratch: [Float]
+    private let pitchScratch: UnsafeMutableBufferPointer<Float>
     /// The height of each of its peaks.
-    private var pitchPeaks: [Float]
+    private let pitchPeaks: UnsafeMutableBufferPointer<Float>
     /// Each short frame's level, dB: the window's level envelope (`modulation`).
-    private var envelope = [Float](repeating: 0, count: SubFrame.perWindow)
+    private let envelope = buffer(of: Float(0), count: SubFrame.perWindow)
     private let modulation = EnvelopeModulation()
     private var flutter: Flutter
     private var nextIndex = 0
@@ -78,13 +81,13 @@ public final class FeatureExtractor {
         hann = (0..<n).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(n)) }
         // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
         powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
-        power = [Float](repeating: 0, count: bins)
-        previousLogPower = [Float](repeating: Decibels.silence, count: bins)
-        acf = [Float](repeating: 0, count: bins)
-        cumulative = [Float](repeating: 0, count: bins)
-        binTerms = [Float](repeating: 0, count: BinPass.termCount * bins)
-        pitchScratch = [Float](repeating: 0, count: bins)
-        pitchPeaks = [Float](repeating: 0, count: bins)
+        power = Self.buffer(of: 0, count: bins)
+        previousLogPower = Self.buffer(of: Decibels.silence, count: bins)
+        acf = Self.buffer(of: 0, count: bins)
+        cumulative = Self.buffer(of: 0, count: bins)
+        binTerms = Self.buffer(of: 0, count: BinPass.termCount * bins)
+        pitchScratch = Self.buffer(of: 0, count: bins)
+        pitchPeaks = Self.buffer(of: 0, count: bins)
         flutter = Flutter(transformSize: transform.size)
 
         // Autocorrelation of the window itself, to undo its taper (Boersma 1993).
@@ -105,6 +108,19 @@ public final class FeatureExtractor {
         flatnessBins = Int((200 / binHz).rounded(.up))..<min(bins, Int(6000 / binHz) + 1)
         bandLayout = BandLayout(bins: bins, binHz: binHz)
         melBands = MelBands(bins: bins, binHz: binHz)
+    }
+
+    deinit {
+        for b in [melPower, power, previousLogPower, acf, cumulative, binTerms, scratch, pitchScratch, pitchPeaks, envelope] {
+            b.deallocate()
+        }
+        frames.deallocate()
+    }
+
+    private static func buffer<T>(of value: T, count: Int) -> UnsafeMutableBufferPointer<T> {
+        let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        b.initialize(repeating: value)
+        return b
     }
 
     /// Analyses the next window. Windows must arrive in order (index 0, 1, 2, …);
@@ -172,25 +188,27 @@ public final class FeatureExtractor {
         let floorDb = floor.initialised ? floor.totalDb : Decibels.silence
         binEpsilon = Decibels.toPower(floorDb - 30) / Float(bins)
         // The window's level is summed a slice per frame, inside each frame's bin pass.
-        level = BinPass.Level()
+        var level = BinPass.Level()
         let analysed = SubFrame.perWindow - firstNew
         let slice = (window.samples.count + analysed - 1) / analysed
         // Each frame's log spectrum is written where the alarm detector reads it, and the
         // flux compares it with the frame's before there (the last window's last frame for
         // the first): one copy a window, of the last frame's, where each frame was copied.
         let made = spectra.flatMap { $0.first <= firstNew ? $0.at : nil }
-        previousLogPower.withUnsafeBufferPointer { carried in
+        do {
+            let carried = UnsafeBufferPointer(previousLogPower)
             for i in firstNew..<SubFrame.perWindow {
                 let from = min((i - firstNew) * slice, window.samples.count)
                 let to = min(from + slice, window.samples.count)
                 analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
-                        windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]),
+                        windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]), level: &level,
                         log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried,
                         spectrum: made.map { UnsafeMutableBufferPointer(start: $0 + i * bins, count: bins) })
             }
         }
         let last = out.log(SubFrame.perWindow - 1)
-        previousLogPower.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: last.baseAddress!, count: bins) }
+        previousLogPower.baseAddress!.update(from: last.baseAddress!, count: bins)
+        self.level = level
         let candidate = lowPercentileBands()
         if !floor.initialised { floor.update(candidateDb: candidate) }
         var f = aggregate(window)
@@ -207,22 +225,15 @@ public final class FeatureExtractor {
     // MARK: - Short frames
 
     private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
-                         windowSlice: UnsafeBufferPointer<Float>, log lp: UnsafeMutableBufferPointer<Float>,
+                         windowSlice: UnsafeBufferPointer<Float>, level: inout BinPass.Level, log lp: UnsafeMutableBufferPointer<Float>,
                          previousLog before: UnsafeBufferPointer<Float>, spectrum: UnsafeMutableBufferPointer<Float>?) {
-        if let spectrum {
-            analyse(frame: samples, at: start, into: slot, floorDb: floorDb, windowSlice: windowSlice, log: lp,
-                    previousLog: before, power: spectrum, made: true)
-        } else {
-            power.withUnsafeMutableBufferPointer {
-                analyse(frame: samples, at: start, into: slot, floorDb: floorDb, windowSlice: windowSlice, log: lp,
-                        previousLog: before, power: $0, made: false)
-            }
-        }
+        analyse(frame: samples, at: start, into: slot, floorDb: floorDb, windowSlice: windowSlice, level: &level, log: lp,
+                previousLog: before, power: spectrum ?? power, made: spectrum != nil)
     }
 
     /// A frame's analysis into `power`: its power spectrum, made ahead (`made`) or made here.
     private func analyse(frame samples: UnsafeBufferPointer<Float>, at start: Int, into slot: Int, floorDb: Float,
-                         windowSlice: UnsafeBufferPointer<Float>, log lp: UnsafeMutableBufferPointer<Float>,
+                         windowSlice: UnsafeBufferPointer<Float>, level: inout BinPass.Level, log lp: UnsafeMutableBufferPointer<Float>,
                          previousLog before: UnsafeBufferPointer<Float>, power p: UnsafeMutableBufferPointer<Float>,
                          made: Bool) {
         var f = SubFrame()
@@ -241,46 +252,32 @@ public final class FeatureExtractor {
         f.zcr = Float(changes) / Float(n - 1)
 
         if !made { spectrum(of: frame, by: transform, into: p) }
-        let sums = cumulative.withUnsafeMutableBufferPointer { c in
-            binTerms.withUnsafeMutableBufferPointer { t in
-                BinPass.run(power: p, log: lp, previousLog: before, cumulative: c, terms: t,
-                            scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
-                            flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
-                            level: &level)
-            }
-        }
+        let sums = BinPass.run(power: p, log: lp, previousLog: before, cumulative: cumulative, terms: binTerms,
+                               scale: powerScale, epsilon: binEpsilon, layout: bandLayout,
+                               flatness: flatnessBins, tonal: tonalBins, frame: frame, windowSlice: windowSlice,
+                               level: &level)
         f.energyDb = Decibels.power(sums.frameSquares / Float(n))
         // The frames this window does not share with the one before, two to a row of mel bands.
         if slot >= SubFrame.shared {
             let row = (slot - SubFrame.shared) / 2 * MelBands.count
-            melPower.withUnsafeMutableBufferPointer { m in
-                let out = UnsafeMutableBufferPointer(rebasing: m[row..<row + MelBands.count])
-                if (slot - SubFrame.shared) % 2 == 0 { out.update(repeating: 0) }
-                melBands.add(UnsafeBufferPointer(p), to: out)
-            }
+            let out = UnsafeMutableBufferPointer(rebasing: melPower[row..<row + MelBands.count])
+            if (slot - SubFrame.shared) % 2 == 0 { out.update(repeating: 0) }
+            melBands.add(UnsafeBufferPointer(p), to: out)
         }
         f.bands = sums.bands
         f.centroidHz = sums.total > 1e-12 ? sums.weighted / sums.total * binHz : 0
-        f.rolloffHz = cumulative.withUnsafeBufferPointer { BinPass.rolloff(cumulative: $0, total: sums.total, binHz: binHz) }
+        f.rolloffHz = BinPass.rolloff(cumulative: UnsafeBufferPointer(cumulative), total: sums.total, binHz: binHz)
         f.flatness = flatness(logSum: sums.logSum, sum: sums.flatSum, count: flatnessBins.count)
         f.flux = sums.flux / Float(bins - 1)
         let spectrum = UnsafeBufferPointer(p)
-        scratch.withUnsafeMutableBufferPointer { s in
-            let peak = TonalPeak.strongest(spectrum, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: s)
-            f.tonalHz = peak.hz
-            f.tonalProminenceDb = peak.prominenceDb
-        }
+        let peak = TonalPeak.strongest(spectrum, peak: sums.peak, peakPower: sums.peakPower, binHz: binHz, scratch: scratch)
+        f.tonalHz = peak.hz
+        f.tonalProminenceDb = peak.prominenceDb
         // Pitch only where there is something to hear: the autocorrelation costs an
         // inverse transform, and background frames have no pitch worth reporting.
         if f.energyDb > floorDb + 3 {
-            acf.withUnsafeMutableBufferPointer { transform.autocorrelation(fromPower: spectrum, into: $0) }
-            acf.withUnsafeBufferPointer { a in
-                let (hz, h) = pitchScratch.withUnsafeMutableBufferPointer { s in
-                    pitchPeaks.withUnsafeMutableBufferPointer { pitch.estimate(a, scratch: s, peaks: $0) }
-                }
-                f.f0Hz = hz
-                f.harmonicity = h
-            }
+            transform.autocorrelation(fromPower: spectrum, into: acf)
+            (f.f0Hz, f.harmonicity) = pitch.estimate(UnsafeBufferPointer(acf), scratch: pitchScratch, peaks: pitchPeaks)
         }
         frames[slot] = f
     }
@@ -300,11 +297,9 @@ public final class FeatureExtractor {
     private func lowPercentileBands() -> BandVector {
         var out = BandVector()
         let m = SubFrame.perWindow
-        scratch.withUnsafeMutableBufferPointer { s in
-            for b in 0..<Bands.count {
-                for i in 0..<m { s[i] = frames[i].bands[b] }
-                out[b] = Decibels.power(TonalPeak.select(s, count: m, k: m / 5))
-            }
+        for b in 0..<Bands.count {
+            for i in 0..<m { scratch[i] = frames[i].bands[b] }
+            out[b] = Decibels.power(TonalPeak.select(scratch, count: m, k: m / 5))
         }
         return out
     }
@@ -381,12 +376,10 @@ public final class FeatureExtractor {
             f.voicedFraction = Float(voiced) / n
         }
         if voiced > 0 {
-            scratch.withUnsafeMutableBufferPointer { s in
-                f.f0Hz = TonalPeak.select(s, count: voiced, k: voiced / 2)
-                let q1 = TonalPeak.select(s, count: voiced, k: voiced / 4)
-                let q3 = TonalPeak.select(s, count: voiced, k: (3 * voiced) / 4)
-                f.f0SpreadHz = q3 - q1
-            }
+            f.f0Hz = TonalPeak.select(scratch, count: voiced, k: voiced / 2)
+            let q1 = TonalPeak.select(scratch, count: voiced, k: voiced / 4)
+            let q3 = TonalPeak.select(scratch, count: voiced, k: (3 * voiced) / 4)
+            f.f0SpreadHz = q3 - q1
         }
         // How far the pitch moves from one voiced frame to the next (`WindowFeatures.f0Wobble`).
         var pairs = 0
@@ -398,7 +391,7 @@ public final class FeatureExtractor {
             pairs += 1
         }
         f.f0Wobble = pairs >= WindowFeatures.fewestWobblePairs
-            ? scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: pairs, k: pairs / 2) } : -1
+            ? TonalPeak.select(scratch, count: pairs, k: pairs / 2) : -1
         // Tonal lines: frames whose strongest peak stands ≥ 15 dB out, and stand above the floor.
         for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
             scratch[tonal] = frames[i].tonalHz
@@ -406,7 +399,7 @@ public final class FeatureExtractor {
         }
         if active > 0 { f.tonalFraction = Float(tonal) / Float(active) }
         if tonal > 0 {
-            let median = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: tonal, k: tonal / 2) }
+            let median = TonalPeak.select(scratch, count: tonal, k: tonal / 2)
             f.tonalHz = median
             var near = 0, rest = 0
             for i in 0..<m where frames[i].energyDb > activeThreshold && frames[i].tonalProminenceDb >= 15 {
@@ -416,7 +409,7 @@ public final class FeatureExtractor {
             // A second line: the median of the lines away from the first, and those near it.
             var nearSecond = 0
             if rest > 0 {
-                let second = scratch.withUnsafeMutableBufferPointer { TonalPeak.select($0, count: rest, k: rest / 2) }
+                let second = TonalPeak.select(scratch, count: rest, k: rest / 2)
                 for k in 0..<rest where abs(scratch[k] - second) <= 0.03 * second { nearSecond += 1 }
             }
             f.twoToneStability = Float(near + nearSecond) / Float(tonal)
@@ -431,7 +424,7 @@ public final class FeatureExtractor {
             f.toneRuns = runs
             f.longestToneSeconds = Float(longestTone) / SubFrame.rate
         }
-        f.modulation = envelope.withUnsafeBufferPointer { modulation.measure($0) }
+        f.modulation = modulation.measure(UnsafeBufferPointer(envelope))
         f.flutter = flutter.measure(window.samples, transform: transform)
         return f
     }
