@@ -312,24 +312,31 @@ public struct AlarmDetector: Sendable {
         return centres.count == UInt64.bitWidth ? ~0 : (1 << centres.count) - 1
     }()
 
+    /// For each 25 Hz of pitch from 0 Hz to a little over the lines' band, the first channel
+    /// whose centre is 1/1.08 of the cell's lowest pitch or more (`channelLines`).
+    private static let cellHz: Float = 25
+    private static let firstChannels: [UInt8] = (0...Int(ToneLines.band.upperBound * 1.1 / cellHz)).map { cell in
+        UInt8(centres.firstIndex { !($0 * 1.08 < Float(cell) * cellHz) } ?? centres.count)
+    }
+
     /// Sets bit j of `lineBits[c]` for each line j that lies in channel c (`inChannel`);
     /// returns a bit for each channel that holds a line.
     ///
     /// A line within `channelWidth` (7 %) of a channel's centre lies between 0.92 and 1.08
     /// times it, whatever the rounding, and centres rise: only the channels from the first
     /// whose centre is 1/1.08 of the line's pitch or more, up to the last whose centre is
-    /// 1/0.92 of it or less, are asked (`inChannel` decides, as for every channel).
+    /// 1/0.92 of it or less, are asked (`inChannel` decides, as for every channel). That first
+    /// channel is looked up by the pitch's 25 Hz cell (`firstChannels`) and stepped to from
+    /// there, up or down: a binary search took some 80 instructions a line.
     private mutating func channelLines(_ lines: ToneLines) -> UInt64 {
-        let centres = Self.centres
+        let centres = Self.centres, first = Self.firstChannels
         var heard: UInt64 = 0
         for j in 0..<lines.count {
             let hz = lines.lines[j].hz
-            var low = 0, high = centres.count
-            while low < high {
-                let mid = (low + high) / 2
-                if centres[mid] * 1.08 < hz { low = mid + 1 } else { high = mid }
-            }
-            var c = low
+            let top = Float(first.count - 1) * Self.cellHz
+            var c = Int(first[hz >= 0 ? Int(min(hz, top) / Self.cellHz) : 0])
+            while c < centres.count && centres[c] * 1.08 < hz { c += 1 }
+            while c > 0 && !(centres[c - 1] * 1.08 < hz) { c -= 1 }
             while c < centres.count && centres[c] * 0.92 <= hz {
                 if Self.inChannel(hz, centre: centres[c]) {
                     lineBits[c] |= 1 << j
