@@ -175,7 +175,10 @@ extension LogRecord {
     /// `{"like": "r1795401000-e5", "label": "snoring", "from": "e7", "at": "2026-11-22T23:52:10.500Z", "distance": 0.3}`
     /// `{"like": "r1795401000-e8", "label": "right", "class": "dog_bark", "at": "2026-11-22T23:58:00.000Z", "distance": 0.2}`
     /// (the last: held back as much nearer a sound marked right as `class` than any marked
-    /// right as its own, `HomeMemory.confirmedAs`). `"heard": true` with a class as `label`:
+    /// right as its own, `HomeMemory.confirmedAs`). `"said"` with `label` `not`: the marked
+    /// sound was said to be that class ("it was snoring"), but the event lay too far from it
+    /// to be logged as one (`HomeMemory.Match.said`; a log written before it has none).
+    /// `"heard": true` with a class as `label`:
     /// the sound was marked "not this" alone, and the home had confirmed that class at its
     /// moment (`HomeMemory.Entry.heard`); nobody said "it was" it.
     public struct Home: Sendable, Equatable {
@@ -186,6 +189,9 @@ extension LogRecord {
         public var label: String
         /// With `label` `right`: the class that sound was marked right as.
         public var confirmed: SoundClass?
+        /// With `label` `not`: the class the listener said the marked sound was, the event held
+        /// back only (`HomeMemory.Match.said`).
+        public var said: SoundClass?
         /// The event this one re-classifies (the event logged as `label`'s class).
         public var from: String?
         /// ISO 8601 UTC of the marked event's onset (live sessions).
@@ -201,6 +207,7 @@ extension LogRecord {
             like = m.eventID
             label = m.confirmed != nil ? HomeMemory.Kind.right.rawValue : m.was?.rawValue ?? HomeMemory.Kind.not.rawValue
             confirmed = m.confirmed
+            said = m.confirmed == nil ? m.said : nil
             from = m.from
             at = m.at
             distance = Double(m.distance).asLogged()
@@ -216,6 +223,7 @@ extension LogRecord {
             self.like = like
             self.label = label
             confirmed = label == HomeMemory.Kind.right.rawValue ? r.string("class").flatMap(SoundClass.init(rawValue:)) : nil
+            said = label == HomeMemory.Kind.not.rawValue ? r.string("said").flatMap(SoundClass.init(rawValue:)) : nil
             from = r.string("from")
             at = r.string("at")
             self.distance = distance
@@ -226,6 +234,7 @@ extension LogRecord {
         var json: JSONValue {
             var m: [(String, JSONValue)] = [("like", .string(like)), ("label", .string(label))]
             m.append("class", confirmed.map { JSONValue.string($0.rawValue) })
+            m.append("said", said.map { JSONValue.string($0.rawValue) })
             m.append("from", from.map(JSONValue.string))
             m.append("at", at.map(JSONValue.string))
             m.append(("distance", .rounded(distance, 3)))

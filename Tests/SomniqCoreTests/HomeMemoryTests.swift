@@ -116,7 +116,8 @@ struct HomeMemoryTests {
 
     /// An event like a sound marked "it was snoring" is logged as snoring only where it lies
     /// within `reclassifyRadius` of it (issue 48: the wrong re-classifications lay farthest
-    /// from the marks they were like); farther, within its class's radius, it is held back only.
+    /// from the marks they were like); farther, within its class's radius, it is held back only,
+    /// keeping what the listener said of the marked sound (`said`), never a "not" nobody said.
     @Test func anEventFarFromASoundMarkedItWasSnoringIsHeldBackNotReClassified() throws {
         // Standardised, the two marks lie 2 apart on every input that varies (spread 2 about -1).
         let memory = HomeMemory(entries: [
@@ -124,9 +125,19 @@ struct HomeMemoryTests {
             .init(kind: .not, soundClass: .cough, eventID: "c", at: nil, inputs: Self.vector(-3)),
         ], radius: 5)
         let near = try #require(memory.judge([Self.vector(3.4)], .dogBark))
-        #expect(near.holdsBack && near.was == .snoring && abs(near.distance - 1.2) < 1e-4, "\(near)")
+        #expect(near.holdsBack && near.was == .snoring && near.said == nil && abs(near.distance - 1.2) < 1e-4, "\(near)")
         let far = try #require(memory.judge([Self.vector(3.6)], .dogBark))
-        #expect(far.holdsBack && far.was == nil && far.eventID == "snore" && abs(far.distance - 1.3) < 1e-4, "\(far)")
+        #expect(far.holdsBack && far.was == nil && far.said == .snoring && far.eventID == "snore" && abs(far.distance - 1.3) < 1e-4,
+                "\(far)")
+        // A plain "not this" the home read as snoring (`heard`): the listener said "not this", so nothing is said.
+        let heard = HomeMemory(entries: [
+            .init(kind: .not, soundClass: .dogBark, eventID: "snore", at: nil, inputs: Self.vector(1), was: .snoring, heard: true),
+            .init(kind: .not, soundClass: .cough, eventID: "c", at: nil, inputs: Self.vector(-3)),
+        ], radius: 5)
+        let farHeard = try #require(heard.judge([Self.vector(3.6)], .dogBark))
+        #expect(farHeard.holdsBack && farHeard.was == nil && farHeard.said == nil && !farHeard.heard, "\(farHeard)")
+        // What was said, on a held-back event, is not also a re-classification.
+        #expect(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.3, holdsBack: true, was: .snoring, said: .cough).said == nil)
     }
 
     @Test func theFileReadsBackAsWrittenAndABadOneIsRefusedByName() throws {

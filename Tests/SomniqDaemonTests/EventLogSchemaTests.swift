@@ -73,8 +73,9 @@ struct EventLogSchemaTests {
     }
 
     /// An event the home's memory held back as what it heard at a plain "not this" mark
-    /// (`"heard": true`, `LogRecord.Home.heard`) is a line the schema takes.
-    @Test func aHomeMemorysHeardMarkIsValid() throws {
+    /// (`"heard": true`, `LogRecord.Home.heard`) is a line the schema takes, and so is one held
+    /// back with what was said of the marked sound (`"said"`, a class it knows).
+    @Test func aHomeMemorysHeardMarkAndWhatWasSaidAreValid() throws {
         let r = try somniq(["replay", Paths.package + "/fixtures/demo-night.flac", "--format", "jsonl"])
         try #require(r.status == 0, "\(r.stderr)")
         let start = try #require(r.stdout.split(separator: "\n").first { $0.contains("\"event_start\"") })
@@ -88,6 +89,15 @@ struct EventLogSchemaTests {
         object["trace"] = trace
         let wrong = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         #expect(try validate([wrong], against: Self.schema) != [nil])
+        // Held back too far from a sound said to be snoring to be logged as it (`LogRecord.Home.said`).
+        trace["home"] = ["like": "r1795389000-e2", "label": "not", "said": "snoring", "distance": 1.4] as [String: Any]
+        object["trace"] = trace
+        let said = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        trace["home"] = ["like": "r1795389000-e2", "label": "not", "said": "kettle", "distance": 1.4] as [String: Any]
+        object["trace"] = trace
+        let unknown = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        let verdicts = try validate([said, unknown], against: Self.schema)
+        #expect(verdicts.first == .some(nil) && verdicts.last != .some(nil), "\(verdicts)")
     }
 
     /// The names the schema lists are the code's.

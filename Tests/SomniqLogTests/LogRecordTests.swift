@@ -123,6 +123,26 @@ let everyKind: [LogRecord] = {
     #expect(read.trace?.home?.was == .snoring && read.trace?.home?.from == "e7")
 }
 
+/// An event held back too far from a sound marked "it was snoring" to be logged as snoring:
+/// its `label` is `not`, what was said is its `said`, and it reads back as written. A log
+/// written before `said` reads as it did.
+@Test func anEventHeldBackFarFromASoundSaidToBeSnoringIsWrittenWithWhatWasSaid() throws {
+    var trace = DecisionTrace(rule: Profile.balanced.rule(for: .cough), peakSmoothed: 0.8, peakRaw: 0.9, levelDbfs: -30, floorDbfs: -50,
+                              profileName: "balanced", profileSHA256: "ab")
+    trace.home = HomeMemory.Match(eventID: "r1795389000-e5", at: "2026-11-22T02:14:10.500Z", distance: 1.4, holdsBack: true, said: .snoring)
+    let start = SomniqCore.EventStart(id: "e9", soundClass: .cough, tier: .medium, onset: 3, confidence: 0.8, alert: false,
+                                      suppressed: .home, trace: trace)
+    let line = LogRecord.eventStart(.init(start)).line
+    #expect(line.hasSuffix(#""home":{"like":"r1795389000-e5","label":"not","said":"snoring","at":"2026-11-22T02:14:10.500Z","distance":1.4}}}"#),
+            "\(line)")
+    guard case let .eventStart(read)? = try LogRecord.parse(line)?.get() else { Issue.record("not an event_start: \(line)"); return }
+    #expect(read.trace?.home?.said == .snoring && read.trace?.home?.was == nil && read.trace?.home?.label == "not")
+    #expect(LogRecord.eventStart(read).line == line)
+    let old = line.replacing(#""said":"snoring","#, with: "")
+    guard case let .eventStart(before)? = try LogRecord.parse(old)?.get() else { Issue.record("not an event_start: \(old)"); return }
+    #expect(before.trace?.home?.said == nil && before.trace?.home?.label == "not" && LogRecord.eventStart(before).line == old)
+}
+
 /// An event held back as much nearer a sound marked right as another class than any marked
 /// right as its own: its `label` is `right`, its `class` that sound's.
 @Test func anEventHeldBackAsASoundConfirmedAsAnotherClassIsWrittenWithThatClass() throws {

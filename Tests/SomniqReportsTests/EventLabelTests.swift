@@ -280,4 +280,23 @@ import SomniqCore
         #expect(said.json["heard"] == nil && !said.heard)
         #expect(EventWords.home(said, .cough) == "held back and logged as snoring: like the sound you marked “it was snoring” (event e5) (distance 0.31)")
     }
+
+    /// An event held back too far from a sound marked "it was snoring" to be logged as snoring
+    /// says what the listener said, never "not a cough" (nobody said it) nor "logged as
+    /// snoring" (it was not), in the report's words as in the trace read back.
+    @Test func anEventHeldBackFarFromASoundSaidToBeSnoringSaysWhatWasSaid() throws {
+        let far = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 1.4, holdsBack: true, said: .snoring))
+        #expect(far.label == "not" && far.said == .snoring && far.was == nil)
+        #expect(EventWords.home(far, .cough) == "held back: like the sound you marked “it was snoring” (event e5) (distance 1.40)")
+        let trace = LogRecord.Trace(try JSONValue(parsing: #"{"home": {"like": "e5", "label": "not", "said": "snoring", "distance": 1.4}}"#))
+        #expect(trace.home == far)
+        let scream = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 1.4, holdsBack: false, said: .snoring))
+        #expect(EventWords.home(scream, .scream)
+                == "like the sound you marked “it was snoring” (event e5) (distance 1.40), alerted all the same: a scream is never held back by what this home taught")
+        // A log written before `said`, or naming a class this somniq does not know, says the "not" its label says.
+        for home in [#"{"like": "e5", "label": "not", "distance": 1.4}"#, #"{"like": "e5", "label": "not", "said": "kettle", "distance": 1.4}"#] {
+            let old = try #require(LogRecord.Trace(try JSONValue(parsing: #"{"home": "# + home + "}")).home)
+            #expect(EventWords.home(old, .cough) == "held back: like the sound you marked “not a cough” (event e5) (distance 1.40)")
+        }
+    }
 }

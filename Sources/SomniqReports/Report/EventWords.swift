@@ -27,7 +27,9 @@ public enum EventWords {
     /// the trace names no class it knows, "more like a sound you marked right"); where the
     /// class was the one the home confirmed at the marked sound (`heard`), "held back and
     /// logged as snoring: like the sound you marked “not a cough” on … (distance 0.31), where
-    /// you marked the snoring right".
+    /// you marked the snoring right". An event held back only, too far from a sound said to be
+    /// snoring to be logged as snoring (`said`), keeps the words said: "held back: like the
+    /// sound you marked “it was snoring” on … (distance 1.40)".
     /// The date and time are the box's local ones.
     public static func home(_ h: LogRecord.Home, _ c: SoundClass) -> String {
         var when = ""
@@ -51,7 +53,7 @@ public enum EventWords {
         }
         // Where the class was the home's own (`heard`), the words are the listener's "not" and
         // the sound they marked right there.
-        let said = h.heard ? nil : h.was
+        let said = h.heard ? nil : h.was ?? h.said
         let like = "like the sound you marked “" + (said.map { "it was \(one($0))" } ?? "not \(one(c))") + "”" + when
             + (h.heard ? h.was.map { ", where you marked the \(name($0)) right" } ?? "" : "")
         if h.kept != nil { return like + ", alerted all the same: \(one(c)) is never held back by what this home taught" }

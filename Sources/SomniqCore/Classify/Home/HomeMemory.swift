@@ -7,7 +7,8 @@
 /// class ("it was snoring", `Entry.was`), or the home confirmed one at its very moment
 /// (`Entry.heard`), the alert processor also logs the event as that
 /// class, under its rule and tier (`Match.was`), where the event lies within
-/// `reclassifyRadius` of that memory. Scores are never changed: what is detected
+/// `reclassifyRadius` of that memory; one farther is held back only, its trace keeping what
+/// the listener said (`Match.said`). Scores are never changed: what is detected
 /// stays detected.
 ///
 /// The distance is the root mean square of the standardised differences (each input less
@@ -75,6 +76,12 @@ public struct HomeMemory: Sendable {
         /// held back is logged as this class too (`AlertProcessor`). Nil: "not this" or
         /// "something else", or the event lies farther than `reclassifyRadius` from it.
         public var was: SoundClass?
+        /// The class the listener said the marked sound was ("it was snoring", `Entry.was`),
+        /// where the event lies farther than `reclassifyRadius` from it: held back as by a "not
+        /// this", not logged as that class (`was` nil), its trace keeping what was said. Nil
+        /// otherwise, and where the class is what the home confirmed there (`Entry.heard`): the
+        /// listener said "not this".
+        public var said: SoundClass?
         /// On the event logged as `was`: the id of the event it re-classifies.
         public var from: String?
         /// True where `was` is what the home confirmed at the marked sound's moment, not what
@@ -85,13 +92,14 @@ public struct HomeMemory: Sendable {
         /// `eventID` names is that sound.
         public var confirmed: SoundClass?
 
-        public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, from: String? = nil,
-                    confirmed: SoundClass? = nil, heard: Bool = false) {
+        public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, said: SoundClass? = nil,
+                    from: String? = nil, confirmed: SoundClass? = nil, heard: Bool = false) {
             self.eventID = eventID
             self.at = at
             self.distance = distance
             self.holdsBack = holdsBack
             self.was = was
+            self.said = was == nil ? said : nil
             self.from = from
             self.confirmed = confirmed
             self.heard = was != nil && heard
@@ -366,7 +374,7 @@ public struct HomeMemory: Sendable {
 
     /// How near a sound said to be another class ("it was snoring", `Entry.was`) an event
     /// must lie to be logged as that class too: one farther, within its class's radius, is
-    /// held back only. Fitted on the homes' night A, nested (twelve label sets, the "it was"
+    /// held back only (`Match.said` keeping the class said). Fitted on the homes' night A, nested (twelve label sets, the "it was"
     /// user's and the "not" user's, each recording left out and its events judged by the
     /// others' marks at the radii and ratios chosen on the whole night, by their first three
     /// windows; the truth is the class the "it was" user named): of 162 events re-classified, 118 as what they were and 44 as
@@ -387,9 +395,9 @@ public struct HomeMemory: Sendable {
     public func judge(_ xs: [[Float]], _ c: SoundClass) -> Match? {
         if remembers(c), let m = like(xs, c) {
             let e = entries[m.entry]
-            let was = m.distance <= Self.reclassifyRadius ? e.was : nil
-            return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c), was: was,
-                         heard: e.heard)
+            let near = m.distance <= Self.reclassifyRadius
+            return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c),
+                         was: near ? e.was : nil, said: near || e.heard ? nil : e.was, heard: e.heard)
         }
         // A class whose radius `learn --home` chose 0 holds back nothing, this way neither: the
         // choice was made to keep its confirmed events.
