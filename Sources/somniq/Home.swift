@@ -41,8 +41,8 @@ struct Learn: AsyncParsableCommand {
         windows from onset to confirmation are within the memory's radius of a "not" memory \
         of its class, and within its ratio of the distance to the nearest "right" one, is \
         logged with its alert held back ("suppressed": "home"); when the sound marked was \
-        said to be another class (--as CLASS), the event is logged as that class too, under \
-        its rule and tier. Radius and ratio are chosen \
+        said to be another class (--as CLASS), an event within 1.25 of it is logged as that \
+        class too, under its rule and tier (one farther is held back only). Radius and ratio are chosen \
         together by leave-one-night-out on the labels (with one night's labels, each \
         replayed recording or hour is left out in turn): the pair that holds back the most \
         held-out false alerts while holding back no held-out confirmed event. The \
