@@ -38,6 +38,9 @@ struct BeepSegmenter: Sendable {
     private(set) var beepStart = 0, lastOn = -1_000_000
     private var hzSum: Float = 0, frames = 0
     private(set) var hzMin: Float = 0, hzMax: Float = 0
+    /// The lowest and highest pitch of the frames within `steadyPitchDb` of the level followed
+    /// (`sounding`).
+    private var steadyHzMin: Float = 0, steadyHzMax: Float = 0
     private(set) var peakDb: Float = 0
     private var contrastDb: Float = 0
     /// The level a drop is measured from: the peak, or under it as it follows the line down.
@@ -81,6 +84,7 @@ struct BeepSegmenter: Sendable {
         beepStart = frame
         lastOn = frame
         hzSum = line.hz; frames = 1; hzMin = line.hz; hzMax = line.hz; peakDb = line.levelDb
+        steadyHzMin = line.hz; steadyHzMax = line.hz
         referenceDb = line.levelDb
         contrastDb = line.contrastDb
         valleyDb = nil
@@ -97,10 +101,19 @@ struct BeepSegmenter: Sendable {
         sumT += t; sumTT += t * t; sumL += levelDb; sumTL += t * levelDb
     }
 
+    /// A horn that warbles or slides in a room crosses the notches of its response (some
+    /// 4/RT60 Hz apart, often 10 dB deep and more: Schroeder 1962, `AlarmDetector.t3Dropout`);
+    /// in a notch its line is weak and the reflections beat, and the frame's pitch estimate
+    /// strays (measured on the battery, seed 2 alarm 218: a ±0.95 % warble in a room of RT60
+    /// 0.56 s read 3.0 % from lowest to highest, a quarter of its frames 10 dB and more down).
+    /// Its pitch is judged on the frames within 6 dB of the level followed: a notch's frames lie
+    /// under it, the horn's own (its drive, steady to a percent) over it.
+    static let steadyPitchDb: Float = 6
+
     /// How long the current beep has sounded by `frame`, and how far its pitch has wandered
-    /// (highest over lowest, less 1).
+    /// (highest over lowest, less 1) over its frames within `steadyPitchDb` of the level followed.
     func sounding(at frame: Int) -> (seconds: Double, spread: Float) {
-        (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, hzMin > 0 ? hzMax / hzMin - 1 : 1)
+        (Double(frame - beepStart + 1) * AlarmDetector.frameSeconds, steadyHzMin > 0 ? steadyHzMax / steadyHzMin - 1 : 1)
     }
 
     /// The share of the current beep's frames, up to its last heard, in which its line was
@@ -162,6 +175,9 @@ struct BeepSegmenter: Sendable {
                 // tail does, 60 dB in RT60 (1.6 dB a frame at 0.6 s), out of it within two
                 // frames, and is measured from where it began to fall.
                 if line.levelDb >= referenceDb - Sounder.topDb { referenceDb = max(referenceDb - followDb, line.levelDb) }
+                if line.levelDb >= referenceDb - Self.steadyPitchDb {
+                    steadyHzMin = min(steadyHzMin, line.hz); steadyHzMax = max(steadyHzMax, line.hz)
+                }
                 contrastDb = max(contrastDb, line.contrastDb)
                 return nil
             }
