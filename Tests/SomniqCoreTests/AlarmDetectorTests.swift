@@ -697,17 +697,3 @@ private struct NarrowbandNoise {
     #expect(skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -45 })
     #expect(!skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -57 })
 }
-
-@Test func aT4ThatIsTheOvertoneOfANoteHeldThroughItsGapsIsNoAlarmButASoundersIs() throws {
-    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
-    let beeps = t4(from: 2, groups: 2)
-    let groups = [(beeps[0].0, beeps[3].1), (beeps[4].0, beeps[7].1)]
-    // A tune's note: its 2nd harmonic (932 Hz) swells and fades in T4's rhythm while its
-    // fundamental, 8 dB louder, holds through the group.
-    #expect(detect([(932, beeps), (466, groups)] as Lines, seconds: 10, loudness: [1: (-32, 38)]) == nil)
-    // A sounder's quieter harmonic that holds through its gaps in noise, and a louder held
-    // line at no fundamental of the tone (another sound's), leave it an alarm.
-    let harmonic = try #require(detect([(932, beeps), (1864, groups)] as Lines, seconds: 10, loudness: [1: (-46, 24)]))
-    #expect(harmonic.pattern == .temporalFour)
-    #expect(try #require(detect([(932, beeps), (610, groups)] as Lines, seconds: 10, loudness: [1: (-32, 38)])).pattern == .temporalFour)
-}

@@ -249,7 +249,7 @@ public struct AlarmDetector: Sendable {
             if channels[c].quiescent { quiet |= 1 << c } else { quiet &= ~(1 << c) }
             if channels[c].ended.coarse != nil, isTune(c, frame: frame) || isOvertone(c, frame: frame) { channels[c].markSteadyRunOther() }
             if let (pattern, from) = found, pattern != .steadyBeeps || !channels[c].steadyRunIsOther,
-               pattern != .temporalFour || !alternates(c) && !overtoneOfAHeldNote(c, frame: frame) {
+               pattern != .temporalFour || !alternates(c) {
                 confirm(pattern, from: from, channel: c, frame: frame)
             }
             if channels[c].held.on { horn(c, frame: frame) }
@@ -492,40 +492,6 @@ public struct AlarmDetector: Sendable {
             for (x, y) in [(theirs.0, theirs.1), (theirs.1, theirs.2)]
             where inTurn(x, after: own.0, before: own.1) && inTurn(y, after: own.1, before: own.2)
                 && abs((y.start - x.start) - (own.2.start - own.1.start)) <= 2 {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// Whether the T4 group channel `c` has just found is an overtone of a note held through the
-    /// group's gaps: a line at a half to a fifth of the group's pitch (its fundamental, within
-    /// `sameToneTolerance`), louder than the group's loudest beep, began before one of the gaps
-    /// between the group's last three beeps and sounded on through three quarters of it or
-    /// more. A sounder switched off is off at every frequency: NFPA 720's 0.1 s gaps are silent
-    /// at its fundamental (a room's tail falls the fine cut's 6 dB in 60 ms at RT60 0.6 s, half
-    /// a gap), and a CO alarm's piezo has no line under its resonance. A tune's note swells and
-    /// fades at one overtone while the note goes on (a chorus, partials beating): its 2nd
-    /// harmonic broken into short beeps keeps T4's cadence while its fundamental holds. Only a
-    /// louder line under the group counts: a sounder's own harmonics, quieter than its
-    /// fundamental and heard at a lower SNR, may hold through its gaps at the fine cut
-    /// (measured on the battery: a 793 Hz piezo's 2nd harmonic, in a clock's ticking, through a
-    /// whole group). Measured on the 12 mixed fold 3–4 nights: hold music's B flat 5 (933 Hz)
-    /// read as T4 twice 6 s apart, its B flat 4 8 dB louder sounding through 0.53 s of the
-    /// first group and 16 of the 18 frames of the second's first gap.
-    private func overtoneOfAHeldNote(_ c: Int, frame: Int) -> Bool {
-        let own = channels[c].fineRecent
-        let (centre, hz) = (Self.centres[c], own.2.hz)
-        let loudest = max(own.0.peakDb, own.1.peakDb, own.2.peakDb)
-        func spans(_ b: BeepSegmenter.Beep, after a: BeepSegmenter.Beep, before next: BeepSegmenter.Beep) -> Bool {
-            next.start > a.end && b.start < a.end && 4 * (b.end - a.end) >= 3 * (next.start - a.end)
-        }
-        for d in channels.indices where abs(Self.centres[d] - centre) > 2 * Self.channelWidth * centre {
-            let track = channels[d]
-            var theirs = [track.fineRecent.0, track.fineRecent.1, track.fineRecent.2]
-            if track.fine.on { theirs.append(BeepSegmenter.Beep(start: track.fine.beepStart, end: frame + 1, hz: track.hz, peakDb: track.fine.peakDb)) }
-            for b in theirs where (2...5).contains(where: { AlarmTrack.same(b.hz, hz / Float($0)) }) && b.peakDb > loudest
-                && (spans(b, after: own.0, before: own.1) || spans(b, after: own.1, before: own.2)) {
                 return true
             }
         }
