@@ -219,21 +219,6 @@ public struct Classifier: Sendable {
         return m >= Arbitration.heard ? m : 0
     }
 
-    /// How far the window being decided is the ring of a louder sound before it
-    /// (`Scream.ringFallDb`): the most its loudest frame falls under that of either of the two
-    /// windows decided before it that the scream rule did not hear, with the sound unbroken
-    /// from that window to this one; 0 when there is none.
-    private func ringFall(_ f: WindowFeatures) -> Float {
-        guard f.activeFraction >= Arbitration.unbrokenFraction else { return 0 }
-        var fall: Float = 0
-        for e in [decided.0, decided.1] {
-            guard let e, e.rules.scream < Arbitration.heard else { break }
-            fall = max(fall, e.features.peakSnrDb - f.peakSnrDb)
-            guard e.features.activeFraction >= Arbitration.unbrokenFraction else { break }
-        }
-        return ramp(fall, up: Scream.ringFallDb)
-    }
-
     /// Whether the window being decided lies in a bout of laughter: the laughter rule hears
     /// a laugh (0.5 or more) in two of this window and the two before it, over a second. A
     /// bout is a run of calls at 4–5 a second, and its voiced calls are as shrill as a
@@ -292,11 +277,10 @@ public struct Classifier: Sendable {
     /// 7. Speech and laughter, lowered by music: a voice within music is singing.
     /// 8. Baby cry, by the alarm and a short, abrupt burst: tones look voiced; a bark is short.
     /// 9. Scream, by a cry just before or after it, the alarm, a ringer, running speech
-    ///    around it, a louder sound it rings on from, a bout of laughter and a train of
-    ///    calls: a cry bout explains a shriek within it; tones look voiced but are steady; a
-    ///    raised syllable of a conversation or a television is speech unless it stands a
-    ///    shout's effort over it; a struck glass rings on, a voice is driven; a laugh's
-    ///    calls are as shrill, and a scream is one call.
+    ///    around it, a bout of laughter and a train of calls: a cry bout explains a shriek
+    ///    within it; tones look voiced but are steady; a raised syllable of a conversation or
+    ///    a television is speech unless it stands a shout's effort over it; a laugh's calls
+    ///    are as shrill, and a scream is one call.
     /// 10. Glass break, by a tone, a snore it goes on from, a voice's line that comes with
     ///     the burst and a cough: the onset of a beep is not a crash; a snore's hiss is its
     ///     own; shards ring far above a cough's voice and above the formants that shape its
@@ -407,8 +391,7 @@ public struct Classifier: Sendable {
         // A train of short calls at full strength that the laughter rule hears too is a laugh
         // (`Scream.callTrain`), whose last call may be held as long as a scream: a scream is
         // one call, or a train of calls no laugh ("help! help! help!").
-        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (1 - ringFall(f))
-                                         * (inLaughBout(r, f) ? 0 : 1)
+        s[.scream] = shouting.update(early * r.scream * (1 - cryAfter) * (1 - cryBefore) * (1 - ringing) * (1 - speechAround(f)) * (inLaughBout(r, f) ? 0 : 1)
                                          * (1 - Scream.callTrain(f) * ramp(r.laughter, up: Scream.trainLaughter)),
                                      resumes: goingOn)
         cryBefore = s[.babyCry]

@@ -6,8 +6,7 @@
 /// Across windows a `Hold` of `hold` windows carries it while the shout goes on, with no
 /// tail: a scream is cut off, not dying away. In the arbitration a cry just before or
 /// after it, an alarm and a ringer suppress it (a scream that opens on a steady vowel is
-/// not taken for a ringer when the scream follows), and so does a louder sound it rings on
-/// from (`ringFallDb`).
+/// not taken for a ringer when the scream follows).
 enum Scream {
     /// Windows the Classifier's `Hold` carries a scream on while the shout goes on …
     static let hold = 2
@@ -90,18 +89,6 @@ enum Scream {
     /// scream on the mixed nights scored 0.50): "help! help! help!" is a train of calls as
     /// well, each call a scream.
     static let trainLaughter: ClosedRange<Float> = 0.3...0.5
-
-    /// A scream is driven: the voice holds it up for as long as it lasts. What is struck (a
-    /// glass, a bell) rings on with no excitation, its partials dying away exponentially from
-    /// the strike; a glass's ring of 722 Hz, its pitch read at half, is as loud, voiced and
-    /// shrill as a shriek 1.5 s after the crash (the fold 3–4 nights). A window whose sound
-    /// has gone on without a break (`Arbitration.unbrokenFraction`) from a window up to 1 s
-    /// before it that the scream rule did not hear, and whose loudest frame falls 3–4 dB or
-    /// more under that window's, is the ring of what made that sound. Fitted on tune/: its
-    /// screams' windows fall at most 0.2 dB under such a window, a ringer's ring and a
-    /// cry's tail that the rule heard there 3.5–5.0 dB (check/'s screams 2.8 dB at most,
-    /// the glass ring 4.3 dB).
-    static let ringFallDb: ClosedRange<Float> = 3...4
 
     static func instant(_ f: WindowFeatures, _ cue: Cues) -> Float {
         max(shriek(f, cue), shout(f, cue))
