@@ -40,9 +40,9 @@ public final class FeatureExtractor {
     // pointers held in constants: a class's array property is checked for exclusive access
     // at run time on each access (`swift_beginAccess`, some 70 instructions), a pointer is not.
     /// The new frames' mel band powers, summed two frames to a row (`MelBands`).
-    private let melPower = buffer(of: Float(0), count: MelBands.perWindow)
+    private let melPower: UnsafeMutableBufferPointer<Float>
 
-    private let frames = buffer(of: SubFrame(), count: SubFrame.perWindow)
+    private let frames: UnsafeMutableBufferPointer<SubFrame>
     private let power: UnsafeMutableBufferPointer<Float>
     /// The log spectrum of the last frame analysed, for the first frame of the next window's
     /// flux (the others' is the frame before theirs in `AnalysedWindow`).
@@ -54,13 +54,13 @@ public final class FeatureExtractor {
     private let binTerms: UnsafeMutableBufferPointer<Float>
     /// The window's level, summed a slice per frame in the bin pass (`analyse`).
     private var level = BinPass.Level()
-    private let scratch = buffer(of: Float(0), count: 64)
+    private let scratch: UnsafeMutableBufferPointer<Float>
     /// The pitch estimator's normalised autocorrelation, one per lag.
     private let pitchScratch: UnsafeMutableBufferPointer<Float>
     /// The height of each of its peaks.
     private let pitchPeaks: UnsafeMutableBufferPointer<Float>
     /// Each short frame's level, dB: the window's level envelope (`modulation`).
-    private let envelope = buffer(of: Float(0), count: SubFrame.perWindow)
+    private let envelope: UnsafeMutableBufferPointer<Float>
     private let modulation = EnvelopeModulation()
     private var flutter: Flutter
     private var nextIndex = 0
@@ -81,6 +81,12 @@ public final class FeatureExtractor {
         hann = (0..<n).map { 0.5 - 0.5 * Float.cos(2 * Float.pi * Float($0) / Float(n)) }
         // Parseval: one-sided power of a Hann-windowed frame, scaled to the mean square.
         powerScale = 2 / (Float(transform.size) * hann.reduce(0) { $0 + $1 * $1 })
+        // Allocated here, after the check that may throw: an init that throws runs no deinit,
+        // and what a property's initial value allocated would never be freed.
+        melPower = Self.buffer(of: 0, count: MelBands.perWindow)
+        frames = Self.buffer(of: SubFrame(), count: SubFrame.perWindow)
+        scratch = Self.buffer(of: 0, count: 64)
+        envelope = Self.buffer(of: 0, count: SubFrame.perWindow)
         power = Self.buffer(of: 0, count: bins)
         previousLogPower = Self.buffer(of: Decibels.silence, count: bins)
         acf = Self.buffer(of: 0, count: bins)
