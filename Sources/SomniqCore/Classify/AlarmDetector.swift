@@ -318,6 +318,8 @@ public struct AlarmDetector: Sendable {
     private static let firstChannels: [UInt8] = (0...Int(ToneLines.band.upperBound * 1.1 / cellHz)).map { cell in
         UInt8(centres.firstIndex { !($0 * 1.08 < Float(cell) * cellHz) } ?? centres.count)
     }
+    /// The lowest pitch of `firstChannels`' last cell: a higher pitch is looked up there.
+    private static let lastCellHz = Float(firstChannels.count - 1) * cellHz
 
     /// Sets bit j of `lineBits[c]` for each line j that lies in channel c (`inChannel`);
     /// returns a bit for each channel that holds a line.
@@ -326,15 +328,17 @@ public struct AlarmDetector: Sendable {
     /// times it, whatever the rounding, and centres rise: only the channels from the first
     /// whose centre is 1/1.08 of the line's pitch or more, up to the last whose centre is
     /// 1/0.92 of it or less, are asked (`inChannel` decides, as for every channel). That first
-    /// channel is looked up by the pitch's 25 Hz cell (`firstChannels`) and stepped to from
-    /// there, up or down: a binary search took some 80 instructions a line.
+    /// channel is looked up by the pitch's 25 Hz cell (`firstChannels`) and stepped up to from
+    /// there: a binary search took some 80 instructions a line. The cell's channel is never
+    /// past the line's (every channel before it lies under the cell's lowest pitch, and so
+    /// under the line's), but for a pitch a float's rounding puts in the next cell, within an
+    /// ulp of the cell's edge: the step down only guards that.
     private mutating func channelLines(_ lines: ToneLines) -> UInt64 {
         let centres = Self.centres, first = Self.firstChannels
         var heard: UInt64 = 0
         for j in 0..<lines.count {
             let hz = lines.lines[j].hz
-            let top = Float(first.count - 1) * Self.cellHz
-            var c = Int(first[hz >= 0 ? Int(min(hz, top) / Self.cellHz) : 0])
+            var c = Int(first[hz >= 0 ? Int(min(hz, Self.lastCellHz) / Self.cellHz) : 0])
             while c < centres.count && centres[c] * 1.08 < hz { c += 1 }
             while c > 0 && !(centres[c - 1] * 1.08 < hz) { c -= 1 }
             while c < centres.count && centres[c] * 0.92 <= hz {

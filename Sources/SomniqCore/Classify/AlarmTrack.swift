@@ -26,7 +26,7 @@ struct AlarmTrack: Sendable {
     /// slowest fall of a drive switched off (a room's tail falls 60 dB in RT60, 0.6 s at
     /// most: 100 dB a second or more), and only while the line holds its level (`BeepSegmenter`).
     private(set) var held = BeepSegmenter(dropDb: 12, bridgeFrames: 6, pitchTolerance: AlarmDetector.hornPitchTolerance,
-                                          followDb: 20 * Float(AlarmDetector.frameSeconds))
+                                          followDb: 20 * Float(AlarmDetector.frameSeconds), keepsSteadyPitch: true)
 
     /// T3: two runs of tones at two pitches (shorter clicks in between are noise, and left out).
     private var toneRuns = (ToneRun(), ToneRun())

@@ -34,12 +34,15 @@ struct BeepSegmenter: Sendable {
     let followDb: Float
     /// How far from the beep's mean pitch a line may lie and still go on with it.
     let pitchTolerance: Float
+    /// Whether the pitch of the frames within `steadyPitchDb` of the level followed is kept
+    /// for `sounding`: only the horn's segmenter (`AlarmTrack.held`) is asked it.
+    let keepsSteadyPitch: Bool
     private(set) var on = false
     private(set) var beepStart = 0, lastOn = -1_000_000
     private var hzSum: Float = 0, frames = 0
     private(set) var hzMin: Float = 0, hzMax: Float = 0
     /// The lowest and highest pitch of the frames within `steadyPitchDb` of the level followed
-    /// (`sounding`).
+    /// (`sounding`; kept only when `keepsSteadyPitch`).
     private var steadyHzMin: Float = 0, steadyHzMax: Float = 0
     private(set) var peakDb: Float = 0
     private var contrastDb: Float = 0
@@ -54,11 +57,12 @@ struct BeepSegmenter: Sendable {
     /// Sums of each frame's pitch less the first's, and of its square.
     private var hzFirst: Float = 0, hzOffsets: Float = 0, hzOffsetSquares: Float = 0
 
-    init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float, followDb: Float = 0) {
+    init(dropDb: Float, bridgeFrames: Int, pitchTolerance: Float, followDb: Float = 0, keepsSteadyPitch: Bool = false) {
         self.dropDb = dropDb
         self.bridgeFrames = bridgeFrames
         self.followDb = followDb
         self.pitchTolerance = pitchTolerance
+        self.keepsSteadyPitch = keepsSteadyPitch
     }
 
     /// The frame's line for this beep: inside a beep, the strongest near its mean pitch;
@@ -175,7 +179,7 @@ struct BeepSegmenter: Sendable {
                 // tail does, 60 dB in RT60 (1.6 dB a frame at 0.6 s), out of it within two
                 // frames, and is measured from where it began to fall.
                 if line.levelDb >= referenceDb - Sounder.topDb { referenceDb = max(referenceDb - followDb, line.levelDb) }
-                if line.levelDb >= referenceDb - Self.steadyPitchDb {
+                if keepsSteadyPitch && line.levelDb >= referenceDb - Self.steadyPitchDb {
                     steadyHzMin = min(steadyHzMin, line.hz); steadyHzMax = max(steadyHzMax, line.hz)
                 }
                 contrastDb = max(contrastDb, line.contrastDb)
