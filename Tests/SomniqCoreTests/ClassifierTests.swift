@@ -89,6 +89,22 @@ func decide(_ windows: [WindowFeatures], learned: LearnedRules? = nil) -> [Class
     #expect(scores[4][.scream] < 0.5)
 }
 
+@Test func aHeldScreamWhoseEndTheCryRuleHearsIsAScreamButACryCallAfterItExplainsIt() {
+    // The shout held on through window 5 and falling in window 6, where the cry rule hears
+    // it: one call that fills every window after its attack, none of them with an attack of its own.
+    var held = shout(5)
+    held.activeFraction = 0.95; held.longestRunSeconds = 1; held.onsetDb = 2
+    let end = cry(6)
+    #expect(Rules(end).babyCry >= Arbitration.heard)
+    let scores = decide((0..<4).map(silence) + [shout(4), held, end] + (7..<11).map(silence))
+    #expect(scores[4][.scream] >= 0.5)
+    // A new cry call opening 1 s after the shout, its own attack: a baby crying.
+    var call = end
+    call.onsetDb = 12; call.onsetSeconds = 0.1
+    #expect(Rules(call).babyCry >= Arbitration.heard)
+    #expect(decide((0..<4).map(silence) + [shout(4), held, call] + (7..<11).map(silence))[4][.scream] < 0.5)
+}
+
 /// A cough: an explosive, voiced burst of 0.4 s at 150–1200 Hz, its attack `at` seconds
 /// into the window.
 private func cough(_ i: Int, at: Float) -> WindowFeatures {

@@ -146,9 +146,26 @@ public struct Classifier: Sendable {
         return nil
     }
 
-    /// The most a rule scores in the windows 1 to 1.5 s after the one being decided
-    /// (those that no longer share its samples).
-    private func later(_ rule: (Rules) -> Float) -> Float { most(rule, from: 2) }
+    /// The most the cry rule scores in the windows 1 to 1.5 s after `f` (those that no
+    /// longer share its samples), counting a window only where its cry is a new call: one
+    /// that opens with an attack (`Arbitration.attackDb`) after `f`'s own, in it or in a
+    /// window between, or one that comes after a pause, a window between that the sound
+    /// does not fill (`Arbitration.unbrokenFraction`). A held scream's falling end may
+    /// sound like a cry without being a new call; a shout, a silence, then cries is a
+    /// baby crying.
+    private func cryCallAfter(_ f: WindowFeatures) -> Float {
+        let attackAt = f.startSeconds + Double(f.onsetSeconds)
+        var m: Float = 0
+        var newCall = false
+        for k in 1...Self.lookahead {
+            guard let e = pending[k] else { break }
+            let g = e.features
+            if g.onsetDb >= Arbitration.attackDb && g.startSeconds + Double(g.onsetSeconds) > attackAt { newCall = true }
+            if k >= 2 && newCall { m = max(m, e.rules.babyCry) }
+            if g.activeFraction < Arbitration.unbrokenFraction { newCall = true }
+        }
+        return m
+    }
 
     /// The most a rule scores in any window after the one being decided: does the
     /// sound come back within the lookahead?
@@ -276,11 +293,11 @@ public struct Classifier: Sendable {
     /// 6. Breathing, by snoring: during a snore train the breaths belong to it.
     /// 7. Speech and laughter, lowered by music: a voice within music is singing.
     /// 8. Baby cry, by the alarm and a short, abrupt burst: tones look voiced; a bark is short.
-    /// 9. Scream, by a cry just before or after it, the alarm, a ringer, running speech
-    ///    around it, a bout of laughter and a train of calls: a cry bout explains a shriek
-    ///    within it; tones look voiced but are steady; a raised syllable of a conversation or
-    ///    a television is speech unless it stands a shout's effort over it; a laugh's calls
-    ///    are as shrill, and a scream is one call.
+    /// 9. Scream, by a cry just before it or a new cry call after it, the alarm, a ringer,
+    ///    running speech around it, a bout of laughter and a train of calls: a cry bout
+    ///    explains a shriek within it; tones look voiced but are steady; a raised syllable of
+    ///    a conversation or a television is speech unless it stands a shout's effort over
+    ///    it; a laugh's calls are as shrill, and a scream is one call.
     /// 10. Glass break, by a tone, a snore it goes on from, a voice's line that comes with
     ///     the burst and a cough: the onset of a beep is not a crash; a snore's hiss is its
     ///     own; shards ring far above a cough's voice and above the formants that shape its
@@ -301,7 +318,7 @@ public struct Classifier: Sendable {
     private mutating func score(_ f: WindowFeatures, _ r: Rules, into s: inout ClassScores) -> Float {
         s.reset()
         let familiar = familiarity.judge(f)
-        let cryAfter = later(\.babyCry)
+        let cryAfter = cryCallAfter(f)
         // A short sound whose attack lies in the second half of this window lies wholly
         // in the next one, which starts 0.5 s later (and sees the attack too): that window
         // reports it, so its event starts within half a second of the sound rather than

@@ -4,9 +4,10 @@
 /// its spectrum (a man's yell as he falls).
 ///
 /// Across windows a `Hold` of `hold` windows carries it while the shout goes on, with no
-/// tail: a scream is cut off, not dying away. In the arbitration a cry just before or
-/// after it, an alarm and a ringer suppress it (a scream that opens on a steady vowel is
-/// not taken for a ringer when the scream follows).
+/// tail: a scream is cut off, not dying away. In the arbitration a cry just before it or a
+/// new cry call after it (one that opens with its own attack or after a pause: a held
+/// scream's falling end may sound like a cry), an alarm and a ringer suppress it (a scream
+/// that opens on a steady vowel is not taken for a ringer when the scream follows).
 enum Scream {
     /// Windows the Classifier's `Hold` carries a scream on while the shout goes on …
     static let hold = 2
