@@ -57,6 +57,40 @@ struct HomeMemoryTests {
         #expect(chosen.judge([Self.vector(0.4)], .dogBark) == nil, "the bark's radius is 0")
     }
 
+    /// A class never marked "not this" is judged too (issue 48): `learn --home` chooses no
+    /// radius for it, so the memory's own, 0, stood for it, and the pipeline's stage asked the
+    /// memory only of classes with a "not" memory: an event of it lying by a sound the home
+    /// confirmed as another class was never compared with that sound, though `learn --home`
+    /// said it would be. A class whose radius was chosen 0 is still held back no way.
+    @Test func aClassNeverMarkedNotIsHeldBackNearASoundConfirmedAsAnotherClass() throws {
+        var memory = HomeMemory(entries: [
+            .init(kind: .right, soundClass: .dogBark, eventID: "b1", at: nil, inputs: Self.vector(-1)),
+            .init(kind: .right, soundClass: .door, eventID: "d1", at: nil, inputs: Self.vector(1)),
+            .init(kind: .right, soundClass: .speech, eventID: "s1", at: nil, inputs: Self.vector(-1)),
+            .init(kind: .not, soundClass: .speech, eventID: "s2", at: nil, inputs: Self.vector(3)),
+            .init(kind: .not, soundClass: .cough, eventID: "c1", at: nil, inputs: Self.vector(3)),
+            .init(kind: .right, soundClass: .scream, eventID: "x1", at: nil, inputs: Self.vector(-1)),
+            .init(kind: .right, soundClass: .lowBattery, eventID: "l1", at: nil, inputs: Self.vector(-1)),
+        ], radius: 0)
+        memory.classes = [.speech: .init(radius: 0, ratio: 1), .cough: .init(radius: 0.5, ratio: 1)]
+        let held = try #require(memory.judge([Self.vector(0.4)], .dogBark), "0.6 from the door, 1.4 from the bark, no bark marked not")
+        #expect(held.holdsBack && held.confirmed == .door && held.eventID == "d1", "\(held)")
+        // The pipeline's stage asks the memory of it, by the event's windows kept.
+        var stage = HomeStage(memory)
+        stage.remember(frame: 10, inputs: Self.vector(0.4), span: 8)
+        let bark = EventStart(id: "e1", soundClass: .dogBark, tier: .medium, onset: 10 * StreamClock.frameSeconds, confidence: 0.9,
+                              alert: true, suppressed: nil,
+                              trace: DecisionTrace(rule: Profile.balanced.rule(for: .dogBark), peakSmoothed: 1, peakRaw: 1, levelDbfs: -20,
+                                                   floorDbfs: -60, profileName: "balanced", profileSHA256: ""))
+        #expect(stage.judge(bark)?.confirmed == .door)
+        #expect(!memory.judges(.speech) && memory.judge([Self.vector(0.4)], .speech) == nil, "speech's radius was chosen 0")
+        #expect(!memory.judges(.laughter), "no laughter marked right: never held back whole")
+        #expect(!memory.judges(.scream) && memory.judge([Self.vector(1)], .scream) == nil, "a scream is never held back")
+        #expect(memory.judges(.cough), "a class marked not this, as before")
+        #expect(!memory.judges(.lowBattery) && memory.judge([Self.vector(0.4)], .lowBattery) == nil,
+                "a low-battery chirp marked right is not held back by the door confirmed beside it")
+    }
+
     /// What a home can never teach away: the alarm is never judged; glass, a scream, a gasp
     /// and a breathing pause, however near a marked sound, are said like it in the trace and
     /// never held back nor re-classified.

@@ -235,6 +235,27 @@ public struct HomeMemory: Sendable {
         radius(for: c).radius > 0 && !Self.untouchable.contains(c) && byClass[c.index].contains { $0.kind == .not }
     }
 
+    /// Whether an event of class `c` is judged at all: the memory holds a "not" memory of it
+    /// it may act on (`remembers`), or the class may be held back as a sound the home
+    /// confirmed as another class (`confirmedAs`): it has a sound marked right, and its radius
+    /// is above 0 or it was never marked "not this" (no radius was chosen for it).
+    public func judges(_ c: SoundClass) -> Bool {
+        remembers(c) || (confirmsElsewhere(c) && byClass[c.index].contains { $0.kind == .right })
+    }
+
+    /// Whether `confirmedAs` may hold back class `c`: never a class no home can teach away,
+    /// nor one whose radius `learn --home` chose 0 (to keep its confirmed events). A class
+    /// never marked "not this" has no radius chosen (no `classes` entry; `learn --home` leaves
+    /// the memory's own at 0): its sounds marked right are what the rule compares with.
+    /// Not the smoke alarm's low-battery chirp, unless the home marked one "not this": one
+    /// short beep a minute (`ChirpTrain`), its windows are the room's between the beeps, and
+    /// lie as near a confirmed breath or snore as the room does; a dying battery unreported
+    /// is an alarm that will not sound.
+    func confirmsElsewhere(_ c: SoundClass) -> Bool {
+        !Self.untouchable.contains(c) && !Self.neverTaughtAway.contains(c)
+            && (radius(for: c).radius > 0 || (c != .lowBattery && classes[c] == nil && !byClass[c.index].contains { $0.kind == .not }))
+    }
+
     /// The nearest "not" memory of class `c` that the window with inputs `x` lies within the
     /// radius of (its class's, or its own where a confirmed event limits it, `caps`), and the
     /// nearest "right" one, with their distances.
@@ -400,9 +421,8 @@ public struct HomeMemory: Sendable {
                          was: near ? e.was : nil, said: near || e.heard ? nil : e.was, heard: e.heard)
         }
         // A class whose radius `learn --home` chose 0 holds back nothing, this way neither: the
-        // choice was made to keep its confirmed events.
-        guard !Self.untouchable.contains(c), !Self.neverTaughtAway.contains(c), radius(for: c).radius > 0,
-              let o = confirmedAs(xs, c) else { return nil }
+        // choice was made to keep its confirmed events. One never marked "not this" had none chosen.
+        guard confirmsElsewhere(c), let o = confirmedAs(xs, c) else { return nil }
         let e = entries[o.entry]
         return Match(eventID: e.eventID, at: e.at, distance: o.distance, holdsBack: true, confirmed: e.soundClass)
     }

@@ -27,9 +27,11 @@ struct HomeStage {
     }
 
     /// The memory's verdict on event `e`, by its windows from onset to confirmation (nil:
-    /// like no "not" memory, a class never touched, or none of its windows kept).
+    /// like no "not" memory nor much nearer a sound marked right as another class, a class
+    /// never touched, or none of its windows kept). A class never marked "not this" is judged
+    /// too: it may lie by a sound the home confirmed as another class (`HomeMemory.confirmedAs`).
     func judge(_ e: EventStart) -> HomeMemory.Match? {
-        guard memory.remembers(e.soundClass) else { return nil }
+        guard memory.judges(e.soundClass) else { return nil }
         let from = Int((e.onset / StreamClock.frameSeconds).rounded())
         let to = Int(((e.trace.confirmed ?? e.onset) / StreamClock.frameSeconds).rounded())
         let windows = ring.filter { $0.frame >= from && $0.frame <= to }.map(\.inputs)
