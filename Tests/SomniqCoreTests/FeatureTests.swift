@@ -86,6 +86,32 @@ private func tone(_ hz: Float, count: Int = 512, amplitude: Float = 0.5) -> [Flo
     #expect(zip(layout.bins, layout.bins.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
 }
 
+/// The bin pass's tonal peak, found four lanes at a time, is the scalar search's: the first
+/// bin of the range with its greatest power, and that power, where the greatest is tied,
+/// where it is zero of either sign, beside a NaN (which the scalar search never takes), at
+/// either end of ranges of every length and start, and (start, −1) for an empty range or
+/// one of NaNs.
+@Test func theTonalPeakIsTheScalarSearchs() {
+    let spectra: [[Float]] = [
+        [0.5, 2, 1, 2, 0, 2, 1, 0.25, 2, 3, 3, 1, 0],
+        [-0.0, 0, 0, -0.0, 0, 0, 0, 0, -0.0, 0, 0],
+        [.nan, 1, .nan, 4, 4, .nan, 0, 4, .nan, 1, 2],
+        [.nan, .nan, .nan, .nan, .nan, .nan],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+        [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1],
+    ]
+    for power in spectra {
+        for low in 0...power.count {
+            for high in low...power.count {
+                var peak = low, peakPower: Float = -1
+                for k in low..<high where power[k] > peakPower { peakPower = power[k]; peak = k }
+                let found = power.withUnsafeBufferPointer { BinPass.strongest($0, in: low..<high) }
+                #expect(found.peak == peak && found.power.bitPattern == peakPower.bitPattern, "\(power) \(low)..<\(high)")
+            }
+        }
+    }
+}
+
 @Test(arguments: [440 as Float, 1000, 3100])
 func toneHasItsTonalPeakAndCentroidAtItsFrequency(hz: Float) {
     let fft = ReferenceFFT(size: 1024)

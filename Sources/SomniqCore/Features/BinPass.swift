@@ -1,7 +1,7 @@
 /// One pass over a frame's power spectrum that does the work of seven: it scales the power
-/// and takes its log, adds up the bands, the centroid, the flatness and the flux, and finds
-/// the strongest bin of the tonal range (`TonalPeak`). It also carries two sums over samples,
-/// sample j beside bin j + 1: the frame's energy and a slice of the window's level.
+/// and takes its log, adds up the bands, the centroid, the flatness and the flux, then finds
+/// the strongest bin of the tonal range (`TonalPeak`, `strongest`). It also carries two sums
+/// over samples, sample j beside bin j + 1: the frame's energy and a slice of the window's level.
 ///
 /// Every sum adds the same terms in the same order as its own definition (`SpectralShape`,
 /// the flux and flatness of `FeatureExtractor`), so the results are the same bits. A sum of
@@ -92,14 +92,13 @@ enum BinPass {
         // Then the sums, carried from one run of bins to the next (`add`).
         var bands = BandVector()
         var chains = Chains(flux: 0, weighted: 0, total: 0, logSum: 0, flatSum: 0, frameSquares: 0,
-                            windowSquares: level.squares, peak: tonal.lowerBound, peakPower: -1)
+                            windowSquares: level.squares)
         let arrays = Arrays(power: UnsafePointer(power.baseAddress!), log: UnsafePointer(log.baseAddress!),
                             rises: rises, weighted: weightedTerms, flat: flatTerms, frame: frameTerms,
                             slice: sliceTerms, cumulative: cumulative.baseAddress!)
-        // Where a sum over a part of the bins starts or stops: the flatness and tonal ranges'
-        // edges, the frame's end, the slice's end.
+        // Where a sum over a part of the bins starts or stops: the flatness range's edges, the
+        // frame's end, the slice's end.
         let flatLow = flatness.lowerBound, flatHigh = flatness.upperBound
-        let tonalLow = tonal.lowerBound, tonalHigh = tonal.upperBound
         let frameStop = frame.count &+ 1, sliceStop = windowSlice.count &+ 1
         for b in 0..<Bands.count {
             var band: Float = 0
@@ -109,39 +108,31 @@ enum BinPass {
             // test per bin).
             var k = bins.lowerBound
             while k < bins.upperBound {
-                let flat = k >= flatLow && k < flatHigh, peak = k >= tonalLow && k < tonalHigh
+                let flat = k >= flatLow && k < flatHigh
                 let inFrame = k < frameStop, inSlice = k < sliceStop
                 var end = bins.upperBound
                 end = min(end, k < flatLow ? flatLow : flat ? flatHigh : end)
-                end = min(end, k < tonalLow ? tonalLow : peak ? tonalHigh : end)
                 if inFrame { end = min(end, frameStop) }
                 if inSlice { end = min(end, sliceStop) }
                 let run = k..<end
-                switch (flat, inFrame, inSlice, peak) {
-                case (false, false, false, false): add(run, No.self, No.self, No.self, No.self, &band, &chains, arrays)
-                case (false, false, false, true): add(run, No.self, No.self, No.self, Yes.self, &band, &chains, arrays)
-                case (false, false, true, false): add(run, No.self, No.self, Yes.self, No.self, &band, &chains, arrays)
-                case (false, false, true, true): add(run, No.self, No.self, Yes.self, Yes.self, &band, &chains, arrays)
-                case (false, true, false, false): add(run, No.self, Yes.self, No.self, No.self, &band, &chains, arrays)
-                case (false, true, false, true): add(run, No.self, Yes.self, No.self, Yes.self, &band, &chains, arrays)
-                case (false, true, true, false): add(run, No.self, Yes.self, Yes.self, No.self, &band, &chains, arrays)
-                case (false, true, true, true): add(run, No.self, Yes.self, Yes.self, Yes.self, &band, &chains, arrays)
-                case (true, false, false, false): add(run, Yes.self, No.self, No.self, No.self, &band, &chains, arrays)
-                case (true, false, false, true): add(run, Yes.self, No.self, No.self, Yes.self, &band, &chains, arrays)
-                case (true, false, true, false): add(run, Yes.self, No.self, Yes.self, No.self, &band, &chains, arrays)
-                case (true, false, true, true): add(run, Yes.self, No.self, Yes.self, Yes.self, &band, &chains, arrays)
-                case (true, true, false, false): add(run, Yes.self, Yes.self, No.self, No.self, &band, &chains, arrays)
-                case (true, true, false, true): add(run, Yes.self, Yes.self, No.self, Yes.self, &band, &chains, arrays)
-                case (true, true, true, false): add(run, Yes.self, Yes.self, Yes.self, No.self, &band, &chains, arrays)
-                case (true, true, true, true): add(run, Yes.self, Yes.self, Yes.self, Yes.self, &band, &chains, arrays)
+                switch (flat, inFrame, inSlice) {
+                case (false, false, false): add(run, No.self, No.self, No.self, &band, &chains, arrays)
+                case (false, false, true): add(run, No.self, No.self, Yes.self, &band, &chains, arrays)
+                case (false, true, false): add(run, No.self, Yes.self, No.self, &band, &chains, arrays)
+                case (false, true, true): add(run, No.self, Yes.self, Yes.self, &band, &chains, arrays)
+                case (true, false, false): add(run, Yes.self, No.self, No.self, &band, &chains, arrays)
+                case (true, false, true): add(run, Yes.self, No.self, Yes.self, &band, &chains, arrays)
+                case (true, true, false): add(run, Yes.self, Yes.self, No.self, &band, &chains, arrays)
+                case (true, true, true): add(run, Yes.self, Yes.self, Yes.self, &band, &chains, arrays)
                 }
                 k = end
             }
             bands[b] = band
         }
         level.squares = chains.windowSquares
+        let (peak, peakPower) = strongest(UnsafeBufferPointer(power), in: tonal)
         return Sums(bands: bands, weighted: chains.weighted, total: chains.total, flux: chains.flux, logSum: chains.logSum,
-                    flatSum: chains.flatSum, frameSquares: chains.frameSquares, peak: chains.peak, peakPower: chains.peakPower)
+                    flatSum: chains.flatSum, frameSquares: chains.frameSquares, peak: peak, peakPower: peakPower)
     }
 
     /// How many times the spectrum's length `run`'s `terms` must be: the rises of the log,
@@ -178,7 +169,6 @@ enum BinPass {
     private struct Chains {
         var flux: Float, weighted: Float, total: Float, logSum: Float, flatSum: Float
         var frameSquares: Float, windowSquares: Float
-        var peak: Int, peakPower: Float
     }
 
     /// What the runs read and write.
@@ -196,22 +186,35 @@ enum BinPass {
     private enum Yes: Part { static var adds: Bool { true } }
     private enum No: Part { static var adds: Bool { false } }
 
-    /// Adds the bins `bins` to `band` and `chains`, each sum in the order of the bins, and
-    /// keeps the first of the greatest powers: the sums over a part of the bins it adds to
-    /// are its type parameters (flatness, the frame, the slice, the tonal peak), so each of
-    /// the runs' kinds is a loop of its own. A function of its own, with the sums in locals:
-    /// every chain stays in a register (through a struct, or shared by loops in one
-    /// function, the compiler kept them in memory: a store and a load on every chain, every
-    /// bin).
-    @inline(never)
-    private static func add<Flat: Part, InFrame: Part, InSlice: Part, Peak: Part>(
-        _ bins: Range<Int>, _: Flat.Type, _: InFrame.Type, _: InSlice.Type, _: Peak.Type,
+    /// Adds the bins `bins` to `band` and `chains`, each sum in the order of the bins: the
+    /// sums over a part of the bins it adds to are its type parameters (flatness, the frame,
+    /// the slice), so each of the runs' kinds is a loop of its own (`sum`).
+    @inline(__always)
+    private static func add<Flat: Part, InFrame: Part, InSlice: Part>(
+        _ bins: Range<Int>, _ flat: Flat.Type, _ inFrame: InFrame.Type, _ inSlice: InSlice.Type,
         _ band: inout Float, _ chains: inout Chains, _ a: Arrays
     ) {
-        var sum = band, flux = chains.flux, weighted = chains.weighted, total = chains.total
-        var logSum = chains.logSum, flatSum = chains.flatSum
-        var frameSquares = chains.frameSquares, windowSquares = chains.windowSquares
-        var peak = chains.peak, peakPower = chains.peakPower
+        sum(bins, flat, inFrame, inSlice, &band, &chains.flux, &chains.weighted, &chains.total, &chains.logSum,
+            &chains.flatSum, &chains.frameSquares, &chains.windowSquares, a)
+    }
+
+    /// `add`'s loop. A function of its own, with the sums in locals: every chain stays in a
+    /// register (through a struct, or shared by loops in one function, the compiler kept them
+    /// in memory: a store and a load on every chain, every bin). The sums come and go one by
+    /// one, each through a parameter of its own: handed a struct, whose sums it stores side by
+    /// side, the compiler paired the chains into vectors (LLVM's SLP vectorizer, seeded by
+    /// those stores) and gathered each bin's terms into them lane by lane: 23 instructions a
+    /// bin in the run that added to every sum and searched the tonal peak, where 17 did.
+    @inline(never)
+    private static func sum<Flat: Part, InFrame: Part, InSlice: Part>(
+        _ bins: Range<Int>, _: Flat.Type, _: InFrame.Type, _: InSlice.Type,
+        _ band: inout Float, _ carriedFlux: inout Float, _ carriedWeighted: inout Float, _ carriedTotal: inout Float,
+        _ carriedLogSum: inout Float, _ carriedFlatSum: inout Float, _ carriedFrame: inout Float, _ carriedWindow: inout Float,
+        _ a: Arrays
+    ) {
+        var sum = band, flux = carriedFlux, weighted = carriedWeighted, total = carriedTotal
+        var logSum = carriedLogSum, flatSum = carriedFlatSum
+        var frameSquares = carriedFrame, windowSquares = carriedWindow
         let power = a.power, log = a.log, rises = a.rises, cumulative = a.cumulative
         var k = bins.lowerBound
         let end = bins.upperBound
@@ -228,15 +231,43 @@ enum BinPass {
             }
             if InFrame.adds { frameSquares += a.frame[k] }
             if InSlice.adds { windowSquares += a.slice[k] }
-            if Peak.adds, p > peakPower {
-                peakPower = p
-                peak = k
-            }
             k &+= 1
         }
         band = sum
-        chains = Chains(flux: flux, weighted: weighted, total: total, logSum: logSum, flatSum: flatSum,
-                        frameSquares: frameSquares, windowSquares: windowSquares, peak: peak, peakPower: peakPower)
+        carriedFlux = flux
+        carriedWeighted = weighted
+        carriedTotal = total
+        carriedLogSum = logSum
+        carriedFlatSum = flatSum
+        carriedFrame = frameSquares
+        carriedWindow = windowSquares
+    }
+
+    /// The first bin of `bins` with the greatest power, and that power, as the scalar search
+    /// (`TonalPeak.strongest(_:bins:…)`) finds them: (`bins.lowerBound`, −1) if no bin's
+    /// power exceeds −1 (an empty range). The greatest power first, four lanes at a time (a
+    /// maximum is exact whatever the order it is taken in, and a NaN, which the scalar search
+    /// never takes, is never taken), then the first bin that holds it. One instruction or two
+    /// a bin, where the search within the sums took four and split their runs at its edges.
+    static func strongest(_ power: UnsafeBufferPointer<Float>, in bins: Range<Int>) -> (peak: Int, power: Float) {
+        let base = power.baseAddress!, end = bins.upperBound, lanes = Quad.scalarCount
+        var greatest = Quad(repeating: -1)
+        var k = bins.lowerBound
+        while k &+ lanes <= end {
+            let p = load4(base, k)
+            greatest = greatest.replacing(with: p, where: greatest .< p)
+            k &+= lanes
+        }
+        var most = greatest.max()
+        while k < end {
+            if base[k] > most { most = base[k] }
+            k &+= 1
+        }
+        guard most > -1 else { return (bins.lowerBound, -1) }
+        k = bins.lowerBound
+        while k &+ lanes <= end, !any(load4(base, k) .== Quad(repeating: most)) { k &+= lanes }
+        while base[k] != most { k &+= 1 }
+        return (k, base[k])
     }
 
     private typealias Lanes = SIMD8<Float>

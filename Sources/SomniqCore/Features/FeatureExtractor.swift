@@ -54,7 +54,10 @@ public final class FeatureExtractor {
     private let binTerms: UnsafeMutableBufferPointer<Float>
     /// The window's level, summed a slice per frame in the bin pass (`analyse`).
     private var level = BinPass.Level()
+    /// Scratch for selections: a band's level in each of a window's frames, the voiced frames'
+    /// pitches, the tonal peak's neighbourhood (`TonalPeak.strongest`, 2·12 − 4 bins).
     private let scratch: UnsafeMutableBufferPointer<Float>
+    private static let scratchCount = 64
     /// The pitch estimator's normalised autocorrelation, one per lag.
     private let pitchScratch: UnsafeMutableBufferPointer<Float>
     /// The height of each of its peaks.
@@ -85,7 +88,8 @@ public final class FeatureExtractor {
         // and what a property's initial value allocated would never be freed.
         melPower = Self.buffer(of: 0, count: MelBands.perWindow)
         frames = Self.buffer(of: SubFrame(), count: SubFrame.perWindow)
-        scratch = Self.buffer(of: 0, count: 64)
+        precondition(SubFrame.perWindow <= Self.scratchCount, "the scratch holds a value for each frame of a window")
+        scratch = Self.buffer(of: 0, count: Self.scratchCount)
         envelope = Self.buffer(of: 0, count: SubFrame.perWindow)
         power = Self.buffer(of: 0, count: bins)
         previousLogPower = Self.buffer(of: Decibels.silence, count: bins)
@@ -117,10 +121,17 @@ public final class FeatureExtractor {
     }
 
     deinit {
-        for b in [melPower, power, previousLogPower, acf, cumulative, binTerms, scratch, pitchScratch, pitchPeaks, envelope] {
-            b.deallocate()
-        }
+        melPower.deallocate()
         frames.deallocate()
+        scratch.deallocate()
+        envelope.deallocate()
+        power.deallocate()
+        previousLogPower.deallocate()
+        acf.deallocate()
+        cumulative.deallocate()
+        binTerms.deallocate()
+        pitchScratch.deallocate()
+        pitchPeaks.deallocate()
     }
 
     private static func buffer<T>(of value: T, count: Int) -> UnsafeMutableBufferPointer<T> {
@@ -201,16 +212,14 @@ public final class FeatureExtractor {
         // flux compares it with the frame's before there (the last window's last frame for
         // the first): one copy a window, of the last frame's, where each frame was copied.
         let made = spectra.flatMap { $0.first <= firstNew ? $0.at : nil }
-        do {
-            let carried = UnsafeBufferPointer(previousLogPower)
-            for i in firstNew..<SubFrame.perWindow {
-                let from = min((i - firstNew) * slice, window.samples.count)
-                let to = min(from + slice, window.samples.count)
-                analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
-                        windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]), level: &level,
-                        log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried,
-                        spectrum: made.map { UnsafeMutableBufferPointer(start: $0 + i * bins, count: bins) })
-            }
+        let carried = UnsafeBufferPointer(previousLogPower)
+        for i in firstNew..<SubFrame.perWindow {
+            let from = min((i - firstNew) * slice, window.samples.count)
+            let to = min(from + slice, window.samples.count)
+            analyse(frame: window.samples, at: i * SubFrame.hop, into: i, floorDb: floorDb,
+                    windowSlice: UnsafeBufferPointer(rebasing: window.samples[from..<to]), level: &level,
+                    log: out.log(i), previousLog: i > firstNew ? UnsafeBufferPointer(out.log(i - 1)) : carried,
+                    spectrum: made.map { UnsafeMutableBufferPointer(start: $0 + i * bins, count: bins) })
         }
         let last = out.log(SubFrame.perWindow - 1)
         previousLogPower.baseAddress!.update(from: last.baseAddress!, count: bins)

@@ -14,7 +14,7 @@ public enum TonalPeak {
     }
 
     /// The same of a peak already found: `peak`, the first bin of the range with its greatest
-    /// power, `peakPower` (the extractor's bin pass finds them as it adds up the bins).
+    /// power, `peakPower` (the extractor's bin pass finds them after its sums, `BinPass.strongest`).
     public static func strongest(_ power: UnsafeBufferPointer<Float>, peak: Int, peakPower: Float, binHz: Float,
                                  span: Int = 12, scratch: UnsafeMutableBufferPointer<Float>) -> (hz: Float, prominenceDb: Float) {
         guard peakPower > 1e-12 else { return (0, 0) }
