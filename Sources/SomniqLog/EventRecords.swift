@@ -202,6 +202,9 @@ extension LogRecord {
         /// True where `label`'s class is what the home confirmed at the marked sound's
         /// moment, not what was said of it (`HomeMemory.Match.heard`).
         public var heard: Bool
+        /// True on an event logged as a critical `label` class that the class's own rule did not
+        /// hear: it alerted at the tier of the class it was heard as (`HomeMemory.Match.unheard`).
+        public var unheard: Bool
 
         init(_ m: HomeMemory.Match) {
             like = m.eventID
@@ -213,6 +216,7 @@ extension LogRecord {
             distance = Double(m.distance).asLogged()
             kept = m.holdsBack ? nil : "critical: never taught away"
             heard = m.heard
+            unheard = m.unheard
         }
 
         /// The class the marked sound was said to be, when it was one.
@@ -229,6 +233,7 @@ extension LogRecord {
             self.distance = distance
             kept = r.string("kept")
             heard = r.isTrue("heard")
+            unheard = r.isTrue("unheard")
         }
 
         var json: JSONValue {
@@ -240,6 +245,7 @@ extension LogRecord {
             m.append(("distance", .rounded(distance, 3)))
             m.append("kept", kept.map(JSONValue.string))
             if heard { m.append(("heard", .bool(true))) }
+            if unheard { m.append(("unheard", .bool(true))) }
             return .object(m)
         }
     }

@@ -148,6 +148,50 @@ struct HomeMemoryTests {
         #expect(ends.map(\.id) == ["e1", "e2"] && ends[0].offset == ends[1].offset && ends.map(\.soundClass) == [.cough, .snoring])
     }
 
+    /// Nothing a home teaches raises a critical alert by itself: an event logged as a gasp by a
+    /// correction alerts at the tier of the class it was heard as where the gasp's own rule did
+    /// not reach its `on` in the event's windows (none, or no score), saying so (`unheard`); at
+    /// the critical tier where it did. Logged and alerted either way, nothing dropped.
+    @Test func aCorrectionToACriticalClassItsOwnRuleDidNotHearAlertsAtTheTierHeard() {
+        func starts(_ ruleScore: Float?) -> [EventStart] {
+            var p = AlertProcessor(profile: .balanced)
+            var outputs: [AlertOutput] = []
+            let match = HomeMemory.Match(eventID: "r1-e3", at: nil, distance: 0.2, holdsBack: true, was: .gasp, ruleScore: ruleScore)
+            for (i, v) in [Float(0.9), 0.9, 0, 0].enumerated() {
+                var s = ClassScores(); s[.cough] = v
+                outputs += p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50), home: { _ in match })
+            }
+            return outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
+        }
+        let cough = Profile.balanced.rule(for: .cough), gasp = Profile.balanced.rule(for: .gasp)
+        #expect(gasp.tier == .critical && cough.tier == .high && gasp.alert)
+        for score in [nil, 0, Float(gasp.on - 0.01)] {
+            let s = starts(score)
+            #expect(s.map(\.soundClass) == [.cough, .gasp], "\(s)")
+            guard s.count == 2 else { continue }
+            #expect(s[1].tier == cough.tier && s[1].alert && s[1].trace.home?.unheard == true && s[1].trace.rule == gasp, "\(String(describing: score))")
+        }
+        let heard = starts(Float(gasp.on))
+        #expect(heard.count == 2 && heard.last?.tier == .critical && heard.last?.alert == true && heard.last?.trace.home?.unheard == false)
+    }
+
+    /// A re-classification carries the most the said class's own rule scored, before the
+    /// arbitration, in the event's windows (`r_gasp@0`); none for a class with no rule there.
+    @Test func aReClassificationCarriesTheMostTheSaidClasssOwnRuleScored() throws {
+        let i = try #require(LearnedInputs.names.firstIndex(of: "r_gasp@0"))
+        var a = Self.vector(1), b = Self.vector(1)
+        a[i] = 0.95; b[i] = 1.1
+        let memory = HomeMemory(entries: [
+            .init(kind: .not, soundClass: .dogBark, eventID: "g", at: nil, inputs: Self.vector(1), was: .gasp),
+            .init(kind: .not, soundClass: .door, eventID: "p", at: nil, inputs: Self.vector(1), was: .breathingPause),
+            .init(kind: .not, soundClass: .cough, eventID: "c", at: nil, inputs: Self.vector(-3)),
+        ], radius: 5)
+        let m = try #require(memory.judge([a, b], .dogBark))
+        #expect(m.was == .gasp && m.ruleScore == 1.1, "\(m)")
+        let pause = try #require(memory.judge([a, b], .door))
+        #expect(pause.was == .breathingPause && pause.ruleScore == nil, "\(pause)")
+    }
+
     /// An event like a sound marked "it was snoring" is logged as snoring only where it lies
     /// within `reclassifyRadius` of it (issue 48: the wrong re-classifications lay farthest
     /// from the marks they were like); farther, within its class's radius, it is held back only,

@@ -85,6 +85,11 @@ struct EventLogSchemaTests {
         object["trace"] = trace
         let line = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         #expect(try validate([line], against: Self.schema) == [nil])
+        // A critical class its own rule did not hear, alerted at the tier heard (`LogRecord.Home.unheard`).
+        trace["home"] = ["like": "r1795389000-e2", "label": "gasp", "from": "e1", "distance": 0.3, "unheard": true] as [String: Any]
+        object["trace"] = trace
+        let unheard = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        #expect(try validate([unheard], against: Self.schema) == [nil])
         trace["home"] = ["like": "r1795389000-e2", "label": "snoring", "distance": 0.3, "heard": false] as [String: Any]
         object["trace"] = trace
         let wrong = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)

@@ -276,6 +276,13 @@ import SomniqCore
         from.from = "e9"
         #expect(EventWords.home(from, .snoring)
                 == "sounds like the sound you marked “not this” (event e5) (distance 0.31), where you marked the snoring right, heard as another class (event e9)")
+        // A critical class its own rule did not hear (`unheard`) says why it did not wake anyone.
+        var gasp = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .gasp))
+        gasp.from = "e9"
+        gasp.unheard = true
+        #expect(gasp.json["unheard"] == .bool(true) && LogRecord.Trace(.object([("home", gasp.json)])).home == gasp)
+        #expect(EventWords.home(gasp, .gasp)
+                == "sounds like the gasp you marked (event e5) (distance 0.31), heard as another class (event e9); not raised as urgent: somniq did not itself hear a gasp in it")
         let said = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .snoring))
         #expect(said.json["heard"] == nil && !said.heard)
         #expect(EventWords.home(said, .cough) == "held back and logged as snoring: like the sound you marked “it was snoring” (event e5) (distance 0.31)")

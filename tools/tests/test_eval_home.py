@@ -54,10 +54,10 @@ def test_a_nights_figures(tmp_path):
                # within the collar (1 s) of the cough: right, alerted
                {"kind": "event_start", "id": "e1", "class": "cough", "onset_s": 12.5, "alert": True},
                {"kind": "event_end", "id": "e1", "offset_s": 13.0},
-               {"kind": "event_start", "id": "e2", "class": "smoke_alarm", "onset_s": 101.0, "alert": True},
+               {"kind": "event_start", "id": "e2", "class": "smoke_alarm", "tier": "critical", "onset_s": 101.0, "alert": True},
                {"kind": "event_end", "id": "e2", "offset_s": 109.0},
-               # a door heard as a scream, alerted: a false alert that was a door
-               {"kind": "event_start", "id": "e3", "class": "scream", "onset_s": 200.0, "alert": True},
+               # a door heard as a scream, alerted: a false alert that was a door, at the critical tier
+               {"kind": "event_start", "id": "e3", "class": "scream", "tier": "critical", "onset_s": 200.0, "alert": True},
                {"kind": "event_end", "id": "e3", "offset_s": 201.0},
                {"kind": "session_start", "source": {"path": b}},
                # the dog held back by the home's memory
@@ -72,7 +72,7 @@ def test_a_nights_figures(tmp_path):
     figures, verdicts = eval_home.score([a, b], log)
     assert verdicts == [("e1", "right", None), ("e2", "right", None), ("e3", "not", "door")]
     assert figures == {
-        "hours": 1.0, "events": 5, "alerts": 3, "false_alerts": 1, "false_alerts_per_hour": 1.0,
+        "hours": 1.0, "events": 5, "alerts": 3, "false_alerts": 1, "false_alerts_per_hour": 1.0, "critical_false_alerts": 1,
         "false_detections": 2, "false_detections_per_hour": 2.0, "held_back_home": 1, "held_back_true": 1,
         "labels_in_night": 4, "recall_detected": 0.75, "recall_alerted": 0.5,
         "alarms": 1, "alarms_found": 1, "alarms_alerted": 1,

@@ -166,6 +166,15 @@ public struct AlertProcessor: Sendable {
     /// Event `e`, held back by this home's memory, logged as class `was` too: the next id,
     /// its onset and score, `was`'s rule and tier; alerted unless `was`'s cooldown or profile
     /// holds it back. Nil when the profile disables `was`.
+    ///
+    /// Nothing a home teaches raises a critical alert by itself: where `was` is of the critical
+    /// tier and its own rule, before the arbitration, did not reach its `on` in the event's
+    /// windows (`HomeMemory.Match.ruleScore`), the event keeps the tier of the class it was
+    /// heard as (`unheard` in its trace). In `make eval-home`'s six homes the "it was X" user's
+    /// corrections logged 14 events as glass breaking or a gasp, 6 of them a snore, speech,
+    /// laughter, music, thunder or a glass heard as a gasp, and those rules had heard none of
+    /// the 14; the 6 screams re-classified (from a ringer the arbitration had heard over them)
+    /// were all screams, their rule had heard each, and they keep their tier.
     private mutating func reclassify(_ e: EventStart, as was: SoundClass, match: HomeMemory.Match) -> EventStart? {
         let rule = machines[was.index].rule
         guard rule.enabled else { return nil }
@@ -177,7 +186,9 @@ public struct AlertProcessor: Sendable {
         trace.weights = []
         trace.home = match
         trace.home!.from = e.id
-        return EventStart(id: id, soundClass: was, tier: rule.tier, onset: e.onset, confidence: e.confidence,
+        let unheard = rule.tier == .critical && !(match.ruleScore.map { $0 >= Float(rule.on) } ?? false)
+        trace.home!.unheard = unheard
+        return EventStart(id: id, soundClass: was, tier: unheard ? max(rule.tier, e.tier) : rule.tier, onset: e.onset, confidence: e.confidence,
                           alert: !cooling && rule.alert, suppressed: cooling ? .cooldown : rule.alert ? nil : .profile, trace: trace)
     }
 

@@ -22,7 +22,9 @@ public enum EventWords {
     /// the sound it was like: "held back: like the sound you marked “not a dog bark” on
     /// 2026-11-22 at 23:40 (distance 0.40)"; "held back and logged as snoring: like the sound
     /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
-    /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)"; "held
+    /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)" (for a
+    /// critical class its own rule did not hear, `unheard`, with "; not raised as urgent:
+    /// somniq did not itself hear a gasp in it"); "held
     /// back: more like the dog bark you marked right on … than any door you marked right" (where
     /// the trace names no class it knows, "more like a sound you marked right"); where the
     /// class was the one the home confirmed at the marked sound (`heard`), "held back and
@@ -49,7 +51,10 @@ public enum EventWords {
             // Where the class was the home's own (`heard`), the event marked was marked "not
             // this"; the sound marked right was another event at its moment.
             let marked = h.heard ? "sound you marked “not this”\(when), where you marked the \(name(was)) right," : "\(name(was)) you marked\(when),"
-            return "sounds like the \(marked) heard as another class (event \(from))"
+            // A critical class its own rule did not hear alerts at the tier of what was heard
+            // (`unheard`): the carer reads why it did not wake them.
+            let unheard = h.unheard ? "; not raised as urgent: somniq did not itself hear \(one(was)) in it" : ""
+            return "sounds like the \(marked) heard as another class (event \(from))" + unheard
         }
         // Where the class was the home's own (`heard`), the words are the listener's "not" and
         // the sound they marked right there.

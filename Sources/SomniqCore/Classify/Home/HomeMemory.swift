@@ -91,9 +91,18 @@ public struct HomeMemory: Sendable {
         /// class than any it marked right as its own (`confirmedAs`): that class. The event
         /// `eventID` names is that sound.
         public var confirmed: SoundClass?
+        /// With `was`: the most `was`'s own rule scored, before the arbitration, in the event's
+        /// windows (`r_<class>@0` of the learned inputs), nil for a class with no rule there
+        /// (`ownRule`). The alert processor raises a critical class's alert at its tier only
+        /// where that rule heard it (`AlertProcessor`, `unheard`).
+        public var ruleScore: Float?
+        /// On the event logged as `was`, a critical class whose own rule did not hear it
+        /// (`ruleScore` under its `on`): it alerts at the tier of the class it was heard as,
+        /// not at the critical tier (set by `AlertProcessor`).
+        public var unheard = false
 
         public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, said: SoundClass? = nil,
-                    from: String? = nil, confirmed: SoundClass? = nil, heard: Bool = false) {
+                    from: String? = nil, confirmed: SoundClass? = nil, heard: Bool = false, ruleScore: Float? = nil) {
             self.eventID = eventID
             self.at = at
             self.distance = distance
@@ -103,7 +112,18 @@ public struct HomeMemory: Sendable {
             self.from = from
             self.confirmed = confirmed
             self.heard = was != nil && heard
+            self.ruleScore = was != nil ? ruleScore : nil
         }
+    }
+
+    /// Where each class's own rule, before the arbitration, lies in a window's learned inputs
+    /// (`r_<class>@0`, by `SoundClass.index`); nil for a class with no rule of its own there
+    /// (the breathing pause, the low-battery chirp: detectors of their own).
+    static let ownRule: [Int?] = SoundClass.allCases.map { LearnedInputs.names.firstIndex(of: "r_\($0.rawValue)@0") }
+
+    /// The most class `c`'s own rule scored in windows `xs` (`ownRule`), nil where it has none.
+    static func ruleScore(_ xs: [[Float]], _ c: SoundClass) -> Float? {
+        ownRule[c.index].map { i in xs.reduce(0) { i < $1.count ? max($0, $1[i]) : $0 } }
     }
 
     /// Classes a memory never touches: the alarm is decided by its pattern.
@@ -417,8 +437,9 @@ public struct HomeMemory: Sendable {
         if remembers(c), let m = like(xs, c) {
             let e = entries[m.entry]
             let near = m.distance <= Self.reclassifyRadius
+            let was = near ? e.was : nil
             return Match(eventID: e.eventID, at: e.at, distance: m.distance, holdsBack: !Self.neverTaughtAway.contains(c),
-                         was: near ? e.was : nil, said: near || e.heard ? nil : e.was, heard: e.heard)
+                         was: was, said: near || e.heard ? nil : e.was, heard: e.heard, ruleScore: was.flatMap { Self.ruleScore(xs, $0) })
         }
         // A class whose radius `learn --home` chose 0 holds back nothing, this way neither: the
         // choice was made to keep its confirmed events. One never marked "not this" had none chosen.
