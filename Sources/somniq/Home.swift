@@ -42,7 +42,9 @@ struct Learn: AsyncParsableCommand {
         of its class, and within its ratio of the distance to the nearest "right" one, is \
         logged with its alert held back ("suppressed": "home"); when the sound marked was \
         said to be another class (--as CLASS), an event within 1.25 of it is logged as that \
-        class too, under its rule and tier (one farther is held back only). Radius and ratio are chosen \
+        class too, under its rule and tier (one farther is held back only; a critical \
+        class's tier only where its own rule heard the sound, else the tier of the class \
+        heard). Radius and ratio are chosen \
         together by leave-one-night-out on the labels (with one night's labels, each \
         replayed recording or hour is left out in turn): the pair that holds back the most \
         held-out false alerts while holding back no held-out confirmed event. The \

@@ -150,16 +150,20 @@ struct HomeMemoryTests {
 
     /// Nothing a home teaches raises a critical alert by itself: an event logged as a gasp by a
     /// correction alerts at the tier of the class it was heard as where the gasp's own rule did
-    /// not reach its `on` in the event's windows (none, or no score), saying so (`unheard`); at
-    /// the critical tier where it did. Logged and alerted either way, nothing dropped.
+    /// not reach its `on` in the event's windows (none, or no score), saying so (`unheard`), and
+    /// starts no gasp cooldown: a real gasp the classifier hears 2 s later alerts. At the critical
+    /// tier where the rule did (and its cooldown then holds the next one back, as any gasp's
+    /// would), or where the profile puts the class heard at the critical tier too.
     @Test func aCorrectionToACriticalClassItsOwnRuleDidNotHearAlertsAtTheTierHeard() {
-        func starts(_ ruleScore: Float?) -> [EventStart] {
-            var p = AlertProcessor(profile: .balanced)
+        func starts(_ ruleScore: Float?, profile: Profile = .balanced) -> [EventStart] {
+            var p = AlertProcessor(profile: profile)
             var outputs: [AlertOutput] = []
             let match = HomeMemory.Match(eventID: "r1-e3", at: nil, distance: 0.2, holdsBack: true, was: .gasp, ruleScore: ruleScore)
-            for (i, v) in [Float(0.9), 0.9, 0, 0].enumerated() {
-                var s = ClassScores(); s[.cough] = v
-                outputs += p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50), home: { _ in match })
+            // A cough heard for 1 s, then a gasp the classifier hears 2 s after it.
+            for (i, (cough, gasp)) in [(Float(0.9), Float(0)), (0.9, 0), (0, 0), (0, 0), (0, 0.9), (0, 0.9), (0, 0), (0, 0)].enumerated() {
+                var s = ClassScores(); s[.cough] = cough; s[.gasp] = gasp
+                outputs += p.step(s, frame: i, levels: .init(levelDbfs: -30, floorDbfs: -50),
+                                  home: { $0.soundClass == .cough ? match : nil })
             }
             return outputs.compactMap { if case let .start(e) = $0 { e } else { nil } }
         }
@@ -167,12 +171,19 @@ struct HomeMemoryTests {
         #expect(gasp.tier == .critical && cough.tier == .high && gasp.alert)
         for score in [nil, 0, Float(gasp.on - 0.01)] {
             let s = starts(score)
-            #expect(s.map(\.soundClass) == [.cough, .gasp], "\(s)")
-            guard s.count == 2 else { continue }
+            #expect(s.map(\.soundClass) == [.cough, .gasp, .gasp], "\(s)")
+            guard s.count == 3 else { continue }
             #expect(s[1].tier == cough.tier && s[1].alert && s[1].trace.home?.unheard == true && s[1].trace.rule == gasp, "\(String(describing: score))")
+            #expect(s[2].tier == .critical && s[2].alert && s[2].suppressed == nil && s[2].trace.home == nil)
         }
         let heard = starts(Float(gasp.on))
-        #expect(heard.count == 2 && heard.last?.tier == .critical && heard.last?.alert == true && heard.last?.trace.home?.unheard == false)
+        #expect(heard.map(\.soundClass) == [.cough, .gasp, .gasp] && heard[1].tier == .critical && heard[1].alert
+                && heard[1].trace.home?.unheard == false && heard[2].suppressed == .cooldown, "\(heard)")
+        // A profile that wakes the household for a cough: the gasp it is logged as alerts at that tier, not "unheard".
+        var urgent = Profile.balanced
+        urgent.classes[.cough, default: .init()].tier = .critical
+        let both = starts(nil, profile: urgent)
+        #expect(both.count == 3 && both[1].tier == .critical && both[1].trace.home?.unheard == false, "\(both)")
     }
 
     /// A re-classification carries the most the said class's own rule scored, before the

@@ -282,7 +282,7 @@ import SomniqCore
         gasp.unheard = true
         #expect(gasp.json["unheard"] == .bool(true) && LogRecord.Trace(.object([("home", gasp.json)])).home == gasp)
         #expect(EventWords.home(gasp, .gasp)
-                == "sounds like the gasp you marked (event e5) (distance 0.31), heard as another class (event e9); not raised as urgent: somniq did not itself hear a gasp in it")
+                == "sounds like the gasp you marked (event e5) (distance 0.31), heard as another class (event e9); not raised as urgent: this home's marks say so, somniq's own rules did not confirm it")
         let said = LogRecord.Home(HomeMemory.Match(eventID: "e5", at: nil, distance: 0.31, holdsBack: true, was: .snoring))
         #expect(said.json["heard"] == nil && !said.heard)
         #expect(EventWords.home(said, .cough) == "held back and logged as snoring: like the sound you marked “it was snoring” (event e5) (distance 0.31)")

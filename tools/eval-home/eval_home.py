@@ -418,7 +418,8 @@ def overlaps(a, b):
 
 def score(files, log):
     """A night's figures. Alerts (what wakes someone): false alerts per hour, recall of true
-    events as alerts, alarms alerted, false alerts at the critical tier (what wakes a household).
+    events as alerts, alarms alerted, false alerts at the critical tier (what wakes a household)
+    and true events of critical classes alerted at it.
     Detections (what the log keeps, held-back events too): false detections per hour, recall of
     true events as detections, alarms detected."""
     evs = events(log)
@@ -440,7 +441,7 @@ def score(files, log):
         if why == "home":
             held_back += 1
             held_back_true += 1 if true else 0
-    total = found = alerted = alarms = alarms_found = alarms_alerted = 0
+    total = found = alerted = alarms = alarms_found = alarms_alerted = critical_labels = critical_alerted = 0
     per_class = {}
     for s, i, c, on, off, alert, why in evs:
         if alert and not any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, [])):
@@ -455,6 +456,9 @@ def score(files, log):
             k = per_class.setdefault(c, {"labels": 0, "alerted": 0, "false_alerts": 0})
             k["labels"] += 1
             k["alerted"] += warned
+            if c in CRITICAL:
+                critical_labels += 1
+                critical_alerted += any(e[5] and e[1] in critical for e in hits)
             if c == "smoke_alarm":
                 alarms += 1
                 alarms_found += hit
@@ -462,7 +466,8 @@ def score(files, log):
     hours = seconds / 3600
     return {"hours": round(hours, 3), "events": len(evs), "alerts": sum(1 for e in evs if e[5]),
             "false_alerts": false_alerts, "false_alerts_per_hour": round(false_alerts / hours, 2),
-            "critical_false_alerts": critical_false,
+            "critical_false_alerts": critical_false, "critical_labels": critical_labels,
+            "critical_alerted": critical_alerted,
             "false_detections": false_detections, "false_detections_per_hour": round(false_detections / hours, 2),
             "held_back_home": held_back, "held_back_true": held_back_true,
             "labels_in_night": total, "recall_detected": round(found / max(1, total), 3),
@@ -599,7 +604,8 @@ def main():
               f"  recall as alerts {r['recall_alerted']:.3f}, as detections {r['recall_detected']:.3f}"
               f"  alarms alerted {r['alarms_alerted']}/{r['alarms']} (detected {r['alarms_found']})"
               f"  held back by home {r['held_back_home']} ({r['held_back_true']} true)"
-              f"  critical false alerts {r['critical_false_alerts']}")
+              f"  critical false alerts {r['critical_false_alerts']}, critical events alerted as critical"
+              f" {r['critical_alerted']}/{r['critical_labels']}")
     if refit:
         print("  (after: with the memory; refit: the re-fitted learned rules; both: the two; *: learned rules deciding every class)")
     print(f"false alerts/h down {100 * drop:.0f} % (target 80 %), recall as alerts {change['recall_alerted']:+.3f}, "

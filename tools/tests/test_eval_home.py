@@ -73,6 +73,7 @@ def test_a_nights_figures(tmp_path):
     assert verdicts == [("e1", "right", None), ("e2", "right", None), ("e3", "not", "door")]
     assert figures == {
         "hours": 1.0, "events": 5, "alerts": 3, "false_alerts": 1, "false_alerts_per_hour": 1.0, "critical_false_alerts": 1,
+        "critical_labels": 1, "critical_alerted": 1,
         "false_detections": 2, "false_detections_per_hour": 2.0, "held_back_home": 1, "held_back_true": 1,
         "labels_in_night": 4, "recall_detected": 0.75, "recall_alerted": 0.5,
         "alarms": 1, "alarms_found": 1, "alarms_alerted": 1,

@@ -24,7 +24,8 @@ public struct AlertProcessor: Sendable {
         var onset: Double
         var peakDbfs: Double
         /// The event this one is logged as too, by this home's memory ("it was snoring"):
-        /// its id and class, and whether it alerted. It ends when this one does.
+        /// its id and class, and whether it alerted at its class's own tier (one `unheard`
+        /// starts no cooldown of its class). It ends when this one does.
         var reclassified: (id: String, soundClass: SoundClass, alerted: Bool)?
     }
 
@@ -80,7 +81,8 @@ public struct AlertProcessor: Sendable {
     /// holds back is returned all the same, `"suppressed": "home"`, and starts no cooldown.
     /// When the sound it was like was said to be another class (`HomeMemory.Match.was`), an
     /// event of that class follows it, with the next id, the same onset and score, under that
-    /// class's rule and tier: it alerts as that class would (not during its cooldown, not
+    /// class's rule and tier (a critical class's tier only where its own rule heard the
+    /// sound, `reclassify`): it alerts as that class would (not during its cooldown, not
     /// where the profile logs it without alerting), its trace's `home` naming the event it
     /// re-classifies (`from`), and it ends when that event ends. A class the profile
     /// disables gets none: the event is only held back.
@@ -131,7 +133,7 @@ public struct AlertProcessor: Sendable {
                 }
                 outputs.append(.start(start))
                 if let r = reclassified {
-                    open[i]!.reclassified = (r.id, r.soundClass, r.alert)
+                    open[i]!.reclassified = (r.id, r.soundClass, r.alert && r.trace.home?.unheard != true)
                     outputs.append(.start(r))
                 }
             case .close(var offset, let truncated)?:
@@ -174,7 +176,11 @@ public struct AlertProcessor: Sendable {
     /// corrections logged 14 events as glass breaking or a gasp, 6 of them a snore, speech,
     /// laughter, music, thunder or a glass heard as a gasp, and those rules had heard none of
     /// the 14; the 6 screams re-classified (from a ringer the arbitration had heard over them)
-    /// were all screams, their rule had heard each, and they keep their tier.
+    /// were all screams, their rule had heard each, and they keep their tier. The hand rule is
+    /// asked whichever rule decides the class (`--decide-by learned` too): what the home
+    /// taught raises the tier only where somniq's own rule for the class heard the sound. Such
+    /// an event starts no cooldown of its class (`ends`): a real one the classifier hears
+    /// within it must still wake the household.
     private mutating func reclassify(_ e: EventStart, as was: SoundClass, match: HomeMemory.Match) -> EventStart? {
         let rule = machines[was.index].rule
         guard rule.enabled else { return nil }
@@ -187,8 +193,10 @@ public struct AlertProcessor: Sendable {
         trace.home = match
         trace.home!.from = e.id
         let unheard = rule.tier == .critical && !(match.ruleScore.map { $0 >= Float(rule.on) } ?? false)
-        trace.home!.unheard = unheard
-        return EventStart(id: id, soundClass: was, tier: unheard ? max(rule.tier, e.tier) : rule.tier, onset: e.onset, confidence: e.confidence,
+        let tier = unheard ? max(rule.tier, e.tier) : rule.tier
+        // A profile may put the class heard at the critical tier too: then it alerts as one.
+        trace.home!.unheard = unheard && tier != .critical
+        return EventStart(id: id, soundClass: was, tier: tier, onset: e.onset, confidence: e.confidence,
                           alert: !cooling && rule.alert, suppressed: cooling ? .cooldown : rule.alert ? nil : .profile, trace: trace)
     }
 

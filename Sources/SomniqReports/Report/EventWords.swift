@@ -24,7 +24,7 @@ public enum EventWords {
     /// you marked “it was snoring” on …"; on the event logged so, "sounds like the snoring you
     /// marked on 2026-11-22 at 02:14 (distance 0.31), heard as another class (event e6)" (for a
     /// critical class its own rule did not hear, `unheard`, with "; not raised as urgent:
-    /// somniq did not itself hear a gasp in it"); "held
+    /// this home's marks say so, somniq's own rules did not confirm it"); "held
     /// back: more like the dog bark you marked right on … than any door you marked right" (where
     /// the trace names no class it knows, "more like a sound you marked right"); where the
     /// class was the one the home confirmed at the marked sound (`heard`), "held back and
@@ -53,7 +53,7 @@ public enum EventWords {
             let marked = h.heard ? "sound you marked “not this”\(when), where you marked the \(name(was)) right," : "\(name(was)) you marked\(when),"
             // A critical class its own rule did not hear alerts at the tier of what was heard
             // (`unheard`): the carer reads why it did not wake them.
-            let unheard = h.unheard ? "; not raised as urgent: somniq did not itself hear \(one(was)) in it" : ""
+            let unheard = h.unheard ? "; not raised as urgent: this home's marks say so, somniq's own rules did not confirm it" : ""
             return "sounds like the \(marked) heard as another class (event \(from))" + unheard
         }
         // Where the class was the home's own (`heard`), the words are the listener's "not" and

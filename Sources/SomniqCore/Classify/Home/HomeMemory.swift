@@ -6,7 +6,8 @@
 /// alert held back (`"suppressed": "home"`). When that memory's sound was said to be another
 /// class ("it was snoring", `Entry.was`), or the home confirmed one at its very moment
 /// (`Entry.heard`), the alert processor also logs the event as that
-/// class, under its rule and tier (`Match.was`), where the event lies within
+/// class, under its rule and tier (`Match.was`; a critical class's tier only where its own
+/// rule heard the sound, `Match.ruleScore`), where the event lies within
 /// `reclassifyRadius` of that memory; one farther is held back only, its trace keeping what
 /// the listener said (`Match.said`). Scores are never changed: what is detected
 /// stays detected.
@@ -97,8 +98,9 @@ public struct HomeMemory: Sendable {
         /// where that rule heard it (`AlertProcessor`, `unheard`).
         public var ruleScore: Float?
         /// On the event logged as `was`, a critical class whose own rule did not hear it
-        /// (`ruleScore` under its `on`): it alerts at the tier of the class it was heard as,
-        /// not at the critical tier (set by `AlertProcessor`).
+        /// (`ruleScore` under its `on`, or none): it alerts at the tier of the class it was
+        /// heard as, not at the critical tier (set by `AlertProcessor`; false where that tier
+        /// is critical too).
         public var unheard = false
 
         public init(eventID: String, at: String?, distance: Float, holdsBack: Bool, was: SoundClass? = nil, said: SoundClass? = nil,
