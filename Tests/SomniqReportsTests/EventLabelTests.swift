@@ -262,6 +262,25 @@ import SomniqCore
         #expect(try words(#"{"like": "e8", "label": "right", "distance": 0.2}"#)
                 == "held back: more like a sound you marked right (event e8) (distance 0.20) than any door you marked right")
     }
+    /// A night's row for a class gives the most urgent tier of its events: a gasp a correction
+    /// logged at the tier heard (`unheard`) before a gasp the classifier raised does not make the
+    /// night's gasps read as "high".
+    @Test func aClasssRowGivesTheMostUrgentTierOfItsEvents() throws {
+        let lines = [
+            #"{"v":1,"kind":"session_start","source":{"type":"file","path":"n.flac"},"profile":"balanced","profile_sha256":"x"}"#,
+            #"{"v":1,"kind":"event_start","id":"e2","class":"gasp","tier":"high","onset_s":10,"alert":true,"trace":{"home":{"like":"r1-e5","label":"gasp","from":"e1","distance":0.3,"unheard":true}}}"#,
+            #"{"v":1,"kind":"event_end","id":"e2","class":"gasp","onset_s":10,"offset_s":11,"peak_dbfs":-30,"confidence":0.9,"truncated":false}"#,
+            #"{"v":1,"kind":"event_start","id":"e3","class":"gasp","tier":"critical","onset_s":40,"alert":true}"#,
+            #"{"v":1,"kind":"event_end","id":"e3","class":"gasp","onset_s":40,"offset_s":41,"peak_dbfs":-30,"confidence":0.9,"truncated":false}"#,
+            #"{"v":1,"kind":"session_end","stream_s":60,"reason":"end"}"#,
+        ]
+        let log = dir + "/tiers.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let night = try NightReports.night(in: log, key: nil)
+        #expect(night.events.map(\.tier) == [.high, .critical])
+        #expect(NightSummary(night).classes.first { $0.soundClass == .gasp }?.tier == .critical)
+    }
+
     /// A "not this" mark remembered as the sound marked right at its moment (`heard`) keeps
     /// the listener's own words, says what the home confirmed there, and its trace reads back.
     @Test func aNotThisMarkHeardAsAConfirmedSoundSaysTheListenersWords() throws {

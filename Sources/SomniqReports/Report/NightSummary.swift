@@ -4,6 +4,7 @@ import SomniqCore
 public struct NightSummary: Sendable {
     public struct ClassLine: Sendable {
         public var soundClass: SoundClass
+        /// The most urgent tier of the class's events that night.
         public var tier: Tier
         public var events = 0, alerts = 0
         public var seconds = 0.0
@@ -37,6 +38,9 @@ public struct NightSummary: Sendable {
         var lines: [SoundClass: ClassLine] = [:]
         for e in night.events {
             var l = lines[e.soundClass] ?? ClassLine(soundClass: e.soundClass, tier: e.tier, first: e.onset, last: e.onset)
+            // The most urgent tier of the class's events: one a correction logged at the tier of
+            // the class it was heard as (`LogRecord.Home.unheard`) does not lower the row's.
+            l.tier = min(l.tier, e.tier)
             l.events += 1
             l.alerts += e.alert ? 1 : 0
             l.seconds += e.seconds
