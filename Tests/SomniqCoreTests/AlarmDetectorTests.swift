@@ -530,6 +530,23 @@ private struct NarrowbandNoise {
     #expect(try #require(detect(offBeat, seconds: 12)).pattern == .temporalThree)
 }
 
+@Test func aT4GroupsFirstBeepHeardWholeBesideTheRestHeardShortInARoomIsOneSoundersGroup() throws {
+    // Beeps of 0.15 s every 0.2 s in a room: each group's first rises out of silence and is
+    // heard whole; the others rise on the tail of the one before and are heard only for their
+    // last 0.06 s, 2.5 times shorter and alike. Two such groups 5 s apart are a T4 alarm.
+    func group(from s: Double, lengths: [Double]) -> [(Double, Double)] {
+        lengths.enumerated().map { k, length in (s + 0.2 * Double(k) + 0.15 - length, s + 0.2 * Double(k) + 0.15) }
+    }
+    let heard = group(from: 3, lengths: [0.15, 0.06, 0.06, 0.06]) + group(from: 8.75, lengths: [0.15, 0.06, 0.06, 0.06])
+    #expect(try #require(detect(heard, seconds: 14)).pattern == .temporalFour)
+    // A later beep 2.5 times as long as the rest is no sounder's: its pulses are alike.
+    let uneven = group(from: 3, lengths: [0.06, 0.15, 0.06, 0.06]) + group(from: 8.75, lengths: [0.06, 0.15, 0.06, 0.06])
+    #expect(detect(uneven, seconds: 14) == nil)
+    // Nor a tune's notes, a long one and then short ones unlike each other (0.11 s and 0.06 s).
+    let tune = group(from: 3, lengths: [0.15, 0.11, 0.06, 0.06]) + group(from: 8.75, lengths: [0.15, 0.11, 0.06, 0.06])
+    #expect(detect(tune, seconds: 14) == nil)
+}
+
 @Test func aT4sSecondGroupOfBeepsThriceAsLongAsItsFirstsIsNoOneSoundersAlarm() throws {
     typealias Lines = [(hz: Float, tones: [(Double, Double)])]
     // A phrase of four short notes, 0.06 s each, and 5 s later four of 0.19 s at the same

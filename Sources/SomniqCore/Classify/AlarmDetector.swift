@@ -121,10 +121,14 @@ public struct AlarmDetector: Sendable {
     /// after a group come too often in music and voices (the battery's look-alikes).
     static let t4SecondGroupBeeps = 3
     /// A sounder's beeps in a group are even (NFPA 720: each 0.1 s ±10 %, 0.1 s apart): the
-    /// longest at most 2.2 times the shortest as heard (a frame each way, and a room's tail),
+    /// longest at most 2.2 times the shortest as heard (a frame each way, and a room's tail;
+    /// the first, heard whole out of silence, is not held to it where the rest are alike:
+    /// `AlarmTrack.Group.firstHeardWhole`),
     /// and each comes at most 2.4 times the shortest interval after the one before (one beep
     /// lost in noise doubles an interval). Gusts of a whistling wind come as they please.
     static let t4Evenness = 2.2
+    /// One sounder's pulses heard alike: within a frame each way of each other.
+    static let t4PulseJitterFrames = 2
     static let t4IntervalSpread = 2.4
     static let t4Pause: ClosedRange<Double> = 3.7...6.8
     static let t4PauseFrames = Int(7 / frameSeconds)
