@@ -539,8 +539,9 @@ private struct NarrowbandNoise {
     }
     let heard = group(from: 3, lengths: [0.15, 0.06, 0.06, 0.06]) + group(from: 8.75, lengths: [0.15, 0.06, 0.06, 0.06])
     #expect(try #require(detect(heard, seconds: 14)).pattern == .temporalFour)
-    // A later beep 2.5 times as long as the rest is no sounder's: its pulses are alike.
-    let uneven = group(from: 3, lengths: [0.06, 0.15, 0.06, 0.06]) + group(from: 8.75, lengths: [0.06, 0.15, 0.06, 0.06])
+    // A first beep 2.5 times shorter than the rest is no sounder's heard in a room: there the
+    // first is heard whole, the longest.
+    let uneven = group(from: 3, lengths: [0.06, 0.15, 0.15, 0.15]) + group(from: 8.75, lengths: [0.06, 0.15, 0.15, 0.15])
     #expect(detect(uneven, seconds: 14) == nil)
     // Nor a tune's notes, a long one and then short ones unlike each other (0.11 s and 0.06 s).
     let tune = group(from: 3, lengths: [0.15, 0.11, 0.06, 0.06]) + group(from: 8.75, lengths: [0.15, 0.11, 0.06, 0.06])

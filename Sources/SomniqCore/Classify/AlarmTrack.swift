@@ -270,8 +270,8 @@ struct AlarmTrack: Sendable {
         /// The shortest and longest beep in it, and from one beep's start to the next, frames:
         /// a sounder's are even, give or take a beep lost in noise (twice the interval).
         var shortest = Int.max, longest = 0, closest = Int.max, furthest = 0, lastStart = 0
-        /// The shortest and longest beep after its first, frames.
-        var laterShortest = Int.max, laterLongest = 0
+        /// The first beep's length, and the shortest and longest after it, frames.
+        var firstLength = 0, laterShortest = Int.max, laterLongest = 0
         var cues = Sounder.Cues()
         /// The lengths of its first eight beeps, frames.
         var lengths = SIMD8<Int32>(repeating: 0)
@@ -279,16 +279,13 @@ struct AlarmTrack: Sendable {
             (Double(longest) <= AlarmDetector.t4Evenness * Double(shortest) || firstHeardWhole)
                 && (beeps < 3 || Double(furthest) <= AlarmDetector.t4IntervalSpread * Double(closest))
         }
-        /// Whether the first beep alone is long and the rest alike: one sounder's group heard
+        /// Whether the first beep is the longest and the rest alike: one sounder's group heard
         /// in a room. The first rises out of silence and is heard whole; each later one rises
         /// on the tail of the beep before (60 dB in RT60: 7 dB in a 0.06 s gap at RT60 0.5 s)
         /// and stands `AlarmDetector.riseDb` over it only late, and all alike, so they are
-        /// heard shorter, within `AlarmDetector.t4PulseJitterFrames` of each other. Measured on
-        /// the battery, seed 2 alarm 369 (0.13 s beeps, 0.06 s gaps, RT60 0.51 s): 9 frames,
-        /// then 4, 4 and 4; a tune's notes on a mixed night, 9, then 7, 4, 4 and 7.
+        /// heard shorter, within `AlarmDetector.t4PulseJitterFrames` of each other.
         var firstHeardWhole: Bool {
-            beeps >= 3 && laterLongest - laterShortest <= AlarmDetector.t4PulseJitterFrames
-                && Double(laterLongest) <= AlarmDetector.t4Evenness * Double(shortest)
+            beeps >= 3 && firstLength >= laterLongest && laterLongest - laterShortest <= AlarmDetector.t4PulseJitterFrames
         }
         var valid: Bool {
             AlarmDetector.t4Beeps.contains(beeps) && AlarmDetector.t4GroupSeconds.contains(Double(end - start) * AlarmDetector.frameSeconds)
@@ -324,7 +321,11 @@ struct AlarmTrack: Sendable {
             beeps += 1
             end = b.end
             shortest = min(shortest, b.end - b.start); longest = max(longest, b.end - b.start)
-            if beeps > 1 { laterShortest = min(laterShortest, b.end - b.start); laterLongest = max(laterLongest, b.end - b.start) }
+            if beeps == 1 {
+                firstLength = b.end - b.start
+            } else {
+                laterShortest = min(laterShortest, b.end - b.start); laterLongest = max(laterLongest, b.end - b.start)
+            }
         }
     }
 
