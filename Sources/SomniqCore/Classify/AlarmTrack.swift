@@ -270,8 +270,8 @@ struct AlarmTrack: Sendable {
         /// The shortest and longest beep in it, and from one beep's start to the next, frames:
         /// a sounder's are even, give or take a beep lost in noise (twice the interval).
         var shortest = Int.max, longest = 0, closest = Int.max, furthest = 0, lastStart = 0
-        /// The first beep's length, and the shortest and longest after it, frames.
-        var firstLength = 0, laterShortest = Int.max, laterLongest = 0
+        /// The shortest and longest beep after its first, frames (the first's is `lengths[0]`).
+        var laterShortest = Int.max, laterLongest = 0
         var cues = Sounder.Cues()
         /// The lengths of its first eight beeps, frames.
         var lengths = SIMD8<Int32>(repeating: 0)
@@ -285,7 +285,7 @@ struct AlarmTrack: Sendable {
         /// and stands `AlarmDetector.riseDb` over it only late, and all alike, so they are
         /// heard shorter, within `AlarmDetector.t4PulseJitterFrames` of each other.
         var firstHeardWhole: Bool {
-            beeps >= 3 && firstLength >= laterLongest && laterLongest - laterShortest <= AlarmDetector.t4PulseJitterFrames
+            beeps >= 3 && Int(lengths[0]) >= laterLongest && laterLongest - laterShortest <= AlarmDetector.t4PulseJitterFrames
         }
         var valid: Bool {
             AlarmDetector.t4Beeps.contains(beeps) && AlarmDetector.t4GroupSeconds.contains(Double(end - start) * AlarmDetector.frameSeconds)
@@ -321,11 +321,7 @@ struct AlarmTrack: Sendable {
             beeps += 1
             end = b.end
             shortest = min(shortest, b.end - b.start); longest = max(longest, b.end - b.start)
-            if beeps == 1 {
-                firstLength = b.end - b.start
-            } else {
-                laterShortest = min(laterShortest, b.end - b.start); laterLongest = max(laterLongest, b.end - b.start)
-            }
+            if beeps > 1 { laterShortest = min(laterShortest, b.end - b.start); laterLongest = max(laterLongest, b.end - b.start) }
         }
     }
 
