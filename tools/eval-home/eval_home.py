@@ -45,6 +45,7 @@ Usage: eval_home.py --somniq .build/release/somniq --corpus ../shared/corpus [--
                     [--refit PYTHON [--material DIR] [--learn-cache DIR] [--learn-work DIR] [--refit-weight W]]
 """
 import argparse, csv, importlib.util, json, os, random, shutil, subprocess, sys, glob
+from collections import namedtuple
 from types import SimpleNamespace
 
 COLLAR = 1.0
@@ -152,18 +153,24 @@ def records(log):
                 continue
 
 
+Event = namedtuple("Event", "source id cls onset offset alert suppressed tier home")
+Event.__doc__ = """An event of a log, read once: its recording, id, class, onset and offset (s), whether it
+alerted, why it was held back (None, "home", ...), its tier and the home's trace of it (None)."""
+
+
 def events(log):
-    """(recording, id, class, onset, offset, alert, suppressed) of every event of the log."""
+    """Every ended event of the log (`Event`), in the order they ended."""
     found, source, open_ = [], None, {}
     for r in records(log):
         k = r.get("kind")
         if k == "session_start":
             source = r["source"].get("path")
         elif k == "event_start":
-            open_[r["id"]] = (source, r["id"], r["class"], r["onset_s"], r["alert"], r.get("suppressed"))
+            open_[r["id"]] = r, source
         elif k == "event_end" and r["id"] in open_:
-            s, i, c, on, a, why = open_.pop(r["id"])
-            found.append((s, i, c, on, r["offset_s"], a, why))
+            start, s = open_.pop(r["id"])
+            found.append(Event(s, start["id"], start["class"], start["onset_s"], r["offset_s"], start["alert"],
+                               start.get("suppressed"), start.get("tier"), (start.get("trace") or {}).get("home")))
     return found
 
 
@@ -188,11 +195,10 @@ def heard_on(files, log, groups):
     """Each event of `log` with what it lay on: {id: (recording, class, onset, offset, alert,
     suppressed, home trace, [(class, source group)] of the true sounds it overlaps)}."""
     under = {f: sounds(f, groups) for f in files}
-    traces = {r["id"]: (r.get("trace") or {}).get("home") for r in records(log) if r.get("kind") == "event_start"}
     out = {}
-    for s, i, c, on, off, alert, why in events(log):
-        lay = sorted({(lc, g) for lo, hi, lc, src in under.get(s, []) if overlaps((on, off), (lo, hi)) for g in src})
-        out[i] = (s, c, on, off, alert, why, traces.get(i), lay)
+    for e in events(log):
+        lay = sorted({(lc, g) for lo, hi, lc, src in under.get(e.source, []) if overlaps((e.onset, e.offset), (lo, hi)) for g in src})
+        out[e.id] = (e.source, e.cls, e.onset, e.offset, e.alert, e.suppressed, e.home, lay)
     return out
 
 
@@ -265,13 +271,9 @@ def reach(somniq, memory, files_b, work, tag):
             shutil.copyfile(fit, crafted[:-4] + ".fit.txt")
         log = crafted[:-4] + ".jsonl"
         replay(somniq, files_b, log, "2026-11-23", home=crafted, fit=True)
-        scene = None
-        for r in records(log):
-            if r.get("kind") == "session_start":
-                scene = os.path.basename(r["source"].get("path"))
-            h = (r.get("trace") or {}).get("home") if r.get("kind") == "event_start" else None
-            if h and not h.get("from"):
-                found.setdefault((scene, r["class"], round(r["onset_s"], 1)), {})[kind] = (h["distance"], h["like"])
+        for e in events(log):
+            if e.home and not e.home.get("from"):
+                found.setdefault((os.path.basename(e.source), e.cls, round(e.onset, 1)), {})[kind] = (e.home["distance"], e.home["like"])
     return found, classes, caps
 
 
@@ -385,7 +387,7 @@ def class_rule_on(files_b, log_b, marks_by_class, k, p):
     evs = events(log_b)
     muted = {c for c, (n_not, n_right) in marks_by_class.items() if c not in CRITICAL and n_not >= k and n_right <= p * (n_not + n_right)}
     false = true = 0
-    for s, i, c, on, off, alert, why in evs:
+    for s, i, c, on, off, alert, why, _, _ in evs:
         if alert and c in muted:
             if any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, [])):
                 true += 1
@@ -402,7 +404,7 @@ def class_rule_on(files_b, log_b, marks_by_class, k, p):
 def marks_by_class(log_a, marks):
     """{class: (not, right)} of night A's marked alerts; "it was X" is a mark of X right too."""
     out = {}
-    for s, i, c, on, off, alert, why in events(log_a):
+    for s, i, c, on, off, alert, why, _, _ in events(log_a):
         if i in marks:
             n, r = out.get(c, (0, 0))
             out[c] = (n + (marks[i] != "right"), r + (marks[i] == "right"))
@@ -428,9 +430,9 @@ def score(files, log):
     for f in files:
         seconds += json.load(open(f[:-5] + ".json"))["length_s"]
     false_alerts = false_detections = held_back = held_back_true = critical_false = 0
-    critical = {r["id"] for r in records(log) if r.get("kind") == "event_start" and r.get("tier") == "critical"}
+    critical = {e.id for e in evs if e.tier == "critical"}
     verdicts = []
-    for s, i, c, on, off, alert, why in evs:
+    for s, i, c, on, off, alert, why, _, _ in evs:
         true = any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, []))
         false_detections += 0 if true else 1
         if alert:
@@ -443,7 +445,7 @@ def score(files, log):
             held_back_true += 1 if true else 0
     total = found = alerted = alarms = alarms_found = alarms_alerted = critical_labels = critical_alerted = 0
     per_class = {}
-    for s, i, c, on, off, alert, why in evs:
+    for s, i, c, on, off, alert, why, _, _ in evs:
         if alert and not any(lc == c and overlaps((on, off), (lo, hi)) for lo, hi, lc in refs.get(s, [])):
             per_class.setdefault(c, {"labels": 0, "alerted": 0, "false_alerts": 0})["false_alerts"] += 1
     for f, ls in refs.items():

@@ -62,13 +62,18 @@ def test_a_nights_figures(tmp_path):
                {"kind": "session_start", "source": {"path": b}},
                # the dog held back by the home's memory
                {"kind": "event_start", "id": "e4", "class": "dog_bark", "onset_s": 50.0, "alert": False,
-                "suppressed": "home"},
+                "suppressed": "home", "trace": {"home": {"label": "not", "like": "a7", "distance": 0.4}}},
                {"kind": "event_end", "id": "e4", "offset_s": 51.0},
                {"kind": "event_start", "id": "e5", "class": "cough", "onset_s": 900.0, "alert": False},
                {"kind": "event_end", "id": "e5", "offset_s": 901.0},
                {"kind": "event_start", "id": "e6", "class": "cough", "onset_s": 1000.0, "alert": False}]
     log = write(str(tmp_path / "night.jsonl"), "".join(json.dumps(r) + "\n" for r in records) + "{cut")
-    assert [e[1] for e in eval_home.events(log)] == ["e1", "e2", "e3", "e4", "e5"]
+    assert [e.id for e in eval_home.events(log)] == ["e1", "e2", "e3", "e4", "e5"]
+    # one read gives each event its tier and the home's trace beside its times
+    held = eval_home.events(log)[3]
+    assert (held.cls, held.onset, held.offset, held.alert, held.suppressed, held.tier, held.home) == \
+        ("dog_bark", 50.0, 51.0, False, "home", None, {"label": "not", "like": "a7", "distance": 0.4})
+    assert eval_home.events(log)[2].tier == "critical"
     figures, verdicts = eval_home.score([a, b], log)
     assert verdicts == [("e1", "right", None), ("e2", "right", None), ("e3", "not", "door")]
     assert figures == {
