@@ -452,6 +452,17 @@ private struct NarrowbandNoise {
     // Pieces whose pitch wanders by 2.5 % from frame to frame, as a voice's harmonic or a
     // noise's line does, are not joined: the same pieces are no alarm.
     #expect(detect(broken, seconds: 15) { k in (0, k % 2 == 0 ? 0.025 : -0.025) } == nil)
+    // The room's response at the pitch after the notch is not that before it: the second
+    // piece of each tone 10 dB under the first is still the rest of the tone (a tune-side
+    // night's T3 sliding by 2 %: -17.7 dB, then -27.3 dB). One 16 dB under is not joined.
+    func afterTheNotch(_ db: Float) -> (Int) -> (db: Float, pitch: Float) {
+        { k in
+            let late = t3(from: 5, cycles: 2, on: 0.55).contains { AlarmDetector.seconds(k) >= $0.0 + 0.3 && AlarmDetector.seconds(k) < $0.1 }
+            return (late ? -db : 0, 0.005 * Float(k % 35) / 35)
+        }
+    }
+    #expect(try #require(detect(broken, seconds: 15, frame: afterTheNotch(10))).pattern == .temporalThree)
+    #expect(detect(broken, seconds: 15, frame: afterTheNotch(16)) == nil)
 }
 
 @Test func aToneThatBreaksOffAtEachOfItsHarmonicsTogetherIsTwoSoundsNotOneTone() throws {

@@ -100,6 +100,13 @@ public struct AlarmDetector: Sendable {
     /// in two pieces (measured on the battery: T3 tones broken for 0.06-0.19 s). Pieces up to
     /// 0.2 s apart are one tone: T3's gaps are 0.4 s or more, heard 0.28 s or more (`t3Gap`).
     static let t3Dropout = 0.2
+    /// The pieces of a tone broken by a notch lie at the room's response at two pitches a notch
+    /// or more apart, which are independent: each a Rayleigh-distributed magnitude (Schroeder
+    /// 1962), so the power ratio of the pieces is that of two exponential variables, beyond
+    /// ±6 dB 40 % of the time and beyond ±12 dB 12 % (P = 2 / (1 + 10^(d/10))). A piece within
+    /// 12 dB of the other is the rest of the tone (a tune-side night's T3 with a 2 % slide:
+    /// each tone heard at -17.7 dB, then, after the notch, at -27.3 dB).
+    static let t3DropoutLevelDb: Float = 12
     /// T3 sounds three tones, then pauses (ISO 8201 §4.2): three short gaps in a row, four
     /// tones, are a steady beeper's, whatever gaps follow.
     static let t3Tones = 3

@@ -416,7 +416,7 @@ struct AlarmTrack: Sendable {
         guard b.seconds <= AlarmDetector.t3Tone.upperBound else { toneRuns = (ToneRun(), ToneRun()); return nil }
         guard b.spread <= AlarmDetector.sounderSpread else { return nil }
         if let p = before, Self.gap(p, b) <= AlarmDetector.t3Dropout, Self.same(b.hz, p.hz),
-           abs(b.peakDb - p.peakDb) <= Sounder.levelSpreadDb, max(p.hzDeviation, b.hzDeviation) <= Sounder.noisePitchDeviation,
+           abs(b.peakDb - p.peakDb) <= AlarmDetector.t3DropoutLevelDb, max(p.hzDeviation, b.hzDeviation) <= Sounder.noisePitchDeviation,
            case let whole = Self.joined(p, b),
            whole.seconds <= AlarmDetector.t3Tone.upperBound, whole.topFrames >= Sounder.shortestTopFrames {
             piece = whole
