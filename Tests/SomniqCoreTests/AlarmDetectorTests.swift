@@ -384,11 +384,11 @@ private struct NarrowbandNoise {
     // A sounder drives every group alike, and the room is the same five seconds later: a
     // second group 5 dB over the first keeps T4's cadence as a tune's notes or a phone's rings
     // may, but is no alarm; 1 dB over it, it is one, and so it is when a clock's tick lands on
-    // one beep of it, 7 dB over the rest.
+    // its first beep, 7 dB over the rest in the one frame it rings at its top.
     let beeps = t4(from: 4, groups: 3)
     func level(_ k: Int, second: Float, tick: Float = 0) -> Float {
         let t = AlarmDetector.seconds(k)
-        return t > 9.6 && t < 9.85 ? second + tick : t > 9.6 && t < 11 ? second : 0
+        return abs(t - 9.75) < AlarmDetector.frameSeconds / 2 ? second + tick : t > 9.6 && t < 11 ? second : 0
     }
     #expect(detect(beeps, seconds: 12) { k in (level(k, second: 5), 0) } == nil)
     #expect(try #require(detect(beeps, seconds: 12) { k in (level(k, second: 1), 0) }).pattern == .temporalFour)
@@ -586,6 +586,36 @@ private struct NarrowbandNoise {
     // A piezo sounder's pitch warbling about a percent each way (1.6 % from lowest to highest,
     // the most the battery's 1,037 T4 groups found span is 1.9 %): an alarm.
     #expect(try #require(detect(groups([3100, 3125, 3076, 3110]), seconds: 20)).pattern == .temporalFour)
+}
+
+@Test func aT4GroupWhoseTwoLoudestBeepsDifferMoreThanNoiseMovesOneDrivesIsNoAlarm() throws {
+    // T4's cadence at 2100 Hz, 0.1 s beeps 0.1 s apart, a group every 5.7 s, each beep of a
+    // group at its own level (dB) with its line 30 dB over its neighbourhood; `tick` lifts one
+    // frame in the middle of group 2's beep `tick.beep` to `tick.db`.
+    func detect(_ levels: [Float], tick: (beep: Int, db: Float)? = nil) -> AlarmDetector.Span? {
+        var detector = AlarmDetector()
+        for g in 0..<Int(20 / AlarmDetector.frameSeconds) {
+            let t = AlarmDetector.seconds(g)
+            var lines: [ToneLines.Line] = []
+            for (n, group) in [3.0, 8.7, 14.4].enumerated() {
+                for k in levels.indices where t >= group + 0.2 * Double(k) && t < group + 0.2 * Double(k) + 0.1 {
+                    let middle = abs(t - (group + 0.2 * Double(k) + 0.05)) < AlarmDetector.frameSeconds / 2
+                    let db = tick.map { n == 1 && $0.beep == k && middle ? $0.db : levels[k] } ?? levels[k]
+                    lines.append(.init(hz: 2100, levelDb: db, contrastDb: 30))
+                }
+            }
+            detector.push(ToneLines(given: lines), frame: g)
+        }
+        return detector.span
+    }
+    // A tune's notes (a tune-side night's music, and a scream's, kept this cadence): the two
+    // loudest 6 dB apart, more than noise 12 dB under a line moves two equal beeps (4.5 dB).
+    #expect(detect([-40, -46, -52, -48]) == nil)
+    // One drive's beeps, one of them lowered 12 dB (a burst of noise masking it): an alarm.
+    #expect(try #require(detect([-40, -41, -52, -40.5])).pattern == .temporalFour)
+    // Beeps alike, one of the second group's lifted 7 dB in one frame by a clock's tick (the
+    // battery's T4 at 6 dB SNR over a ticking clock): its peak is the tick's. An alarm.
+    #expect(try #require(detect([-47, -47, -47, -47], tick: (beep: 0, db: -40))).pattern == .temporalFour)
 }
 
 @Test func t3TonesEachFollowedByAnotherNoteAreATunesButASoundersPartialsAndAHiddenLineAreNot() throws {

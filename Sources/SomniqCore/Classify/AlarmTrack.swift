@@ -274,6 +274,10 @@ struct AlarmTrack: Sendable {
         var laterShortest = Int.max, laterLongest = 0
         /// The lowest and highest mean pitch of its beeps.
         var hzLow = Float.infinity, hzHigh: Float = 0
+        /// The peaks of its first eight beeps, dB, and which of them were at their top in one
+        /// frame only (bit k for beep k).
+        var peaks = SIMD8<Float>(repeating: 0)
+        var spiked: UInt8 = 0
         var cues = Sounder.Cues()
         /// The lengths of its first eight beeps, frames.
         var lengths = SIMD8<Int32>(repeating: 0)
@@ -296,9 +300,28 @@ struct AlarmTrack: Sendable {
         /// T4's pause: beeps at 2324, 2313 and 2367 Hz, 2.3 % from lowest to highest). Measured on
         /// the battery (seeds 1-3, 1,037 T4 groups found, warbles up to ±1 %): 1.9 % at most.
         var onePitch: Bool { AlarmTrack.same(hzHigh, hzLow) }
+        /// Whether its two loudest beeps sound at one level (`Sounder.twoBeepsDb`): a sounder's
+        /// drive is the same at every beep, and what lowers one (a burst masking it, a beep cut
+        /// short) lowers it alone. A tune's notes and a voice's syllables rise and fall. A loudest
+        /// beep at its top in one frame only has another sound's transient on it (a clock's tick
+        /// rings 3 dB down within 15-23 ms, `Sounder.shortestTopFrames`): the next two are judged.
+        var oneLevel: Bool {
+            let n = min(beeps, SIMD8<Float>.scalarCount)
+            var judged: UInt8 = n >= 8 ? 0xFF : (1 << n) - 1
+            func loudest() -> Int {
+                var best = -1
+                for k in 0..<n where judged & (1 << k) != 0 && (best < 0 || peaks[k] > peaks[best]) { best = k }
+                judged &= ~(1 << best)
+                return best
+            }
+            guard n >= 2 else { return false }
+            var first = loudest()
+            if n > 2 && spiked & (1 << first) != 0 { first = loudest() }
+            return peaks[first] - peaks[loudest()] <= Sounder.twoBeepsDb
+        }
         var valid: Bool {
             AlarmDetector.t4Beeps.contains(beeps) && AlarmDetector.t4GroupSeconds.contains(Double(end - start) * AlarmDetector.frameSeconds)
-                && quietBefore >= AlarmDetector.t4QuietBefore && even && onePitch
+                && quietBefore >= AlarmDetector.t4QuietBefore && even && onePitch && oneLevel
         }
 
         /// Its middle beep by length (the shorter of the two middle ones), frames.
@@ -326,6 +349,10 @@ struct AlarmTrack: Sendable {
             if beeps < SIMD8<Int32>.scalarCount { lengths[beeps] = Int32(b.end - b.start) }
             if beeps > 0 { closest = min(closest, b.start - lastStart); furthest = max(furthest, b.start - lastStart) }
             lastStart = b.start
+            if beeps < SIMD8<Float>.scalarCount {
+                peaks[beeps] = b.peakDb
+                if b.topFrames <= 1 { spiked |= 1 << beeps }
+            }
             cues.add(b)
             beeps += 1
             end = b.end
@@ -528,7 +555,8 @@ struct AlarmTrack: Sendable {
             group.add(b)
         }
         // The second group is the first again: as many beeps (give or take one), as long.
-        guard group.beeps >= AlarmDetector.t4SecondGroupBeeps, group.even, group.onePitch, lastGroup.valid, Self.same(group.hz, lastGroup.hz),
+        guard group.beeps >= AlarmDetector.t4SecondGroupBeeps, group.even, group.onePitch, group.oneLevel, lastGroup.valid,
+              Self.same(group.hz, lastGroup.hz),
               group.beepsAsLong(as: lastGroup),
               strays <= AlarmDetector.t4Strays, abs(group.beeps - lastGroup.beeps) <= 1 || group.beeps < lastGroup.beeps
         else { return nil }
