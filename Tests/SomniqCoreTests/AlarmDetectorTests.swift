@@ -588,6 +588,20 @@ private struct NarrowbandNoise {
     #expect(try #require(detect(groups([3100, 3125, 3076, 3110]), seconds: 20)).pattern == .temporalFour)
 }
 
+@Test func aBeepInT3sPauseIsHeardHoweverManyBlipsOfTheRoomFollowIt() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
+    // Four tones of T3's length at 3100 Hz with T3's gaps, the first pause at 2.5-4 s; the
+    // room's noise makes blips at the pitch, 20 dB under, two in each gap after the pause.
+    let tones: [(Double, Double)] = [(2, 2.5), (4, 4.5), (5, 5.5), (6, 6.5)]
+    let blips = [3.5, 3.7, 4.6, 4.8, 5.6, 5.8].map { ($0, $0 + 0.06) }
+    let loudness: [Int: (level: Float, contrast: Float)] = [1: (-60, 14)]
+    #expect(try #require(detect([(3100, tones), (3100, blips)] as Lines, seconds: 9, loudness: loudness)).pattern == .temporalThree)
+    // A beep of the sounder's in the pause (an alarm clock's double beep, one pair read as a
+    // tone and the next not): no pause, no T3, though eight beeps came after it.
+    let beeping = tones + [(3.1, 3.25)]
+    #expect(detect([(3100, beeping), (3100, blips)] as Lines, seconds: 9, loudness: loudness) == nil)
+}
+
 @Test func aT4GroupWhoseTwoLoudestBeepsDifferMoreThanNoiseMovesOneDrivesIsNoAlarm() throws {
     // T4's cadence at 2100 Hz, 0.1 s beeps 0.1 s apart, a group every 5.7 s, each beep of a
     // group at its own level (dB) with its line 30 dB over its neighbourhood; `tick` lifts one

@@ -250,11 +250,18 @@ struct AlarmTrack: Sendable {
             return heldItsLevel == true ? first.start : nil
         }
     }
-    /// The last seven coarse beeps, newest last (for `heardToStart`, `Cycle.pauseIsSilent` and
+    /// The last seven coarse beeps, newest last (for `heardToStart` and
     /// `AlarmDetector.beepsThroughPause`).
     private(set) var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
     /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
     private var recentFirst = [Bool](repeating: false, count: 7)
+    /// The last 32 coarse beeps, in no order, for `Cycle.pauseIsSilent`: four tones of T3 span
+    /// up to 6.7 s, and seven beeps are too few to reach back over them when a beeper's beeps
+    /// come in pairs and the room's noise makes blips between them (an alarm clock's double
+    /// beeps on a tune-side night, read as tones where a pair was joined across its 0.09 s
+    /// gap, and as a pause where one was not: the pair in it had left the last seven).
+    private var lately = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 32)
+    private var latelyNext = 0
 
     /// The last three fine beeps, newest last.
     private(set) var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
@@ -416,6 +423,8 @@ struct AlarmTrack: Sendable {
             if let from = steady(beep, heardToStart: start) { found = found ?? (.steadyBeeps, from) }
             recent.removeFirst()
             recent.append(beep)
+            lately[latelyNext] = beep
+            latelyNext = (latelyNext + 1) % lately.count
             recentFirst.removeFirst()
             recentFirst.append(start == beep.start)
         }
@@ -449,8 +458,8 @@ struct AlarmTrack: Sendable {
             piece = whole
             joinedDropout = (p.start, p.end, b.start)
             (runsBeforeJoin, rest) = (toneRuns, b)
-            if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole, heard: recent) }
-            if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole, heard: recent) }
+            if toneRuns.0.endsWith(p) { return toneRuns.0.extendLast(whole, heard: lately) }
+            if toneRuns.1.endsWith(p) { return toneRuns.1.extendLast(whole, heard: lately) }
             return AlarmDetector.t3Tone.contains(whole.seconds) ? nextTone(whole) : nil
         }
         piece = b
@@ -517,15 +526,15 @@ struct AlarmTrack: Sendable {
         // A tone of T3's length at another pitch (a burst of noise, another sound) starts a
         // second run beside the first rather than ending it; the staler run gives way.
         if toneRuns.0.continues(with: b) {
-            return toneRuns.0.add(b, heard: recent)
+            return toneRuns.0.add(b, heard: lately)
         } else if toneRuns.1.continues(with: b) {
-            return toneRuns.1.add(b, heard: recent)
+            return toneRuns.1.add(b, heard: lately)
         } else if toneRuns.0.last < toneRuns.1.last {
             toneRuns.0 = ToneRun()
-            return toneRuns.0.add(b, heard: recent)
+            return toneRuns.0.add(b, heard: lately)
         } else {
             toneRuns.1 = ToneRun()
-            return toneRuns.1.add(b, heard: recent)
+            return toneRuns.1.add(b, heard: lately)
         }
     }
 
