@@ -541,6 +541,23 @@ private struct NarrowbandNoise {
     #expect(try #require(detect(offBeat, seconds: 12)).pattern == .temporalThree)
 }
 
+@Test func aBeeperBeepingOnThroughT3sPauseAtAnotherHarmonicIsHeardHoweverManyBlipsOfTheRoomFollow() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
+    // The reversing lorry above, its third beep lost at 3300 Hz; the room's noise makes blips
+    // at the fundamental, 20 dB under, two in each of its gaps. By the time the fourth "tone"
+    // ends, the fundamental's beep with the first has eight beeps after it: still a partial
+    // beeping in step and on through the pause, no T3.
+    let beeps = every(1, from: 2, count: 12, length: 0.5)
+    let lost = beeps.enumerated().filter { $0.offset != 2 }.map(\.element)
+    let blips = [2.6, 2.8, 3.6, 3.8, 4.6, 4.8].map { ($0, $0 + 0.06) }
+    let loudness: [Int: (level: Float, contrast: Float)] = [2: (-60, 14)]
+    #expect(detect([(1100, beeps), (3300, lost), (1100, blips)] as Lines, seconds: 16, loudness: loudness) == nil)
+    // The same blips beside T3 and its harmonic, pausing together: an alarm.
+    let tones = t3(from: 2, cycles: 2)
+    let alarm: Lines = [(1100, tones), (3300, tones), (1100, blips)]
+    #expect(try #require(detect(alarm, seconds: 12, loudness: loudness)).pattern == .temporalThree)
+}
+
 @Test func aT4GroupsFirstBeepHeardWholeBesideTheRestHeardShortInARoomIsOneSoundersGroup() throws {
     // Beeps of 0.15 s every 0.2 s in a room: each group's first rises out of silence and is
     // heard whole; the others rise on the tail of the one before and are heard only for their

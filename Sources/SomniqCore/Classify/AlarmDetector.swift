@@ -408,26 +408,29 @@ public struct AlarmDetector: Sendable {
     /// for a tenth of a second: neither a partial of it nor a beep of one (measured on the
     /// battery: a clock ringing at a pulse sounder's sixth harmonic ticked in its pause); another
     /// sound's tone at a partial's pitch off the beat is not the sounder's. (The fourth tone may
-    /// not have ended yet in the other channel; the pause lies before it.)
+    /// not have ended yet in the other channel; the pause lies before it.) The partial's beeps
+    /// are sought among the other channel's last 32 (`AlarmTrack.firstLately`), as T3's pause
+    /// is within the channel: the room's blips between a beeper's beeps would push its first
+    /// out of a shorter memory before its fourth ends.
     private func beepsThroughPause(_ cycle: AlarmTrack.Cycle, beside c: Int) -> Bool {
         let centre = Self.centres[c]
         let due = cycle.aroundPause.0.start + cycle.beat
         for d in channels.indices where abs(Self.centres[d] - centre) > 2 * Self.channelWidth * centre {
-            let theirs = channels[d].recent
+            let theirs = channels[d]
             var loudest = -Float.infinity, hz: Float = 0, inStep = 0
             for k in 0..<3 {
                 let tone = cycle.tone(k)
-                guard let partial = theirs.first(where: { abs($0.start - tone.start) <= 2 && Self.t3Tone.contains($0.seconds) }),
+                guard let partial = theirs.firstLately(where: { abs($0.start - tone.start) <= 2 && Self.t3Tone.contains($0.seconds) }),
                       inStep == 0 || AlarmTrack.same(partial.hz, hz)
                 else { break }
                 inStep += 1
                 loudest = max(loudest, partial.peakDb)
                 hz = partial.hz
             }
-            if inStep == 3, theirs.contains(where: { r in
+            if inStep == 3, theirs.firstLately(where: { r in
                 abs(r.start - due) <= 3 && Self.t3Tone.contains(r.seconds) && AlarmTrack.same(r.hz, hz)
                     && r.peakDb >= loudest - Sounder.levelSpreadDb
-            }) { return true }
+            }) != nil { return true }
         }
         return false
     }

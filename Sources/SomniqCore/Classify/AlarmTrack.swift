@@ -250,18 +250,28 @@ struct AlarmTrack: Sendable {
             return heldItsLevel == true ? first.start : nil
         }
     }
-    /// The last seven coarse beeps, newest last (for `heardToStart` and
-    /// `AlarmDetector.beepsThroughPause`).
+    /// The last seven coarse beeps, newest last (for `heardToStart`).
     private(set) var recent = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 7)
     /// For each of `recent`, whether it came out of silence at its pitch (`heardToStart`).
     private var recentFirst = [Bool](repeating: false, count: 7)
-    /// The last 32 coarse beeps, in no order, for `Cycle.pauseIsSilent`: four tones of T3 span
+    /// The last 32 coarse beeps, for `Cycle.pauseIsSilent` (in no order) and
+    /// `AlarmDetector.beepsThroughPause` (`firstLately`, oldest first): four tones of T3 span
     /// up to 6.7 s, and seven beeps are too few to reach back over them when a beeper's beeps
     /// come in pairs and the room's noise makes blips between them (an alarm clock's double
     /// beeps on a tune-side night, read as tones where a pair was joined across its 0.09 s
     /// gap, and as a pause where one was not: the pair in it had left the last seven).
     private var lately = [Beep](repeating: Beep(start: -1_000_000, end: -1_000_000), count: 32)
+    /// Where in `lately` the next beep goes: its oldest.
     private var latelyNext = 0
+
+    /// The oldest of the channel's last 32 coarse beeps that `matches`, if any.
+    func firstLately(where matches: (Beep) -> Bool) -> Beep? {
+        for k in 0..<lately.count {
+            let b = lately[(latelyNext + k) % lately.count]
+            if matches(b) { return b }
+        }
+        return nil
+    }
 
     /// The last three fine beeps, newest last.
     private(set) var fineRecent = (Beep(start: -1_000_000, end: -1_000_000), Beep(start: -1_000_000, end: -1_000_000),
