@@ -21,6 +21,9 @@ package final class TestClock: IOClock {
         /// The tasks asleep on the clock, by a number of their own, with their deadlines.
         package var sleeping: [Int: (deadline: ContinuousClock.Instant, wake: CheckedContinuation<Void, any Error>)] = [:]
         package var sleeps = 0
+        /// A wait for an arrival timed out: the test has failed, and every wait and sleep
+        /// on the clock, now or later, ends at once so that the run ends rather than hangs.
+        package var gaveUp = false
     }
     private let state: Mutex<State>
     /// Signalled whenever a thread begins waiting, for `waitForWaiters`.
@@ -35,7 +38,7 @@ package final class TestClock: IOClock {
 
     package func wait(_ condition: PosixCondition, until deadline: ContinuousClock.Instant) -> Bool {
         let number: Int? = state.withLock { s in
-            guard s.now < deadline else { return nil }
+            guard s.now < deadline, !s.gaveUp else { return nil }
             s.waits += 1
             s.waiting[s.waits] = (deadline, condition)
             return s.waits
@@ -45,7 +48,7 @@ package final class TestClock: IOClock {
         condition.wait()
         return state.withLock { s in
             s.waiting.removeValue(forKey: number)
-            return s.now < deadline
+            return s.now < deadline && !s.gaveUp
         }
     }
 
@@ -60,7 +63,7 @@ package final class TestClock: IOClock {
                 // `advance` or by the cancellation handler, never here as well.
                 let ended: Bool? = state.withLock { s in
                     if s.now >= deadline { return true }
-                    if Task.isCancelled { return false }
+                    if Task.isCancelled || s.gaveUp { return false }
                     s.sleeping[number] = (deadline, wake)
                     return nil
                 }
@@ -93,6 +96,25 @@ package final class TestClock: IOClock {
         for w in woken { w.resume() }
     }
 
+    /// Ends every wait and sleep on the clock, and every one to come: a sleep throws
+    /// `CancellationError`, a wait returns as if its deadline had passed. Called when an
+    /// arrival the test waited for never came, so that code still asleep on the clock (a
+    /// stream the test reads with `for try await`, say) ends and the test fails, instead of
+    /// waiting for a step that nobody will take (a run on a machine so busy that the test's
+    /// stepping thread gave up).
+    private func giveUp() {
+        let (waiting, woken) = state.withLock { s in
+            s.gaveUp = true
+            let waiting = s.waiting.values.map(\.condition)
+            let woken = s.sleeping.values.map(\.wake)
+            s.waiting.removeAll()
+            s.sleeping.removeAll()
+            return (waiting, woken)
+        }
+        for c in waiting { c.lock(); c.broadcast(); c.unlock() }
+        for w in woken { w.resume(throwing: CancellationError()) }
+    }
+
     /// How many tasks sleep on the clock now.
     package var sleepers: Int { state.withLock { $0.sleeping.count } }
 
@@ -121,7 +143,12 @@ package final class TestClock: IOClock {
         arrivals.lock()
         defer { arrivals.unlock() }
         func enough() -> Bool { state.withLock { count($0) } >= n }
-        while !enough() { if !arrivals.wait(until: end) && !enough() { return false } }
+        while !enough() {
+            if !arrivals.wait(until: end) && !enough() {
+                giveUp()
+                return false
+            }
+        }
         return true
     }
 }
