@@ -804,3 +804,16 @@ private struct NarrowbandNoise {
     #expect(skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -45 })
     #expect(!skipping.beeps.contains { abs($0.hz - 2500) < 1 && $0.peakDb == -57 })
 }
+
+@Test func t3TonesThatGlideOverMoreThanASoundersPitchAreNoAlarmButOnesThatWarbleAre() throws {
+    typealias Lines = [(hz: Float, tones: [(Double, Double)])]
+    // T3's cadence, each tone at its own pitch. Rising 1.5 % a tone, each tone within 2 % of
+    // the one before but 4.5 % from the first to the fourth: a glide, a siren's or a voice's,
+    // no sounder's (a piezo's pitch is its disc's, steady to about a percent). No alarm.
+    func tones(_ pitches: [Float]) -> Lines {
+        zip(pitches, t3(from: 3, cycles: 2)).map { hz, tone in (hz, [tone]) }
+    }
+    #expect(detect(tones([3000, 3045, 3091, 3137, 3184, 3232]), seconds: 15) == nil)
+    // A sounder's pitch warbling about a percent each way, 1.6 % from lowest to highest: an alarm.
+    #expect(try #require(detect(tones([3100, 3125, 3076, 3110, 3100, 3125]), seconds: 15)).pattern == .temporalThree)
+}
