@@ -97,6 +97,14 @@ public final class Worker<Job: Sendable>: Sendable {
             first()
             run(handle)
             last()
+            // Ended only now, `last` with it: a sink's `last` disconnects and joins its
+            // client's network thread, and a process that went on to exit while that ran
+            // tore the TLS library down under it (SIGABRT at the end of a replay told of a
+            // wrong MQTT password, on a busy machine).
+            condition.lock()
+            with { $0.exited = true }
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
@@ -243,8 +251,8 @@ public final class Worker<Job: Sendable>: Sendable {
         }
     }
 
-    /// Waits until `deadline` (on the worker's clock) for the thread to end after `stop`;
-    /// whether it has.
+    /// Waits until `deadline` (on the worker's clock) for the thread to end after `stop`,
+    /// its `last` run; whether it has.
     @discardableResult
     public func waitStopped(until deadline: ContinuousClock.Instant) -> Bool {
         condition.lock()
@@ -268,10 +276,7 @@ public final class Worker<Job: Sendable>: Sendable {
             condition.lock()
             while with({ $0.count == 0 && !$0.stopping }) { condition.wait() }
             let job: Job? = with { s in
-                guard let job = take(&s) else {
-                    s.exited = true
-                    return nil
-                }
+                guard let job = take(&s) else { return nil }
                 s.running = true
                 s.givenUp = false
                 return job
