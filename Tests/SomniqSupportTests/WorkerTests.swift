@@ -212,10 +212,11 @@ struct WorkerTests {
     @Test func theThreadHasEndedOnlyOnceItsLastHasRun() {
         // A sink's `last` disconnects its client and joins its network thread: until that
         // is over, the worker has not stopped, and a process must not exit under it.
-        let gate = Gate(), lastRan = Locked(false)
+        let started = Gate(), gate = Gate(), lastRan = Locked(false)
         let worker = Worker<Job>(name: "test-worker", capacity: 4, whenFull: .refuse)
-        worker.start(last: { gate.pass(); lastRan.update { $0 = true } }) { _ in }
+        worker.start(last: { started.open(); gate.pass(); lastRan.update { $0 = true } }) { _ in }
         worker.stop()
+        started.pass()
         #expect(!worker.waitStopped(until: .now + .milliseconds(200)))
         gate.open()
         #expect(worker.waitStopped(until: .now + .seconds(60)))

@@ -185,13 +185,15 @@ extension Sounder {
                 && loudest - quietest <= levelSpread && self.fall <= fall
         }
 
-        /// Whole tones or beeps: their levels within `levelSpreadDb`, none ringing down, all
-        /// but a quarter with a flat top, and one pitch: the highest within
-        /// `AlarmDetector.sameToneTolerance` (2 %) of the lowest, as a T4 group's
-        /// (`AlarmTrack.Group.onePitch`). A piezo's pitch is its disc's, steady to about a
-        /// percent across beeps; T3's tones are each judged against the one before, and a glide
-        /// of 1.5 % a tone (a voice's, a siren's) kept within that for four tones, 4.5 % in all.
-        /// Measured on the battery (seeds 1-3) and the mixed nights: no alarm lost.
+        /// Whole tones or beeps (T3's four, a steady run's up to its confirmation): their
+        /// levels within `levelSpreadDb`, none ringing down, all but a quarter with a flat top,
+        /// and one pitch: the highest within `AlarmDetector.sameToneTolerance` (2 %) of the
+        /// lowest, as a T4 group's (`AlarmTrack.Group.onePitch`). A piezo's pitch is its
+        /// disc's, steady to about a percent across beeps; T3's tones are each judged against
+        /// the one before, and a glide of 1.5 % a tone (a voice's, a siren's) kept within that
+        /// for four tones, 4.5 % in all; a steady run takes beeps within
+        /// `AlarmDetector.hornPitchTolerance` (2.5 %) of its first, 5 % in all. Measured on
+        /// the battery (seeds 1-3) and the mixed nights: no alarm lost, nothing else changed.
         var areSoundersTones: Bool {
             areSounder(levelSpread: Sounder.levelSpreadDb, fall: Sounder.longestFallDbPerSecond) && ringing <= beeps / 4
                 && AlarmTrack.same(hzHigh, hzLow)
