@@ -289,8 +289,6 @@ struct AlarmTrack: Sendable {
         var shortest = Int.max, longest = 0, closest = Int.max, furthest = 0, lastStart = 0
         /// The shortest and longest beep after its first, frames (the first's is `lengths[0]`).
         var laterShortest = Int.max, laterLongest = 0
-        /// The lowest and highest mean pitch of its beeps.
-        var hzLow = Float.infinity, hzHigh: Float = 0
         /// The peaks of its first eight beeps, dB, and which of them were at their top in one
         /// frame only (bit k for beep k).
         var peaks = SIMD8<Float>(repeating: 0)
@@ -316,7 +314,7 @@ struct AlarmTrack: Sendable {
         /// 4 %, as a voice's or a tune's glide does (a baby's cry on a tune-side night, looped at
         /// T4's pause: beeps at 2324, 2313 and 2367 Hz, 2.3 % from lowest to highest). Measured on
         /// the battery (seeds 1-3, 1,037 T4 groups found, warbles up to ±1 %): 1.9 % at most.
-        var onePitch: Bool { AlarmTrack.same(hzHigh, hzLow) }
+        var onePitch: Bool { cues.onePitch }
         /// Whether its two loudest beeps sound at one level (`Sounder.twoBeepsDb`): a sounder's
         /// drive is the same at every beep, and what lowers one (a burst masking it, a beep cut
         /// short) lowers it alone. A tune's notes and a voice's syllables rise and fall. A loudest
@@ -374,7 +372,6 @@ struct AlarmTrack: Sendable {
             beeps += 1
             end = b.end
             shortest = min(shortest, b.end - b.start); longest = max(longest, b.end - b.start)
-            hzLow = min(hzLow, b.hz); hzHigh = max(hzHigh, b.hz)
             if beeps > 1 { laterShortest = min(laterShortest, b.end - b.start); laterLongest = max(laterLongest, b.end - b.start) }
         }
     }

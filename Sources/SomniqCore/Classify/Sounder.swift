@@ -195,8 +195,10 @@ extension Sounder {
         /// `AlarmDetector.hornPitchTolerance` (2.5 %) of its first, 5 % in all. Measured on
         /// the battery (seeds 1-3) and the mixed nights: no alarm lost, nothing else changed.
         var areSoundersTones: Bool {
-            areSounder(levelSpread: Sounder.levelSpreadDb, fall: Sounder.longestFallDbPerSecond) && ringing <= beeps / 4
-                && AlarmTrack.same(hzHigh, hzLow)
+            areSounder(levelSpread: Sounder.levelSpreadDb, fall: Sounder.longestFallDbPerSecond) && ringing <= beeps / 4 && onePitch
         }
+
+        /// Whether the highest beep lies within `AlarmDetector.sameToneTolerance` of the lowest.
+        var onePitch: Bool { AlarmTrack.same(hzHigh, hzLow) }
     }
 }
